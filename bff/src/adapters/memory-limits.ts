@@ -1,0 +1,48 @@
+import type { OnceStore } from '../ports/once-store.js';
+import type { RateLimiter, RateLimitResult } from '../ports/rate-limiter.js';
+
+/** Fixed-window rate limiter in process memory; stale windows are swept as keys are touched. */
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+    const now = this.now();
+    const start = now - (now % windowMs);
+    const mapKey = `${windowMs}:${key}`;
+    let w = this.windows.get(mapKey);
+    if (!w || w.start !== start) {
+      if (this.windows.size > 100_000) this.sweep(start, windowMs);
+      w = { start, count: 0 };
+      this.windows.set(mapKey, w);
+    }
+    w.count++;
+    if (w.count > limit) return { allowed: false, retryAfterSec: Math.max(1, Math.ceil((start + windowMs - now) / 1000)) };
+    return { allowed: true, remaining: limit - w.count };
+  }
+
+  private sweep(currentStart: number, windowMs: number): void {
+    for (const [k, w] of this.windows) if (w.start + windowMs <= currentStart) this.windows.delete(k);
+  }
+}
+
+/** Claim-once keys in process memory, forgotten after their TTL. */
+export class MemoryOnceStore implements OnceStore {
+  private readonly keys = new Map<string, number>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async claim(key: string, ttlMs: number): Promise<boolean> {
+    const now = this.now();
+    for (const [k, until] of this.keys) {
+      if (until > now) break;
+      this.keys.delete(k);
+    }
+    const until = this.keys.get(key);
+    if (until !== undefined && until > now) return false;
+    this.keys.delete(key);
+    this.keys.set(key, now + ttlMs);
+    return true;
+  }
+}

@@ -1,0 +1,98 @@
+import type { StoredEvent, StreamEvent } from '../../../shared/types.js';
+import type { AppendResult, EventListener, EventStore, RetentionOptions } from '../ports/event-store.js';
+
+interface Log {
+  events: StoredEvent[];
+  lastId: number;
+  listeners: Set<EventListener>;
+}
+
+/**
+ * In-process event store: one bounded array per conversation, dedup keys in an
+ * insertion-ordered map bounded by age and count. Fan-out is synchronous.
+ */
+export class MemoryEventStore implements EventStore {
+  private readonly logs = new Map<string, Log>();
+  /** dedup key → expiry (ms). A Map keeps insertion order, so the oldest keys come first. */
+  private readonly seen = new Map<string, number>();
+  private readonly maxSeen: number;
+
+  constructor(
+    private readonly retention: RetentionOptions,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.maxSeen = Math.max(10_000, retention.maxEvents * 100);
+  }
+
+  async append(conversationId: string, event: StreamEvent, options?: { dedupKey?: string }): Promise<AppendResult> {
+    const now = this.now();
+    const key = options?.dedupKey;
+    if (key !== undefined) {
+      this.expireSeen(now);
+      const until = this.seen.get(key);
+      if (until !== undefined && until > now) return { status: 'duplicate' };
+    }
+    const log = this.log(conversationId);
+    const stored = { ...event, id: ++log.lastId, ts: now } as StoredEvent;
+    log.events.push(stored);
+    this.trim(log, now);
+    if (key !== undefined) this.seen.set(key, now + this.retention.dedupTtlMs);
+    for (const listener of [...log.listeners]) {
+      try {
+        listener(stored);
+      } catch {
+        // A broken subscriber must not stop delivery to the others.
+      }
+    }
+    return { status: 'stored', event: stored };
+  }
+
+  async read(conversationId: string, afterId: number, limit: number): Promise<StoredEvent[]> {
+    const log = this.logs.get(conversationId);
+    if (!log) return [];
+    this.trim(log, this.now());
+    const events = log.events;
+    // Ids are dense and increasing, so the first candidate's index can be computed.
+    const firstId = events[0]?.id ?? 0;
+    const start = Math.max(0, afterId - firstId + 1);
+    return events.slice(start, start + limit);
+  }
+
+  async subscribe(conversationId: string, listener: EventListener): Promise<() => void> {
+    const log = this.log(conversationId);
+    log.listeners.add(listener);
+    return () => {
+      log.listeners.delete(listener);
+      if (log.listeners.size === 0 && log.events.length === 0 && log.lastId === 0) this.logs.delete(conversationId);
+    };
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {
+    for (const log of this.logs.values()) log.listeners.clear();
+  }
+
+  private log(conversationId: string): Log {
+    let log = this.logs.get(conversationId);
+    if (!log) {
+      log = { events: [], lastId: 0, listeners: new Set() };
+      this.logs.set(conversationId, log);
+    }
+    return log;
+  }
+
+  private trim(log: Log, now: number): void {
+    const { maxEvents, maxAgeMs } = this.retention;
+    let drop = Math.max(0, log.events.length - maxEvents);
+    while (drop < log.events.length && log.events[drop]!.ts <= now - maxAgeMs) drop++;
+    if (drop > 0) log.events.splice(0, drop);
+  }
+
+  private expireSeen(now: number): void {
+    for (const [key, until] of this.seen) {
+      if (until > now && this.seen.size <= this.maxSeen) break;
+      this.seen.delete(key);
+    }
+  }
+}

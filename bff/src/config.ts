@@ -1,0 +1,262 @@
+import { randomBytes } from 'node:crypto';
+
+/** Every setting of the BFF, parsed once from the environment (SPEC §2). Frozen. */
+export interface Config {
+  port: number;
+  host: string;
+  /** Unset: simulator mode (the demo starts the built-in upstream simulator). */
+  upstreamBaseUrl?: string;
+  simulator: boolean;
+  upstreamAccessToken: string;
+  agentBotKey: string;
+  webhookSecrets: string[];
+  sessionJwtSecret: string;
+  /** Exact origins, or `['*']` (only allowed in simulator mode). */
+  allowedOrigins: string[];
+  redisUrl?: string;
+  sessionTokenTtlSec: number;
+  refreshTokenTtlSec: number;
+  testChat: boolean;
+  devWebhookUrl?: string;
+  escalationOperatorEmail?: string;
+  userVariables: string[];
+  flowTokens: Record<string, string>;
+  uploadFlow?: string;
+  maxUploadBytes: number;
+  maxUploadFiles: number;
+  chatMode: 'agent' | 'model';
+  gatewayBaseUrl?: string;
+  gatewayApiKey: string;
+  gatewayRegion: 'eu' | 'global';
+  gatewayModel: string;
+  gatewaySystemPrompt: string;
+  gatewayMaxHistory: number;
+  gatewayMaxTokens: number;
+  rateLimitSessionsPerMin: number;
+  rateLimitMessagesPerMin: number;
+  trustProxy: boolean;
+  upstreamTimeoutMs: number;
+  upstreamRetries: number;
+  eventRetentionCount: number;
+  eventRetentionSec: number;
+  dedupTtlSec: number;
+  heartbeatSec: number;
+  widgetTitle: string;
+  widgetGreeting: string;
+  widgetAccent: string;
+  widgetPosition: 'right' | 'left';
+  widgetScheme: 'light' | 'dark' | 'auto';
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+}
+
+/** Thrown by `loadConfig` with one line per bad variable (never a secret's value). */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Parses and validates the environment once; throws `ConfigError` naming every bad variable. */
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const problems: string[] = [];
+  const p = new Parser(env, problems);
+
+  const upstreamBaseUrl = p.url('UPSTREAM_BASE_URL');
+  const simulator = upstreamBaseUrl === undefined;
+  const chatMode = p.oneOf('CHAT_MODE', ['agent', 'model'] as const, 'agent');
+  // Secrets are required against a real upstream; the simulator gets fresh random ones.
+  const needed = !simulator;
+  const secret = (name: string) => p.string(name, needed ? undefined : randomBytes(32).toString('base64url'));
+
+  const sessionJwtSecret = secret('SESSION_JWT_SECRET');
+  if (sessionJwtSecret && Buffer.byteLength(sessionJwtSecret) < 32) {
+    problems.push('SESSION_JWT_SECRET must be at least 32 bytes');
+  }
+  const webhookSecrets = p.list('WEBHOOK_SECRET', needed ? undefined : [randomBytes(32).toString('base64url')]);
+
+  const allowedOrigins = p.list('ALLOWED_ORIGINS', simulator ? ['*'] : undefined).map((o) => o.replace(/\/+$/, ''));
+  for (const origin of allowedOrigins) {
+    if (origin === '*') {
+      if (!simulator) problems.push('ALLOWED_ORIGINS may be * only in simulator mode; list the exact origins');
+    } else if (!isOrigin(origin)) {
+      problems.push(`ALLOWED_ORIGINS has "${origin}", which is not an origin like https://www.example.com`);
+    }
+  }
+
+  const flowTokens: Record<string, string> = {};
+  for (const entry of p.list('FLOW_TOKENS', [])) {
+    const i = entry.indexOf(':');
+    const name = entry.slice(0, i).trim();
+    const token = entry.slice(i + 1).trim();
+    if (i <= 0 || !token || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
+      problems.push('FLOW_TOKENS must look like name:token,name2:token2 (names of letters, digits, _ or -)');
+      break;
+    }
+    flowTokens[name] = token;
+  }
+  const uploadFlow = p.optional('UPLOAD_FLOW');
+  if (uploadFlow !== undefined && !(uploadFlow in flowTokens)) {
+    problems.push(`UPLOAD_FLOW names "${uploadFlow}", which is not in FLOW_TOKENS`);
+  }
+
+  const config: Config = {
+    port: p.int('PORT', 8787, 0, 65535),
+    host: p.string('HOST', '0.0.0.0'),
+    upstreamBaseUrl: upstreamBaseUrl?.replace(/\/+$/, ''),
+    simulator,
+    upstreamAccessToken: secret('UPSTREAM_ACCESS_TOKEN'),
+    agentBotKey: secret('AGENT_BOT_KEY'),
+    webhookSecrets,
+    sessionJwtSecret,
+    allowedOrigins,
+    redisUrl: p.redisUrl('REDIS_URL'),
+    sessionTokenTtlSec: p.int('SESSION_TOKEN_TTL', 900, 30, 86_400),
+    refreshTokenTtlSec: p.int('REFRESH_TOKEN_TTL', 604_800, 60, 31_536_000),
+    testChat: p.bool('TEST_CHAT', false),
+    devWebhookUrl: p.url('DEV_WEBHOOK_URL'),
+    escalationOperatorEmail: p.email('ESCALATION_OPERATOR_EMAIL'),
+    userVariables: p.list('USER_VARIABLES', []),
+    flowTokens,
+    uploadFlow,
+    maxUploadBytes: p.int('MAX_UPLOAD_BYTES', 10_485_760, 1, 1_073_741_824),
+    maxUploadFiles: p.int('MAX_UPLOAD_FILES', 5, 1, 100),
+    chatMode,
+    gatewayBaseUrl: p.url('GATEWAY_BASE_URL')?.replace(/\/+$/, ''),
+    gatewayApiKey: chatMode === 'model' && !simulator ? p.string('GATEWAY_API_KEY') : p.string('GATEWAY_API_KEY', ''),
+    gatewayRegion: p.oneOf('GATEWAY_REGION', ['eu', 'global'] as const, 'eu'),
+    gatewayModel:
+      chatMode === 'model' && !simulator ? p.string('GATEWAY_MODEL') : p.string('GATEWAY_MODEL', 'mistral/mistral-small'),
+    gatewaySystemPrompt: p.string('GATEWAY_SYSTEM_PROMPT', ''),
+    gatewayMaxHistory: p.int('GATEWAY_MAX_HISTORY', 20, 1, 500),
+    gatewayMaxTokens: p.int('GATEWAY_MAX_TOKENS', 1024, 1, 100_000),
+    rateLimitSessionsPerMin: p.int('RATE_LIMIT_SESSIONS_PER_MIN', 20, 1, 1_000_000),
+    rateLimitMessagesPerMin: p.int('RATE_LIMIT_MESSAGES_PER_MIN', 30, 1, 1_000_000),
+    trustProxy: p.bool('TRUST_PROXY', false),
+    upstreamTimeoutMs: p.int('UPSTREAM_TIMEOUT_MS', 10_000, 100, 300_000),
+    upstreamRetries: p.int('UPSTREAM_RETRIES', 3, 0, 10),
+    eventRetentionCount: p.int('EVENT_RETENTION_COUNT', 1000, 10, 1_000_000),
+    eventRetentionSec: p.int('EVENT_RETENTION_SEC', 7 * 86_400, 60, 365 * 86_400),
+    dedupTtlSec: p.int('DEDUP_TTL_SEC', 86_400, 60, 30 * 86_400),
+    heartbeatSec: p.int('HEARTBEAT_SEC', 15, 1, 25),
+    widgetTitle: p.string('WIDGET_TITLE', 'Chat with us'),
+    widgetGreeting: p.string('WIDGET_GREETING', 'Hi! How can we help you today?'),
+    widgetAccent: p.color('WIDGET_ACCENT', '#4f46e5'),
+    widgetPosition: p.oneOf('WIDGET_POSITION', ['right', 'left'] as const, 'right'),
+    widgetScheme: p.oneOf('WIDGET_SCHEME', ['light', 'dark', 'auto'] as const, 'auto'),
+    logLevel: p.oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
+  };
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+function isOrigin(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads variables one at a time, recording a problem (never the value) for each bad one. */
+class Parser {
+  constructor(
+    private readonly env: Env,
+    private readonly problems: string[],
+  ) {}
+
+  optional(name: string): string | undefined {
+    const raw = this.env[name]?.trim();
+    return raw === undefined || raw === '' ? undefined : raw;
+  }
+
+  string(name: string, fallback?: string): string {
+    const raw = this.optional(name);
+    if (raw !== undefined) return raw;
+    if (fallback === undefined) {
+      this.problems.push(`${name} is required`);
+      return '';
+    }
+    return fallback;
+  }
+
+  list(name: string, fallback?: string[]): string[] {
+    const raw = this.optional(name);
+    if (raw === undefined) {
+      if (fallback === undefined) this.problems.push(`${name} is required`);
+      return fallback ?? [];
+    }
+    return raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      this.problems.push(`${name} must be a whole number from ${min} to ${max}`);
+      return fallback;
+    }
+    return Number(raw);
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.optional(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+    if (['false', '0', 'no', 'off'].includes(raw)) return false;
+    this.problems.push(`${name} must be true or false`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    this.problems.push(`${name} must be one of ${allowed.join(', ')}`);
+    return fallback;
+  }
+
+  url(name: string): string | undefined {
+    const raw = this.optional(name);
+    if (raw === undefined) return undefined;
+    try {
+      const u = new URL(raw);
+      if (u.protocol === 'http:' || u.protocol === 'https:') return raw;
+    } catch {
+      // reported below
+    }
+    this.problems.push(`${name} must be an http or https URL`);
+    return undefined;
+  }
+
+  redisUrl(name: string): string | undefined {
+    const raw = this.optional(name);
+    if (raw === undefined) return undefined;
+    if (/^rediss?:\/\/\S+$/.test(raw)) return raw;
+    this.problems.push(`${name} must be a redis:// or rediss:// URL`);
+    return undefined;
+  }
+
+  email(name: string): string | undefined {
+    const raw = this.optional(name);
+    if (raw === undefined) return undefined;
+    if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw)) return raw;
+    this.problems.push(`${name} must be an email address`);
+    return undefined;
+  }
+
+  color(name: string, fallback: string): string {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if (/^#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?$/.test(raw)) return raw;
+    this.problems.push(`${name} must be a hex colour like #4f46e5`);
+    return fallback;
+  }
+}

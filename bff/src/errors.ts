@@ -1,0 +1,101 @@
+import type { ErrorCode } from '../../shared/errors.js';
+
+/**
+ * Base class of every error the BFF means to show a client. Carries a stable `code`;
+ * the HTTP status comes from `STATUS_BY_CODE` in exactly one place (`app.onError`).
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  /** Seconds a client should wait before retrying, when that is known. */
+  readonly retryAfterSec?: number;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; retryAfterSec?: number }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    if (options?.retryAfterSec !== undefined) this.retryAfterSec = options.retryAfterSec;
+  }
+}
+
+/** The request is malformed (body, query or a field). */
+export class ValidationError extends AppError {
+  constructor(message: string, code: ErrorCode = 'invalid_request') {
+    super(code, message);
+  }
+}
+
+/** Missing, malformed, expired or reused credentials. */
+export class AuthError extends AppError {}
+
+/** The caller is known but may not do this (origin, feature, variable name). */
+export class ForbiddenError extends AppError {}
+
+export class NotFoundError extends AppError {
+  constructor(message = 'Not found', code: ErrorCode = 'not_found') {
+    super(code, message);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(message: string) {
+    super('payload_too_large', message);
+  }
+}
+
+export class RateLimitError extends AppError {
+  constructor(retryAfterSec: number) {
+    super('rate_limited', 'Too many requests; try again shortly', { retryAfterSec });
+  }
+}
+
+/** The upstream service failed; `code` tells the widget whether to retry. Never holds the upstream body. */
+export class UpstreamError extends AppError {
+  /** Upstream HTTP status, when there was a response (kept for logs and metrics only). */
+  readonly upstreamStatus?: number;
+
+  constructor(
+    code: Extract<ErrorCode, `upstream_${string}` | 'model_unavailable_in_region' | 'budget_exhausted'>,
+    message: string,
+    options?: { cause?: unknown; retryAfterSec?: number; upstreamStatus?: number },
+  ) {
+    super(code, message, options);
+    if (options?.upstreamStatus !== undefined) this.upstreamStatus = options.upstreamStatus;
+  }
+}
+
+/** The event store (memory or Redis) cannot take or give events right now. */
+export class StoreUnavailableError extends AppError {
+  constructor(message = 'Event store unavailable', options?: { cause?: unknown }) {
+    super('store_unavailable', message, options);
+  }
+}
+
+/** One code-to-status table; adapters never choose statuses. */
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  invalid_json: 400,
+  text_invalid: 400,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unauthorized: 401,
+  invalid_token: 401,
+  token_expired: 401,
+  refresh_token_reused: 401,
+  invalid_signature: 401,
+  stale_timestamp: 401,
+  origin_not_allowed: 403,
+  forbidden: 403,
+  feature_disabled: 403,
+  variable_not_allowed: 403,
+  not_found: 404,
+  flow_not_found: 404,
+  conversation_archived: 409,
+  rate_limited: 429,
+  model_unavailable_in_region: 451,
+  budget_exhausted: 402,
+  upstream_error: 502,
+  upstream_unavailable: 503,
+  store_unavailable: 503,
+  upstream_timeout: 504,
+  internal_error: 500,
+};

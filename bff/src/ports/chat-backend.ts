@@ -1,0 +1,30 @@
+import type { Message } from '../../../shared/types.js';
+import type { VariableValue } from './upstream.js';
+
+export interface StartInput {
+  text: string;
+  profileName?: string;
+  clientId?: string;
+}
+
+export interface SendMessageInput {
+  text: string;
+  clientId?: string;
+}
+
+/**
+ * What the widget routes need from "the other side of the chat": the agent (area B, replies
+ * arrive by webhook) or a model (area A, the BFF streams the reply itself). Routes are the same.
+ */
+export interface ChatBackend {
+  readonly mode: 'agent' | 'model';
+  /** Creates a conversation with its first user message; the id becomes the token's `sub`. */
+  startConversation(input: StartInput): Promise<{ conversationId: string; message: Message }>;
+  /** Sends a user message; resolves once it is accepted and published to the stream. */
+  sendMessage(conversationId: string, input: SendMessageInput): Promise<Message>;
+  /** One page of history, newest page at offset 0, items oldest first. */
+  listMessages(conversationId: string, limit: number, offset: number): Promise<{ items: Message[]; hasMore: boolean }>;
+  setUserVariables(conversationId: string, variables: Record<string, VariableValue>): Promise<void>;
+  escalate(conversationId: string): Promise<void>;
+  archive(conversationId: string): Promise<void>;
+}

@@ -1,0 +1,41 @@
+import type { StoredEvent, StreamEvent } from '../../../shared/types.js';
+
+/** Called for every event appended to a conversation after `subscribe` resolved. */
+export type EventListener = (event: StoredEvent) => void;
+
+/** Result of `append`: the stored event, or `duplicate` when the dedup key was seen before. */
+export type AppendResult = { status: 'stored'; event: StoredEvent } | { status: 'duplicate' };
+
+/**
+ * Per-conversation append-only event log with fan-out (SPEC §4, §5).
+ * Ids are integers that only grow within a conversation, starting at 1.
+ * Adapters throw `StoreUnavailableError` when the backing store cannot be reached.
+ */
+export interface EventStore {
+  /**
+   * Appends an event. With `dedupKey`, the check "seen before?" and the append are one
+   * atomic step: a key is only remembered once its event is stored, and a repeat is
+   * reported as `duplicate` without storing anything.
+   */
+  append(conversationId: string, event: StreamEvent, options?: { dedupKey?: string }): Promise<AppendResult>;
+  /** Events with `id > afterId`, oldest first, at most `limit` (retention may have dropped older ones). */
+  read(conversationId: string, afterId: number, limit: number): Promise<StoredEvent[]>;
+  /**
+   * Registers a listener for events appended from now on. Resolves once the subscription
+   * is live, so a `read` started afterwards cannot miss an event. Returns the unsubscribe.
+   */
+  subscribe(conversationId: string, listener: EventListener): Promise<() => void>;
+  /** Resolves when the store is reachable; rejects otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Retention of each conversation's log and of dedup keys. */
+export interface RetentionOptions {
+  /** Events kept per conversation (oldest dropped first). */
+  maxEvents: number;
+  /** Events older than this are dropped, in milliseconds. */
+  maxAgeMs: number;
+  /** How long a dedup key is remembered, in milliseconds. */
+  dedupTtlMs: number;
+}

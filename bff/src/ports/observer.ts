@@ -1,0 +1,32 @@
+/** What happened to one incoming webhook. */
+export type WebhookOutcome =
+  | 'stored'
+  | 'duplicate'
+  | 'ignored'
+  | 'invalid_signature'
+  | 'stale_timestamp'
+  | 'bad_request'
+  | 'too_large'
+  | 'store_unavailable';
+
+export interface WebhookObservation {
+  outcome: WebhookOutcome;
+  eventId?: string;
+  kind?: string;
+  conversationId?: string;
+  /** Time from first byte to answer, in milliseconds. */
+  durationMs: number;
+}
+
+/**
+ * Hooks for metrics and the demo's live inspector. Every method is optional and must be
+ * cheap and non-throwing: observers never change what the BFF answers.
+ */
+export interface Observer {
+  webhook?(observation: WebhookObservation): void;
+  upstreamCall?(call: { target: 'agent' | 'gateway' | 'flow'; operation: string; status: number | 'error'; durationMs: number }): void;
+  streamOpened?(): void;
+  streamClosed?(): void;
+  /** Time from an event being stored to it being written to a stream, in milliseconds. */
+  delivered?(latencyMs: number): void;
+}

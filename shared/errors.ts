@@ -1,0 +1,31 @@
+/** Stable error codes shared by the BFF (responses, stream `error` events) and the widget. */
+export const ERROR_CODES = [
+  'invalid_request',
+  'invalid_json',
+  'text_invalid',
+  'payload_too_large',
+  'unsupported_media_type',
+  'unauthorized',
+  'invalid_token',
+  'token_expired',
+  'refresh_token_reused',
+  'origin_not_allowed',
+  'forbidden',
+  'not_found',
+  'feature_disabled',
+  'variable_not_allowed',
+  'flow_not_found',
+  'conversation_archived',
+  'rate_limited',
+  'invalid_signature',
+  'stale_timestamp',
+  'upstream_error',
+  'upstream_unavailable',
+  'upstream_timeout',
+  'store_unavailable',
+  'model_unavailable_in_region',
+  'budget_exhausted',
+  'internal_error',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];

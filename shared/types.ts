@@ -1,0 +1,126 @@
+/**
+ * The contract between the widget and the BFF: messages, badges, stream events
+ * and public settings. No DOM or Node imports here.
+ */
+
+/** Who wrote a message: the AI agent, the end user, or a human operator. */
+export type Role = 'bot' | 'user' | 'operator';
+
+/** One chat message as the widget sees it (SPEC §3). */
+export interface Message {
+  /** Upstream `messageId` as a string (or a BFF-assigned id for user/model messages). */
+  id: string;
+  role: Role;
+  text?: string;
+  badge?: Badge;
+  /** ISO 8601 time, when known. */
+  createdAt?: string;
+  operatorName?: string;
+  /** Echo of the id the widget chose for an optimistic user message. */
+  clientId?: string;
+}
+
+/** A button: `postback` sends `value` as the user's message; `link` opens `value` (http, https or mailto). */
+export interface BadgeButton {
+  label: string;
+  action: 'postback' | 'link';
+  value: string;
+}
+
+export interface BadgeCard {
+  title: string;
+  subtitle?: string;
+  imageUrl?: string;
+  url?: string;
+  buttons: BadgeButton[];
+}
+
+export interface BadgeListItem {
+  title: string;
+  subtitle?: string;
+  imageUrl?: string;
+  url?: string;
+  buttons?: BadgeButton[];
+}
+
+/** The parsed, validated form of a rich element. Every URL in it is http, https or mailto. */
+export type Badge =
+  | { type: 'buttons'; text?: string; buttons: BadgeButton[] }
+  | { type: 'quick_replies'; text?: string; replies: BadgeButton[] }
+  | { type: 'card'; card: BadgeCard }
+  | { type: 'carousel'; text?: string; cards: BadgeCard[] }
+  | { type: 'list'; text?: string; items: BadgeListItem[] }
+  | { type: 'image'; url: string; alt?: string; caption?: string }
+  | { type: 'file'; url: string; name: string; size?: number; mimeType?: string }
+  | { type: 'unsupported'; summary: string };
+
+export type BadgeType = Badge['type'];
+
+/** Data of each event on the stream (SPEC §4), by event name. */
+export interface StreamEventMap {
+  message: Message;
+  message_delta: { id: string; delta: string };
+  state: { state: string };
+  archived: Record<string, never>;
+  variables: { name?: string; value?: unknown; [key: string]: unknown };
+  error: { code: string; message: string };
+}
+
+export type StreamEventName = keyof StreamEventMap;
+
+/** An event before it is stored: a name and its data. */
+export type StreamEvent = {
+  [K in StreamEventName]: { event: K; data: StreamEventMap[K] };
+}[StreamEventName];
+
+/** An event as stored in a conversation's log: `id` is the per-conversation sequence (only grows). */
+export type StoredEvent = StreamEvent & { id: number; ts: number };
+
+export const STREAM_EVENT_NAMES: readonly StreamEventName[] = [
+  'message',
+  'message_delta',
+  'state',
+  'archived',
+  'variables',
+  'error',
+] as const;
+
+/** Public widget settings from `GET /api/config`. */
+export interface PublicConfig {
+  mode: 'agent' | 'model';
+  features: { escalation: boolean; upload: boolean; flows: string[] };
+  title: string;
+  greeting: string;
+  theme: { accent: string; position: 'right' | 'left'; scheme: 'light' | 'dark' | 'auto' };
+  limits: { textMaxLength: number; maxUploadBytes: number; maxUploadFiles: number };
+  userVariables: string[];
+}
+
+/** Every error body the BFF sends: `{error:{code,message}}`. */
+export interface ErrorBody {
+  error: { code: string; message: string };
+}
+
+export interface SessionResponse {
+  sessionId: string;
+  token: string;
+  refreshToken: string;
+  expiresAt: string;
+  /** The user's first message, as published to the stream. */
+  message?: Message;
+}
+
+export interface TokenResponse {
+  token: string;
+  refreshToken: string;
+  expiresAt: string;
+}
+
+export interface MessagesPage {
+  items: Message[];
+  limit: number;
+  offset: number;
+  hasMore: boolean;
+}
+
+export const TEXT_MAX_LENGTH = 4000;

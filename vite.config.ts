@@ -1,0 +1,64 @@
+import { defineConfig } from 'vitest/config';
+
+// One config: the widget build (IIFE for the script tag, ESM for npm users) and the test projects.
+export default defineConfig({
+  esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  build: {
+    outDir: 'dist/widget',
+    emptyOutDir: true,
+    target: 'es2020',
+    minify: true,
+    sourcemap: false,
+    lib: {
+      entry: 'widget/src/main.ts',
+      name: 'ParleyWidget',
+      formats: ['iife', 'es'],
+      fileName: (format) => (format === 'iife' ? 'widget.js' : 'widget.mjs'),
+    },
+  },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['shared/**/*.test.ts', 'bff/**/*.test.ts', 'demo/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/contract/**/*.test.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'widget',
+          environment: 'happy-dom',
+          include: ['widget/**/*.test.{ts,tsx}'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'redis',
+          environment: 'node',
+          include: ['test/redis/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
