@@ -106,8 +106,6 @@ export interface SessionResponse {
   token: string;
   refreshToken: string;
   expiresAt: string;
-  /** The user's first message, as published to the stream. */
-  message?: Message;
 }
 
 export interface TokenResponse {

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import type { Message } from '../../../shared/types.js';
+import { UpstreamError } from '../errors.js';
+import { conversationKey, toMessage } from '../lib/normalize.js';
+import type { ChatBackend, SendMessageInput, StartInput } from '../ports/chat-backend.js';
+import type { EventStore } from '../ports/event-store.js';
+import type { AgentUpstream, VariableValue } from '../ports/upstream.js';
+
+/**
+ * Agent mode (area B): messages go upstream with `webhookOnly: true`; replies come back as
+ * webhooks. The user's own message is published to the stream here, once the service took it,
+ * so every tab of the conversation shows it.
+ */
+export class AgentChat implements ChatBackend {
+  readonly mode = 'agent' as const;
+
+  constructor(
+    private readonly upstream: AgentUpstream,
+    private readonly store: EventStore,
+    private readonly operatorEmail: string | undefined,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async startConversation(input: StartInput): Promise<{ conversationId: string; message: Message }> {
+    const { session } = await this.upstream.send({ message: input.text, profileName: input.profileName });
+    const conversationId = conversationKey(session);
+    if (conversationId === undefined) throw new UpstreamError('upstream_error', 'The service returned an unusable session id');
+    return { conversationId, message: await this.publishUserMessage(conversationId, input.text, input.clientId) };
+  }
+
+  async sendMessage(conversationId: string, input: SendMessageInput): Promise<Message> {
+    await this.upstream.send({ message: input.text, session: conversationId });
+    return this.publishUserMessage(conversationId, input.text, input.clientId);
+  }
+
+  async listMessages(conversationId: string, limit: number, offset: number): Promise<{ items: Message[]; hasMore: boolean }> {
+    // One extra item tells whether an older page exists without a count call.
+    const raw = await this.upstream.listMessages(conversationId, limit + 1, offset);
+    const hasMore = raw.length > limit;
+    const items = raw
+      .slice(0, limit)
+      .map((item) => toMessage(item))
+      .filter((m): m is Message => m !== undefined);
+    return { items: sortOldestFirst(items), hasMore };
+  }
+
+  async setUserVariables(conversationId: string, variables: Record<string, VariableValue>): Promise<void> {
+    await this.upstream.setUserVariables(conversationId, variables);
+  }
+
+  async escalate(conversationId: string): Promise<void> {
+    if (!this.operatorEmail) throw new Error('escalate called with escalation off'); // routes check the feature first
+    await this.upstream.escalate(conversationId, this.operatorEmail);
+  }
+
+  async archive(conversationId: string): Promise<void> {
+    await this.upstream.archive(conversationId);
+  }
+
+  private async publishUserMessage(conversationId: string, text: string, clientId: string | undefined): Promise<Message> {
+    const message: Message = { id: `u_${randomUUID()}`, role: 'user', text, createdAt: new Date(this.now()).toISOString() };
+    if (clientId) message.clientId = clientId;
+    await this.store.append(conversationId, { event: 'message', data: message });
+    return message;
+  }
+}
+
+/** Upstream order is not documented: sort by time when every item has one, else keep it newest-last. */
+function sortOldestFirst(items: Message[]): Message[] {
+  if (items.length > 1 && items.every((m) => m.createdAt)) {
+    return items
+      .map((m, i) => ({ m, i, t: Date.parse(m.createdAt!) }))
+      .sort((a, b) => a.t - b.t || b.i - a.i)
+      .map((x) => x.m);
+  }
+  return items;
+}

@@ -1,0 +1,43 @@
+import type { HttpBindings } from '@hono/node-server';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import type { TokenService, SessionClaims } from './lib/tokens.js';
+import type { WebhookVerifier } from './lib/webhook-verify.js';
+import type { Heartbeat } from './lib/sse.js';
+import type { ChatBackend } from './ports/chat-backend.js';
+import type { EventStore } from './ports/event-store.js';
+import type { Observer } from './ports/observer.js';
+import type { RateLimiter } from './ports/rate-limiter.js';
+
+/** The built widget script, prepared once at start-up. */
+export interface WidgetAsset {
+  body: Uint8Array;
+  gzip?: Uint8Array;
+  brotli?: Uint8Array;
+  etag: string;
+  /** `sha384-…`, for `<script integrity>`. */
+  integrity: string;
+}
+
+/** Everything the app needs, built by `server.ts` (or a test). The app reads no environment. */
+export interface AppDeps {
+  config: Readonly<Config>;
+  store: EventStore;
+  rateLimiter: RateLimiter;
+  chat: ChatBackend;
+  tokens: TokenService;
+  verifier: WebhookVerifier;
+  heartbeat: Heartbeat;
+  logger: Logger;
+  observer?: Observer;
+  widget?: WidgetAsset;
+  /** Extra readiness checks beyond `store.ping()` (e.g. Redis connections). */
+  ready?: () => Promise<void>;
+  now?: () => number;
+}
+
+/** Hono environment: Node bindings (absent under `app.request()`) and per-request variables. */
+export interface AppEnv {
+  Bindings: Partial<HttpBindings>;
+  Variables: { session: SessionClaims; requestId: string };
+}

@@ -1,0 +1,92 @@
+import { UpstreamError } from '../errors.js';
+import type { Observer } from '../ports/observer.js';
+
+export interface RetryPolicy {
+  /** Retries after the first attempt. */
+  retries: number;
+  /** Per-attempt timeout in milliseconds. */
+  timeoutMs: number;
+  /** First backoff step in milliseconds; doubles each retry, with full jitter. */
+  baseDelayMs?: number;
+  /** No single wait is longer than this; a longer `Retry-After` ends the retries. */
+  maxDelayMs?: number;
+}
+
+export interface UpstreamRequest {
+  target: 'agent' | 'gateway' | 'flow';
+  operation: string;
+  url: string;
+  init: RequestInit;
+  /** Requests whose repetition could duplicate work (a send) are not retried after a timeout. */
+  idempotent: boolean;
+}
+
+// SPEC §6: these are retried; everything else is answered at once.
+const RETRYABLE = new Set([401, 403, 408, 425, 429, 500, 502, 503, 504]);
+
+/**
+ * Calls an upstream with a timeout per attempt and bounded exponential backoff with jitter,
+ * honouring `Retry-After`. Resolves with the first non-retryable response (the caller judges
+ * 4xx); rejects with an `UpstreamError` once retries are spent. Never exposes upstream bodies.
+ */
+export async function fetchWithRetry(
+  req: UpstreamRequest,
+  policy: RetryPolicy,
+  deps: { fetch?: typeof fetch; observer?: Observer; sleep?: (ms: number) => Promise<void> } = {},
+): Promise<Response> {
+  const doFetch = deps.fetch ?? fetch;
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const base = policy.baseDelayMs ?? 200;
+  const maxDelay = policy.maxDelayMs ?? 5_000;
+  let last: UpstreamError | undefined;
+
+  for (let attempt = 0; attempt <= policy.retries; attempt++) {
+    const started = performance.now();
+    let res: Response;
+    try {
+      res = await doFetch(req.url, { ...req.init, signal: AbortSignal.timeout(policy.timeoutMs) });
+    } catch (cause) {
+      const timedOut = cause instanceof DOMException && (cause.name === 'TimeoutError' || cause.name === 'AbortError');
+      deps.observer?.upstreamCall?.({ target: req.target, operation: req.operation, status: 'error', durationMs: performance.now() - started });
+      last = timedOut
+        ? new UpstreamError('upstream_timeout', 'The service did not answer in time', { cause })
+        : new UpstreamError('upstream_unavailable', 'The service cannot be reached', { cause });
+      if (timedOut && !req.idempotent) throw last;
+      if (attempt < policy.retries) await sleep(backoff(attempt, base, maxDelay));
+      continue;
+    }
+    deps.observer?.upstreamCall?.({ target: req.target, operation: req.operation, status: res.status, durationMs: performance.now() - started });
+    if (!RETRYABLE.has(res.status)) return res;
+
+    await res.body?.cancel().catch(() => {});
+    const retryAfterSec = parseRetryAfter(res.headers.get('retry-after'));
+    last = errorForStatus(res.status, retryAfterSec);
+    if (attempt >= policy.retries) break;
+    const wait = retryAfterSec !== undefined ? retryAfterSec * 1000 : backoff(attempt, base, maxDelay);
+    if (wait > maxDelay) break; // the service asks for longer than a browser should wait
+    await sleep(wait);
+  }
+  throw last ?? new UpstreamError('upstream_unavailable', 'The service is unavailable');
+}
+
+/** The error reported once retries for `status` are spent. */
+export function errorForStatus(status: number, retryAfterSec?: number): UpstreamError {
+  const options = { upstreamStatus: status, ...(retryAfterSec !== undefined ? { retryAfterSec } : {}) };
+  if (status === 429 || status === 503) return new UpstreamError('upstream_unavailable', 'The service is busy; try again shortly', options);
+  if (status === 504 || status === 408) return new UpstreamError('upstream_timeout', 'The service did not answer in time', options);
+  return new UpstreamError('upstream_error', 'The service could not handle the request', options);
+}
+
+/** `Retry-After` as seconds (delta-seconds or an HTTP date); undefined when absent or unusable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v);
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+function backoff(attempt: number, base: number, max: number): number {
+  // Full jitter: a random wait up to the exponential step spreads retries from many instances.
+  return Math.round(Math.random() * Math.min(max, base * 2 ** attempt));
+}

@@ -1,0 +1,87 @@
+import type { Context } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { AppError, PayloadTooLargeError, ValidationError } from '../errors.js';
+import { isRecord } from './normalize.js';
+
+/** Reads a request body as bytes, refusing (413) as soon as it passes `maxBytes`. */
+export async function readBody(req: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = req.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
+    throw new PayloadTooLargeError(`Body is larger than ${maxBytes} bytes`);
+  }
+  if (!req.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = req.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new PayloadTooLargeError(`Body is larger than ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+/** Reads a JSON object body of at most `maxBytes`; 415 for another media type, 400 for bad JSON. */
+export async function readJsonObject(c: Context, maxBytes = 16 * 1024): Promise<Record<string, unknown>> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
+    throw new AppError('unsupported_media_type', 'Send the body as application/json');
+  }
+  const bytes = await readBody(c.req.raw, maxBytes);
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.from(bytes).toString('utf8'));
+  } catch {
+    throw new ValidationError('Body is not valid JSON', 'invalid_json');
+  }
+  if (!isRecord(body)) throw new ValidationError('Body must be a JSON object');
+  return body;
+}
+
+/** The chat text rule of SPEC §3: a string of 1 to 4000 characters after trimming. */
+export function requireText(value: unknown, max = 4000): string {
+  if (typeof value !== 'string') throw new ValidationError('"text" must be a string', 'text_invalid');
+  const text = value.trim();
+  if (text.length === 0) throw new ValidationError('"text" must not be empty', 'text_invalid');
+  if (text.length > max) throw new ValidationError(`"text" must be at most ${max} characters`, 'text_invalid');
+  return text;
+}
+
+/** An optional short string field (names, client ids), trimmed and bounded. */
+export function optionalString(body: Record<string, unknown>, key: string, max: number, pattern?: RegExp): string | undefined {
+  const v = body[key];
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string' || v.trim().length > max || (pattern && !pattern.test(v.trim()))) {
+    throw new ValidationError(`"${key}" must be a string of at most ${max} characters`);
+  }
+  return v.trim();
+}
+
+/** The client's IP: the first `X-Forwarded-For` hop behind a trusted proxy, else the socket's address. */
+export function clientIp(c: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const first = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (first) return first;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown'; // no socket: app.request() in tests
+  }
+}
+
+/** True when `origin` is the BFF's own origin (same scheme-less host as the request). */
+export function isOwnOrigin(c: Context, origin: string): boolean {
+  const host = c.req.header('x-forwarded-host') ?? c.req.header('host');
+  if (!host) return false;
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { parseMessageText } from '../../../shared/badge.js';
+import type { Message, Role, StreamEvent } from '../../../shared/types.js';
+
+/** A verified webhook, parsed: what to dedup on, where it goes, and what (if anything) to store. */
+export interface NormalizedWebhook {
+  kind: string;
+  dedupKey: string;
+  conversationId?: string;
+  /** Undefined for kinds that carry nothing the widget shows (e.g. `conversation.created`, unknown kinds). */
+  event?: StreamEvent;
+}
+
+/** Thrown for a well-signed body that is not a usable event envelope. */
+export class EnvelopeError extends Error {}
+
+/**
+ * Canonical conversation key: upstream `sessionId` is an integer in events and `session` a
+ * string from the send call (SPEC §5.5); both become the same decimal string.
+ */
+export function conversationKey(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
+  if (typeof value === 'string') {
+    const s = value.trim();
+    if (/^\d{1,16}$/.test(s)) return String(Number(s));
+    if (/^[A-Za-z0-9_.:-]{1,128}$/.test(s)) return s;
+  }
+  return undefined;
+}
+
+/** Turns a verified webhook body (already JSON-parsed) into what the store needs. */
+export function normalizeWebhook(body: unknown, rawBody: Uint8Array, headerEventId: string | undefined): NormalizedWebhook {
+  if (!isRecord(body)) throw new EnvelopeError('Webhook body must be a JSON object');
+  const kind = body.event;
+  if (typeof kind !== 'string' || kind === '') throw new EnvelopeError('Webhook body has no "event" kind');
+
+  const bodyEventId = typeof body.eventId === 'string' || typeof body.eventId === 'number' ? String(body.eventId) : undefined;
+  // Without any event id, a redelivery still has the same body (only the signature headers change).
+  const dedupKey = bodyEventId ?? headerEventId ?? `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
+  const conversationId = conversationKey(body.sessionId ?? body.session);
+  const data = isRecord(body.data) ? body.data : {};
+  const at = toIso(body.createdAt);
+
+  const result: NormalizedWebhook = { kind, dedupKey, conversationId };
+  if (conversationId === undefined) {
+    if (KNOWN_KINDS.has(kind) && kind !== 'conversation.created') throw new EnvelopeError('Webhook body has no valid "sessionId"');
+    return result;
+  }
+  switch (kind) {
+    case 'message.added': {
+      const message = toMessage(data, at, bodyEventId ?? dedupKey);
+      if (message) result.event = { event: 'message', data: message };
+      else throw new EnvelopeError('message.added has no message text');
+      break;
+    }
+    case 'conversation.state_changed': {
+      const state = firstString(data, ['state', 'status', 'newState', 'new_state']) ?? firstString(body, ['state']);
+      if (state) result.event = { event: 'state', data: { state } };
+      break;
+    }
+    case 'conversation.archived':
+      result.event = { event: 'archived', data: {} };
+      break;
+    case 'user.variables.created':
+    case 'user.variables.updated':
+      result.event = { event: 'variables', data: { ...data } };
+      break;
+  }
+  return result;
+}
+
+const KNOWN_KINDS = new Set([
+  'message.added',
+  'conversation.created',
+  'conversation.state_changed',
+  'conversation.archived',
+  'user.variables.created',
+  'user.variables.updated',
+]);
+
+const ROLES: Record<string, Role> = { bot: 'bot', agent: 'bot', assistant: 'bot', ai: 'bot', user: 'user', operator: 'operator', human: 'operator' };
+
+/**
+ * One message in any of the shapes the service may use (webhook `data` or a history item):
+ * `id|messageId`, `message|text|content`, `hbo|role|sender`, `createdAt|created_at|timestamp`.
+ */
+export function toMessage(item: Record<string, unknown>, fallbackAt?: string, fallbackId?: string): Message | undefined {
+  const rawId = item.messageId ?? item.id ?? item.message_id ?? fallbackId;
+  const text = firstString(item, ['message', 'text', 'content', 'body']);
+  if ((typeof rawId !== 'string' && typeof rawId !== 'number') || text === undefined) return undefined;
+  const roleName = firstString(item, ['hbo', 'role', 'sender', 'from'])?.toLowerCase() ?? 'bot';
+  const role = ROLES[roleName] ?? 'bot';
+  const parsed = parseMessageText(text);
+  const message: Message = { id: String(rawId), role };
+  if (parsed.text !== undefined) message.text = parsed.text;
+  if (parsed.badge !== undefined) message.badge = parsed.badge;
+  const at = toIso(item.createdAt ?? item.created_at ?? item.timestamp) ?? fallbackAt;
+  if (at) message.createdAt = at;
+  if (role === 'operator') {
+    const name = firstString(item, ['username', 'operatorName', 'operator_name', 'name']);
+    if (name) message.operatorName = name.slice(0, 100);
+  }
+  return message;
+}
+
+/** Unwraps a history page: a bare array, or `{messages|data|items|results}` (one level of nesting tolerated). */
+export function unwrapList(body: unknown): Record<string, unknown>[] {
+  let list: unknown = body;
+  for (let depth = 0; depth < 2 && isRecord(list); depth++) {
+    const r: Record<string, unknown> = list;
+    list = r.messages ?? r.data ?? r.items ?? r.results;
+  }
+  return Array.isArray(list) ? list.filter(isRecord) : [];
+}
+
+/** Epoch seconds, epoch milliseconds or a date string → ISO 8601; undefined when unusable. */
+export function toIso(value: unknown): string | undefined {
+  let ms: number | undefined;
+  if (typeof value === 'number' && Number.isFinite(value) && value > 0) ms = value < 1e11 ? value * 1000 : value;
+  else if (typeof value === 'string' && value.trim() !== '') {
+    ms = /^\d+$/.test(value.trim()) ? toMs(Number(value)) : Date.parse(value);
+  }
+  if (ms === undefined || !Number.isFinite(ms)) return undefined;
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+
+function toMs(n: number): number {
+  return n < 1e11 ? n * 1000 : n;
+}
+
+function firstString(r: Record<string, unknown>, keys: string[]): string | undefined {
+  for (const k of keys) {
+    const v = r[k];
+    if (typeof v === 'string' && v.trim() !== '') return v;
+  }
+  return undefined;
+}
+
+/** Plain-object check used at every untrusted boundary. */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,148 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * Where one event stream is written. Two implementations: straight onto Node's response
+ * (measured as cheap as bare node:http, see PERFORMANCE.md) and a web `ReadableStream`
+ * for runtimes without Node's response (and `app.request()` in tests).
+ */
+export interface SseSink {
+  /** Writes raw SSE text. Returns false (and closes) when the reader is too slow. */
+  write(text: string): boolean;
+  /** Ends the stream. Idempotent. */
+  close(): void;
+  /** Called once when the stream ends for any reason (client gone, close(), overflow). */
+  onClose(callback: () => void): void;
+  readonly closed: boolean;
+}
+
+/** Bytes queued for a reader before it is cut off rather than buffered without bound. */
+export const MAX_BUFFERED_BYTES = 512 * 1024;
+
+/** Response headers of every event stream (CORS headers are added by the caller). */
+export const SSE_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+};
+
+/** One SSE frame: `id:`, `event:` and a single JSON `data:` line. */
+export function frame(id: number, event: string, data: unknown): string {
+  // JSON.stringify never emits raw newlines, so one data line always suffices.
+  return `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** Opens a stream directly on Node's response; the caller returns `RESPONSE_ALREADY_SENT`. */
+export function nodeSink(res: ServerResponse, headers: Record<string, string>): SseSink {
+  res.writeHead(200, { ...SSE_HEADERS, connection: 'keep-alive', ...headers });
+  res.flushHeaders();
+  res.socket?.setNoDelay(true);
+  let closed = false;
+  const callbacks: Array<() => void> = [];
+  const finish = () => {
+    if (closed) return;
+    closed = true;
+    for (const cb of callbacks) cb();
+  };
+  res.on('close', finish);
+  return {
+    get closed() {
+      return closed;
+    },
+    write(text) {
+      if (closed) return false;
+      res.write(text);
+      if (res.writableLength > MAX_BUFFERED_BYTES) {
+        res.destroy();
+        finish();
+        return false;
+      }
+      return true;
+    },
+    close() {
+      if (!closed) res.end();
+      finish();
+    },
+    onClose(cb) {
+      callbacks.push(cb);
+    },
+  };
+}
+
+/** Opens a stream as a web `Response` body (used where Node's response is not available). */
+export function webSink(headers: Record<string, string>, signal?: AbortSignal): { sink: SseSink; response: Response } {
+  const encoder = new TextEncoder();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let closed = false;
+  const callbacks: Array<() => void> = [];
+  const finish = () => {
+    if (closed) return;
+    closed = true;
+    for (const cb of callbacks) cb();
+  };
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+    },
+    cancel: finish,
+  });
+  signal?.addEventListener('abort', () => sink.close(), { once: true });
+  const sink: SseSink = {
+    get closed() {
+      return closed;
+    },
+    write(text) {
+      if (closed) return false;
+      controller.enqueue(encoder.encode(text));
+      if ((controller.desiredSize ?? 0) < -MAX_BUFFERED_BYTES) {
+        sink.close();
+        return false;
+      }
+      return true;
+    },
+    close() {
+      if (!closed) {
+        try {
+          controller.close();
+        } catch {
+          // already closed by the reader
+        }
+      }
+      finish();
+    },
+    onClose(cb) {
+      callbacks.push(cb);
+    },
+  };
+  return { sink, response: new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...headers } }) };
+}
+
+/**
+ * One timer for all streams: a comment line keeps idle connections (and proxies) alive.
+ * A per-stream interval would cost memory per connection for no gain.
+ */
+export class Heartbeat {
+  private readonly sinks = new Set<SseSink>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(intervalMs: number) {
+    this.timer = setInterval(() => {
+      for (const sink of this.sinks) sink.write(':\n\n');
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  add(sink: SseSink): void {
+    this.sinks.add(sink);
+    sink.onClose(() => this.sinks.delete(sink));
+  }
+
+  get size(): number {
+    return this.sinks.size;
+  }
+
+  /** Closes every open stream (shutdown) and stops the timer. */
+  closeAll(): void {
+    clearInterval(this.timer);
+    for (const sink of [...this.sinks]) sink.close();
+  }
+}

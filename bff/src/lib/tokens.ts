@@ -1,0 +1,112 @@
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { AuthError } from '../errors.js';
+import type { OnceStore } from '../ports/once-store.js';
+
+const ISSUER = 'parley-bff';
+const ACCESS_AUDIENCE = 'parley-widget';
+// A different audience keeps refresh tokens from working as access tokens and the reverse.
+const REFRESH_AUDIENCE = 'parley-refresh';
+
+/** What an access token proves: the conversation and, when it was minted from a page, its origin. */
+export interface SessionClaims {
+  conversationId: string;
+  origin?: string;
+  expiresAt: number;
+}
+
+export interface TokenPair {
+  token: string;
+  refreshToken: string;
+  /** Access-token expiry, ISO 8601. */
+  expiresAt: string;
+}
+
+export interface TokenServiceOptions {
+  secret: string;
+  accessTtlSec: number;
+  refreshTtlSec: number;
+  onceStore: OnceStore;
+  now?: () => number;
+}
+
+/** Mints and verifies the widget's session JWTs (HS256 pinned) and rotates single-use refresh tokens. */
+export class TokenService {
+  private readonly key: KeyObject;
+  private readonly now: () => number;
+
+  constructor(private readonly options: TokenServiceOptions) {
+    this.key = createSecretKey(Buffer.from(options.secret, 'utf8'));
+    this.now = options.now ?? Date.now;
+  }
+
+  /** A fresh access + refresh pair for a conversation. */
+  async issue(conversationId: string, origin: string | undefined): Promise<TokenPair> {
+    const nowSec = Math.floor(this.now() / 1000);
+    const exp = nowSec + this.options.accessTtlSec;
+    const extra = origin ? { org: origin } : {};
+    const token = await new SignJWT(extra)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(conversationId)
+      .setAudience(ACCESS_AUDIENCE)
+      .setIssuer(ISSUER)
+      .setIssuedAt(nowSec)
+      .setExpirationTime(exp)
+      .sign(this.key);
+    const refreshToken = await new SignJWT(extra)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(conversationId)
+      .setAudience(REFRESH_AUDIENCE)
+      .setIssuer(ISSUER)
+      .setJti(randomUUID())
+      .setIssuedAt(nowSec)
+      .setExpirationTime(nowSec + this.options.refreshTtlSec)
+      .sign(this.key);
+    return { token, refreshToken, expiresAt: new Date(exp * 1000).toISOString() };
+  }
+
+  /** Verifies an access token and its origin binding; throws `AuthError`/`ForbiddenError`-coded errors. */
+  async verifyAccess(token: string, requestOrigin: string | undefined): Promise<SessionClaims> {
+    const payload = await this.verify(token, ACCESS_AUDIENCE);
+    const origin = typeof payload.org === 'string' ? payload.org : undefined;
+    checkOrigin(origin, requestOrigin);
+    return { conversationId: payload.sub, origin, expiresAt: payload.exp * 1000 };
+  }
+
+  /** Spends a refresh token (once) and returns a new pair for the same conversation and origin. */
+  async refresh(refreshToken: string, requestOrigin: string | undefined): Promise<TokenPair> {
+    const payload = await this.verify(refreshToken, REFRESH_AUDIENCE);
+    const origin = typeof payload.org === 'string' ? payload.org : undefined;
+    checkOrigin(origin, requestOrigin);
+    if (typeof payload.jti !== 'string') throw new AuthError('invalid_token', 'Refresh token has no id');
+    const ttlMs = Math.max(1000, payload.exp * 1000 - this.now());
+    if (!(await this.options.onceStore.claim(`refresh:${payload.jti}`, ttlMs))) {
+      throw new AuthError('refresh_token_reused', 'This refresh token was already used; start a new session');
+    }
+    return this.issue(payload.sub, origin);
+  }
+
+  private async verify(token: string, audience: string): Promise<{ sub: string; exp: number; org?: unknown; jti?: string }> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        audience,
+        issuer: ISSUER,
+        requiredClaims: ['sub', 'exp'],
+        currentDate: new Date(this.now()),
+      });
+      return payload as { sub: string; exp: number; org?: unknown; jti?: string };
+    } catch (cause) {
+      if (cause instanceof joseErrors.JWTExpired) throw new AuthError('token_expired', 'Token expired; refresh it', { cause });
+      throw new AuthError('invalid_token', 'Token is not valid', { cause });
+    }
+  }
+}
+
+function checkOrigin(bound: string | undefined, requestOrigin: string | undefined): void {
+  // Browsers always send Origin on cross-origin requests, so a token bound to one page
+  // cannot be used from another page's script.
+  if (bound && requestOrigin && bound !== requestOrigin) {
+    throw new AuthError('origin_not_allowed', 'This token belongs to another origin');
+  }
+}

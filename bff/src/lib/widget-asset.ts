@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import type { WidgetAsset } from '../context.js';
+
+/** The repository root: the nearest folder above this module with Parley's package.json (source or dist). */
+export function projectRoot(from = dirname(fileURLToPath(import.meta.url))): string {
+  let dir = from;
+  for (;;) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && /"name":\s*"parley"/.test(readFileSync(pkg, 'utf8'))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return process.cwd();
+    dir = up;
+  }
+}
+
+/** Loads `dist/widget/widget.js` once and pre-compresses it; undefined when it is not built. */
+export function loadWidgetAsset(root = projectRoot()): WidgetAsset | undefined {
+  const file = join(root, 'dist', 'widget', 'widget.js');
+  if (!existsSync(file)) return undefined;
+  const body = readFileSync(file);
+  return {
+    body,
+    gzip: gzipSync(body, { level: 9 }),
+    brotli: brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`,
+    integrity: `sha384-${createHash('sha384').update(body).digest('base64')}`,
+  };
+}

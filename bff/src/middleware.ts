@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import type { AppDeps, AppEnv } from './context.js';
+import { AuthError, ForbiddenError } from './errors.js';
+import { isOwnOrigin } from './lib/http.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Gives every request an id (kept from `X-Request-Id` when well-formed) and logs one line per request. */
+export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const incoming = c.req.header('x-request-id');
+    const id = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    c.set('requestId', id);
+    const started = performance.now();
+    await next();
+    c.header('x-request-id', id);
+    deps.logger.debug('request', {
+      requestId: id,
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 100) / 100,
+    });
+  };
+}
+
+/** True when `origin` may embed the widget. */
+export function originAllowed(deps: AppDeps, origin: string): boolean {
+  const list = deps.config.allowedOrigins;
+  return list.includes('*') || list.includes(origin);
+}
+
+/**
+ * CORS for the widget API: only allowlisted origins get CORS headers, and any request that
+ * carries a foreign `Origin` is refused outright (403), so no conversation starts from it.
+ */
+export function widgetCors(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const origin = c.req.header('origin');
+    if (origin && !originAllowed(deps, origin) && !isOwnOrigin(c, origin)) {
+      throw new ForbiddenError('origin_not_allowed', 'This site may not use the chat');
+    }
+    if (origin) {
+      c.header('access-control-allow-origin', origin);
+      c.header('vary', 'Origin', { append: true });
+      c.header('access-control-expose-headers', 'Retry-After, X-Request-Id');
+    }
+    if (c.req.method === 'OPTIONS') {
+      c.header('access-control-allow-methods', 'GET, POST, PATCH, OPTIONS');
+      c.header('access-control-allow-headers', 'Authorization, Content-Type, Last-Event-ID, X-Request-Id');
+      c.header('access-control-max-age', '600');
+      return c.body(null, 204);
+    }
+    await next();
+  };
+}
+
+/** Verifies the bearer token (header, or `?token=` where allowed) and puts its claims on the context. */
+export function requireSession(deps: AppDeps, options: { allowQuery?: boolean } = {}): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const header = c.req.header('authorization');
+    let token: string | undefined;
+    if (header) {
+      const m = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/.exec(header.trim());
+      if (!m) throw new AuthError('invalid_token', 'Authorization must be "Bearer <token>"');
+      token = m[1];
+    } else if (options.allowQuery) {
+      token = c.req.query('token') || undefined;
+    }
+    if (!token) throw new AuthError('unauthorized', 'A session token is required');
+    c.set('session', await deps.tokens.verifyAccess(token, c.req.header('origin')));
+    await next();
+  };
+}

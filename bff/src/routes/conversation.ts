@@ -1,0 +1,74 @@
+import { Hono } from 'hono';
+import type { MessagesPage } from '../../../shared/types.js';
+import type { AppDeps, AppEnv } from '../context.js';
+import { ForbiddenError, ValidationError } from '../errors.js';
+import { optionalString, readJsonObject, requireText } from '../lib/http.js';
+import { requireSession } from '../middleware.js';
+import type { VariableValue } from '../ports/upstream.js';
+import { limit } from './session.js';
+
+const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const MAX_PAGE = 100;
+
+/** Authenticated routes of one conversation; the conversation comes from the token alone. */
+export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const { config } = deps;
+  const auth = requireSession(deps);
+
+  app.post('/api/messages', auth, async (c) => {
+    const { conversationId } = c.get('session');
+    await limit(deps, `messages:${conversationId}`, config.rateLimitMessagesPerMin);
+    const body = await readJsonObject(c);
+    const text = requireText(body.text);
+    const clientId = optionalString(body, 'clientId', 64, CLIENT_ID);
+    await deps.chat.sendMessage(conversationId, { text, clientId });
+    return c.json({}, 202);
+  });
+
+  app.get('/api/messages', auth, async (c) => {
+    const pageSize = queryInt(c.req.query('limit'), 'limit', 20, 1, MAX_PAGE);
+    const offset = queryInt(c.req.query('offset'), 'offset', 0, 0, 1_000_000);
+    const page = await deps.chat.listMessages(c.get('session').conversationId, pageSize, offset);
+    const response: MessagesPage = { items: page.items, limit: pageSize, offset, hasMore: page.hasMore };
+    return c.json(response);
+  });
+
+  app.patch('/api/user', auth, async (c) => {
+    const body = await readJsonObject(c);
+    const variables: Record<string, VariableValue> = {};
+    const entries = Object.entries(body);
+    if (entries.length === 0) throw new ValidationError('Send at least one variable');
+    for (const [name, value] of entries) {
+      if (!config.userVariables.includes(name)) throw new ForbiddenError('variable_not_allowed', `Variable "${name}" may not be set from the browser`);
+      const ok = (typeof value === 'string' && value.length <= 1000) || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+      if (!ok) throw new ValidationError(`Variable "${name}" must be a string (up to 1000 characters), a number or a boolean`);
+      variables[name] = value as VariableValue;
+    }
+    await deps.chat.setUserVariables(c.get('session').conversationId, variables);
+    return c.body(null, 204);
+  });
+
+  app.post('/api/escalate', auth, async (c) => {
+    if (!config.escalationOperatorEmail || deps.chat.mode !== 'agent') {
+      throw new ForbiddenError('feature_disabled', 'Talking to a person is not available here');
+    }
+    await deps.chat.escalate(c.get('session').conversationId);
+    return c.json({}, 202);
+  });
+
+  app.post('/api/archive', auth, async (c) => {
+    await deps.chat.archive(c.get('session').conversationId);
+    return c.json({}, 202);
+  });
+
+  return app;
+}
+
+function queryInt(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ValidationError(`"${name}" must be a whole number from ${min} to ${max}`);
+  }
+  return Number(raw);
+}

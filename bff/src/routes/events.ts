@@ -1,0 +1,85 @@
+import { Hono } from 'hono';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import type { StoredEvent } from '../../../shared/types.js';
+import type { AppDeps, AppEnv } from '../context.js';
+import { ValidationError } from '../errors.js';
+import { frame, nodeSink, webSink, type SseSink } from '../lib/sse.js';
+import { requireSession } from '../middleware.js';
+
+const REPLAY_PAGE = 200;
+const EVENT_ID = /^\d{1,15}$/;
+
+/** `GET /api/events` (SPEC §4): subscribe, replay after `Last-Event-ID`, then live. */
+export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const now = deps.now ?? Date.now;
+
+  app.get('/api/events', requireSession(deps, { allowQuery: true }), async (c) => {
+    const { conversationId, expiresAt } = c.get('session');
+    const rawLast = c.req.header('last-event-id') ?? c.req.query('lastEventId');
+    if (rawLast !== undefined && rawLast !== '' && !EVENT_ID.test(rawLast)) {
+      throw new ValidationError('Last-Event-ID must be a whole number');
+    }
+    let lastSent = rawLast ? Number(rawLast) : 0;
+
+    // Subscribe before reading, and hold live events until the replay is written:
+    // nothing appended in between is missed, and the id check drops what both paths saw.
+    let pending: StoredEvent[] | undefined = [];
+    let sink: SseSink | undefined;
+    const send = (e: StoredEvent) => {
+      if (e.id <= lastSent || !sink) return;
+      lastSent = e.id;
+      sink.write(frame(e.id, e.event, e.data));
+      deps.observer?.delivered?.(now() - e.ts);
+    };
+    const unsubscribe = await deps.store.subscribe(conversationId, (e) => (pending ? pending.push(e) : send(e)));
+
+    const headers: Record<string, string> = {};
+    const origin = c.res.headers.get('access-control-allow-origin');
+    if (origin) headers['access-control-allow-origin'] = origin;
+    headers.vary = 'Origin';
+    headers['x-request-id'] = c.get('requestId');
+    let response: Response = RESPONSE_ALREADY_SENT;
+    if (c.env?.outgoing && 'writeHead' in c.env.outgoing) {
+      sink = nodeSink(c.env.outgoing as import('node:http').ServerResponse, headers);
+    } else {
+      const web = webSink(headers, c.req.raw.signal);
+      sink = web.sink;
+      response = web.response;
+    }
+
+    const expiry = setTimeout(() => {
+      sink!.write(frame(lastSent, 'error', { code: 'token_expired', message: 'Session token expired; refresh it and reconnect' }));
+      sink!.close();
+    }, Math.max(0, expiresAt - now()));
+    expiry.unref();
+    deps.observer?.streamOpened?.();
+    sink.onClose(() => {
+      clearTimeout(expiry);
+      unsubscribe();
+      deps.observer?.streamClosed?.();
+    });
+    deps.heartbeat.add(sink);
+    // Reconnect quickly after a deploy or a dropped connection.
+    sink.write('retry: 2000\n\n');
+
+    try {
+      for (;;) {
+        const page = await deps.store.read(conversationId, lastSent, REPLAY_PAGE);
+        for (const e of page) send(e);
+        if (page.length < REPLAY_PAGE || sink.closed) break;
+      }
+      const held = pending;
+      pending = undefined;
+      for (const e of held) send(e);
+    } catch (err) {
+      // The stream is already open, so the failure can only be told in-band.
+      deps.logger.warn('stream replay failed', { requestId: c.get('requestId'), error: String(err) });
+      sink.write(frame(lastSent, 'error', { code: 'store_unavailable', message: 'Could not load earlier events; reconnecting' }));
+      sink.close();
+    }
+    return response;
+  });
+
+  return app;
+}

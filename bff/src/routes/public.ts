@@ -1,0 +1,73 @@
+import { Hono } from 'hono';
+import type { PublicConfig } from '../../../shared/types.js';
+import { TEXT_MAX_LENGTH } from '../../../shared/types.js';
+import type { AppDeps, AppEnv } from '../context.js';
+import { NotFoundError } from '../errors.js';
+
+/** Routes anyone may call: public settings, health, readiness and the widget script. */
+export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const { config } = deps;
+
+  const publicConfig: PublicConfig = {
+    mode: config.chatMode,
+    features: {
+      escalation: config.chatMode === 'agent' && config.escalationOperatorEmail !== undefined,
+      upload: config.uploadFlow !== undefined,
+      flows: Object.keys(config.flowTokens).filter((name) => name !== config.uploadFlow),
+    },
+    title: config.widgetTitle,
+    greeting: config.widgetGreeting,
+    theme: { accent: config.widgetAccent, position: config.widgetPosition, scheme: config.widgetScheme },
+    limits: { textMaxLength: TEXT_MAX_LENGTH, maxUploadBytes: config.maxUploadBytes, maxUploadFiles: config.maxUploadFiles },
+    userVariables: [...config.userVariables],
+  };
+
+  app.get('/api/config', (c) => {
+    c.header('cache-control', 'public, max-age=60');
+    return c.json(publicConfig);
+  });
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+
+  app.get('/readyz', async (c) => {
+    try {
+      await deps.store.ping();
+      await deps.ready?.();
+      return c.json({ status: 'ready' });
+    } catch {
+      return c.json({ status: 'not_ready', error: { code: 'store_unavailable', message: 'Event store unreachable' } }, 503);
+    }
+  });
+
+  const widget = deps.widget;
+  const versioned = widget ? `/widget-${widget.etag.slice(1, 9)}.js` : undefined;
+  app.on(['GET', 'HEAD'], ['/widget.js', ...(versioned ? [versioned] : [])], (c) => {
+    if (!widget) throw new NotFoundError('The widget is not built; run npm run build');
+    const headers: Record<string, string> = {
+      'content-type': 'text/javascript; charset=utf-8',
+      // The stable URL revalidates daily; the hashed URL never changes, so it is cached for a year.
+      'cache-control': c.req.path === versioned ? 'public, max-age=31536000, immutable' : 'public, max-age=86400, stale-while-revalidate=604800',
+      etag: widget.etag,
+      vary: 'Accept-Encoding',
+      'access-control-allow-origin': '*',
+      'cross-origin-resource-policy': 'cross-origin',
+      'x-content-type-options': 'nosniff',
+    };
+    if (c.req.header('if-none-match') === widget.etag) return c.body(null, 304, headers);
+    const accept = c.req.header('accept-encoding') ?? '';
+    let body = widget.body;
+    if (widget.brotli && /\bbr\b/.test(accept)) {
+      body = widget.brotli;
+      headers['content-encoding'] = 'br';
+    } else if (widget.gzip && /\bgzip\b/.test(accept)) {
+      body = widget.gzip;
+      headers['content-encoding'] = 'gzip';
+    }
+    headers['content-length'] = String(body.byteLength);
+    if (c.req.method === 'HEAD') return c.body(null, 200, headers);
+    return c.body(body as Uint8Array<ArrayBuffer>, 200, headers);
+  });
+
+  return app;
+}

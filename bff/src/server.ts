@@ -1,0 +1,166 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { getRequestListener } from '@hono/node-server';
+import { createApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import type { AppDeps } from './context.js';
+import { HttpAgentUpstream } from './adapters/http-upstream.js';
+import { MemoryOnceStore, MemoryRateLimiter } from './adapters/memory-limits.js';
+import { MemoryEventStore } from './adapters/memory-store.js';
+import { AgentChat } from './chat/agent-chat.js';
+import { createLogger, type Logger } from './logger.js';
+import { combineObservers } from './lib/observers.js';
+import { Heartbeat } from './lib/sse.js';
+import { TokenService } from './lib/tokens.js';
+import { loadWidgetAsset } from './lib/widget-asset.js';
+import { WebhookVerifier } from './lib/webhook-verify.js';
+import type { EventStore, RetentionOptions } from './ports/event-store.js';
+import type { OnceStore } from './ports/once-store.js';
+import type { RateLimiter } from './ports/rate-limiter.js';
+
+/** A running BFF: its address and a graceful `stop()`. */
+export interface RunningServer {
+  url: string;
+  port: number;
+  server: Server;
+  stop(): Promise<void>;
+}
+
+interface Storage {
+  store: EventStore;
+  rateLimiter: RateLimiter;
+  onceStore: OnceStore;
+  close(): Promise<void>;
+}
+
+/** Reads the configuration, builds the adapters, listens. The only place that does these things. */
+export async function start(env: Record<string, string | undefined> = process.env): Promise<RunningServer> {
+  const config = loadConfig(env);
+  const logger = createLogger(config.logLevel);
+  const storage = await openStorage(config);
+  const heartbeat = new Heartbeat(config.heartbeatSec * 1000);
+  const inspector = config.simulator ? (await import('../../demo/inspector.js')).createInspector() : undefined;
+  const observer = combineObservers(inspector?.observer);
+  if (config.chatMode === 'model') unavailableModelMode();
+
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const loopback = `http://127.0.0.1:${port}`;
+  const upstreamBaseUrl = config.upstreamBaseUrl ?? `${loopback}/sim`;
+
+  const upstream = new HttpAgentUpstream({
+    baseUrl: upstreamBaseUrl,
+    accessToken: config.upstreamAccessToken,
+    botKey: config.agentBotKey,
+    testChat: config.testChat,
+    devWebhookUrl: config.devWebhookUrl,
+    policy: { retries: config.upstreamRetries, timeoutMs: config.upstreamTimeoutMs },
+    observer,
+  });
+  const chat = new AgentChat(upstream, storage.store, config.escalationOperatorEmail);
+  const deps: AppDeps = {
+    config,
+    store: storage.store,
+    rateLimiter: storage.rateLimiter,
+    chat,
+    tokens: new TokenService({
+      secret: config.sessionJwtSecret,
+      accessTtlSec: config.sessionTokenTtlSec,
+      refreshTtlSec: config.refreshTokenTtlSec,
+      onceStore: storage.onceStore,
+    }),
+    verifier: new WebhookVerifier({ secrets: config.webhookSecrets }),
+    heartbeat,
+    logger,
+    observer,
+    widget: loadWidgetAsset(),
+  };
+  if (!deps.widget) logger.warn('widget not built: /widget.js answers 404 until `npm run build:widget`');
+
+  const app = createApp(deps);
+
+  // Demo mode: the simulator and the demo pages share this port; the simulator is created
+  // once the port is known, so its signed webhooks reach this very server over HTTP.
+  let demo: { close(): Promise<void> } | undefined;
+  if (config.simulator && inspector) {
+    const { createSimulator } = await import('../../demo/simulator/index.js');
+    const { createDemoRoutes } = await import('../../demo/routes.js');
+    const publicOrigin = env.PUBLIC_ORIGIN ?? `http://localhost:${port}`;
+    const simulator = createSimulator({
+      accessToken: config.upstreamAccessToken,
+      botKey: config.agentBotKey,
+      webhookSecret: config.webhookSecrets[0]!,
+      webhookUrl: `${loopback}/webhooks/agent`,
+      publicOrigin,
+    });
+    app.mount('/sim', (req) => simulator.app.fetch(req));
+    app.route('/', inspector.app);
+    app.route('/', createDemoRoutes({ inspector, simulator, publicOrigin }));
+    demo = simulator;
+  }
+  server.on('request', getRequestListener(app.fetch));
+
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+  logger.info('listening', { url, port, mode: config.chatMode, simulator: config.simulator, store: config.redisUrl ? 'redis' : 'memory' });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      logger.info('shutting down');
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      heartbeat.closeAll(); // browsers reconnect elsewhere at once
+      server.closeIdleConnections();
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 10_000).unref())]);
+      server.closeAllConnections();
+      await demo?.close();
+      await storage.close();
+    })());
+  return { url, port, server, stop };
+}
+
+async function openStorage(config: Readonly<Config>): Promise<Storage> {
+  const retention: RetentionOptions = {
+    maxEvents: config.eventRetentionCount,
+    maxAgeMs: config.eventRetentionSec * 1000,
+    dedupTtlMs: config.dedupTtlSec * 1000,
+  };
+  if (config.redisUrl) {
+    const { createRedisAdapters } = await import('./adapters/redis.js');
+    return createRedisAdapters(config.redisUrl, retention);
+  }
+  const store = new MemoryEventStore(retention);
+  return { store, rateLimiter: new MemoryRateLimiter(), onceStore: new MemoryOnceStore(), close: () => store.close() };
+}
+
+function unavailableModelMode(): never {
+  throw new ConfigError(['CHAT_MODE=model is not available in this build']);
+}
+
+async function main(logger: Logger = createLogger('info')): Promise<void> {
+  let running: RunningServer;
+  try {
+    running = await start();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      for (const line of err.problems) process.stderr.write(`Configuration error: ${line}\n`);
+      process.exit(1);
+    }
+    logger.error('start-up failed', { error: err instanceof Error ? err.message : String(err) });
+    process.exit(1);
+  }
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      running.stop().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) void main();
