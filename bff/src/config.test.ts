@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const upstream = {
+  UPSTREAM_BASE_URL: 'https://api.example.com',
+  UPSTREAM_ACCESS_TOKEN: 'tok-secret-value',
+  AGENT_BOT_KEY: 'bot-secret-value',
+  WEBHOOK_SECRET: 'wh-secret-1,wh-secret-2',
+  SESSION_JWT_SECRET: 's'.repeat(32),
+  ALLOWED_ORIGINS: 'https://www.example.com, https://shop.example.com/',
+};
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+}
+
+describe('loadConfig', () => {
+  it('runs in simulator mode with nothing set, with random secrets and SPEC defaults', () => {
+    const a = loadConfig({});
+    const b = loadConfig({});
+    expect(a).toMatchObject({ port: 8787, host: '0.0.0.0', simulator: true, allowedOrigins: ['*'], sessionTokenTtlSec: 900, refreshTokenTtlSec: 604800, chatMode: 'agent', gatewayRegion: 'eu', maxUploadBytes: 10485760, maxUploadFiles: 5, rateLimitSessionsPerMin: 20, rateLimitMessagesPerMin: 30, trustProxy: false, testChat: false });
+    expect(a.sessionJwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(a.sessionJwtSecret).not.toBe(b.sessionJwtSecret);
+    expect(Object.isFrozen(a)).toBe(true);
+  });
+
+  it('parses a full upstream configuration', () => {
+    const c = loadConfig({ ...upstream, FLOW_TOKENS: 'lead:tok1,upload:tok2', UPLOAD_FLOW: 'upload', USER_VARIABLES: 'email, plan', TEST_CHAT: 'true' });
+    expect(c.webhookSecrets).toEqual(['wh-secret-1', 'wh-secret-2']);
+    expect(c.allowedOrigins).toEqual(['https://www.example.com', 'https://shop.example.com']);
+    expect(c.flowTokens).toEqual({ lead: 'tok1', upload: 'tok2' });
+    expect(c.userVariables).toEqual(['email', 'plan']);
+    expect(c.testChat).toBe(true);
+  });
+
+  it('names every missing secret at once with upstream, and never prints values', () => {
+    const p = problems({ UPSTREAM_BASE_URL: 'https://api.example.com', UPSTREAM_ACCESS_TOKEN: 'tok-secret-value' });
+    expect(p).toEqual(expect.arrayContaining(['AGENT_BOT_KEY is required', 'WEBHOOK_SECRET is required', 'SESSION_JWT_SECRET is required', 'ALLOWED_ORIGINS is required']));
+    expect(p.join('\n')).not.toContain('tok-secret-value');
+  });
+
+  it.each([
+    ['PORT', 'eighty', /PORT must be a whole number/],
+    ['PORT', '70000', /PORT must be a whole number/],
+    ['SESSION_JWT_SECRET', 'short', /at least 32 bytes/],
+    ['ALLOWED_ORIGINS', '*', /may be \* only in simulator mode/],
+    ['ALLOWED_ORIGINS', 'https://x.com/path', /not an origin/],
+    ['REDIS_URL', 'http://localhost:6379', /REDIS_URL must be a redis/],
+    ['TEST_CHAT', 'maybe', /TEST_CHAT must be true or false/],
+    ['CHAT_MODE', 'robot', /CHAT_MODE must be one of agent, model/],
+    ['GATEWAY_REGION', 'us', /GATEWAY_REGION must be one of eu, global/],
+    ['ESCALATION_OPERATOR_EMAIL', 'not-an-email', /ESCALATION_OPERATOR_EMAIL must be an email/],
+    ['FLOW_TOKENS', 'no-colon', /FLOW_TOKENS must look like/],
+    ['UPLOAD_FLOW', 'missing', /UPLOAD_FLOW names "missing"/],
+    ['UPSTREAM_BASE_URL', 'ftp://x', /UPSTREAM_BASE_URL must be an http/],
+  ])('%s=%s is refused with a clear line', (name, value, pattern) => {
+    const p = problems({ ...upstream, [name]: value });
+    expect(p.some((line) => pattern.test(line) && line.includes(name))).toBe(true);
+    expect(p.join('\n')).not.toContain('s'.repeat(32));
+  });
+
+  it('requires the gateway key and model in model mode with a real upstream', () => {
+    expect(problems({ ...upstream, CHAT_MODE: 'model' })).toEqual(['GATEWAY_API_KEY is required', 'GATEWAY_MODEL is required']);
+  });
+});

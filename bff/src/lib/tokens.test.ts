@@ -1,0 +1,82 @@
+import { SignJWT, decodeJwt } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { MemoryOnceStore } from '../adapters/memory-limits.js';
+import { AuthError } from '../errors.js';
+import { TokenService } from './tokens.js';
+
+const SECRET = 'x'.repeat(40);
+let clock = 1_763_800_000_000;
+const now = () => clock;
+const make = () => new TokenService({ secret: SECRET, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: new MemoryOnceStore(now), now });
+
+async function code(p: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await p;
+    return undefined;
+  } catch (err) {
+    return err instanceof AuthError ? err.code : `unexpected: ${String(err)}`;
+  }
+}
+
+describe('TokenService', () => {
+  it('issues an HS256 access token for the widget audience, bound to the origin', async () => {
+    const tokens = make();
+    const pair = await tokens.issue('1001', 'https://shop.example');
+    const claims = decodeJwt(pair.token);
+    expect(claims).toMatchObject({ sub: '1001', aud: 'parley-widget', iss: 'parley-bff', org: 'https://shop.example' });
+    expect(claims.exp! - claims.iat!).toBe(900);
+    expect(JSON.parse(Buffer.from(pair.token.split('.')[0]!, 'base64url').toString()).alg).toBe('HS256');
+    expect(pair.expiresAt).toBe(new Date((Math.floor(clock / 1000) + 900) * 1000).toISOString());
+    await expect(tokens.verifyAccess(pair.token, 'https://shop.example')).resolves.toMatchObject({ conversationId: '1001' });
+    await expect(tokens.verifyAccess(pair.token, undefined)).resolves.toMatchObject({ conversationId: '1001' });
+  });
+
+  it('refuses the token from another origin', async () => {
+    const tokens = make();
+    const pair = await tokens.issue('1001', 'https://shop.example');
+    expect(await code(tokens.verifyAccess(pair.token, 'https://evil.example'))).toBe('origin_not_allowed');
+  });
+
+  it('reports token_expired after exp, and invalid_token for tampering', async () => {
+    const tokens = make();
+    const pair = await tokens.issue('1001', undefined);
+    const [h, p] = pair.token.split('.');
+    expect(await code(tokens.verifyAccess(`${h}.${p}.AAAA`, undefined))).toBe('invalid_token');
+    clock += 901_000;
+    expect(await code(tokens.verifyAccess(pair.token, undefined))).toBe('token_expired');
+  });
+
+  it('does not accept refresh tokens as access tokens or the reverse', async () => {
+    const tokens = make();
+    const pair = await tokens.issue('1001', undefined);
+    expect(await code(tokens.verifyAccess(pair.refreshToken, undefined))).toBe('invalid_token');
+    expect(await code(tokens.refresh(pair.token, undefined))).toBe('invalid_token');
+  });
+
+  it('refuses other algorithms and other keys', async () => {
+    const tokens = make();
+    const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"sub":"1","aud":"parley-widget","iss":"parley-bff","exp":99999999999}').toString('base64url')}.`;
+    expect(await code(tokens.verifyAccess(none, undefined))).toBe('invalid_token');
+    const hs512 = await new SignJWT({}).setProtectedHeader({ alg: 'HS512' }).setSubject('1').setAudience('parley-widget').setIssuer('parley-bff').setExpirationTime('1h').sign(new TextEncoder().encode(SECRET));
+    expect(await code(tokens.verifyAccess(hs512, undefined))).toBe('invalid_token');
+    const otherKey = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('1').setAudience('parley-widget').setIssuer('parley-bff').setExpirationTime('1h').sign(new TextEncoder().encode('y'.repeat(40)));
+    expect(await code(tokens.verifyAccess(otherKey, undefined))).toBe('invalid_token');
+  });
+
+  it('rotates refresh tokens: each works once, for the same conversation and origin', async () => {
+    const tokens = make();
+    const first = await tokens.issue('1001', 'https://shop.example');
+    const second = await tokens.refresh(first.refreshToken, 'https://shop.example');
+    expect(decodeJwt(second.token)).toMatchObject({ sub: '1001', org: 'https://shop.example' });
+    expect(second.refreshToken).not.toBe(first.refreshToken);
+    expect(await code(tokens.refresh(first.refreshToken, 'https://shop.example'))).toBe('refresh_token_reused');
+    await expect(tokens.refresh(second.refreshToken, 'https://shop.example')).resolves.toBeTruthy();
+  });
+
+  it('refuses a refresh from another origin without spending it', async () => {
+    const tokens = make();
+    const pair = await tokens.issue('1001', 'https://shop.example');
+    expect(await code(tokens.refresh(pair.refreshToken, 'https://evil.example'))).toBe('origin_not_allowed');
+    await expect(tokens.refresh(pair.refreshToken, 'https://shop.example')).resolves.toBeTruthy();
+  });
+});
