@@ -141,7 +141,8 @@ function unavailableModelMode(): never {
   throw new ConfigError(['CHAT_MODE=model is not available in this build']);
 }
 
-async function main(logger: Logger = createLogger('info')): Promise<void> {
+/** Entry point: starts the BFF and stops it gracefully on SIGTERM/SIGINT. */
+export async function main(logger: Logger = createLogger('info')): Promise<void> {
   let running: RunningServer;
   try {
     running = await start();

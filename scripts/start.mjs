@@ -1,0 +1,43 @@
+// `npm start`: builds what is missing or out of date, then runs the compiled BFF.
+// With no UPSTREAM_BASE_URL the BFF starts the built-in simulator and serves the demo.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** Newest modification time of the source files below `dirs` (0 when none). */
+function newest(dirs, pattern) {
+  let max = 0;
+  const walk = (dir) => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules') walk(path);
+      } else if (pattern.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
+        max = Math.max(max, statSync(path).mtimeMs);
+      }
+    }
+  };
+  for (const d of dirs) walk(join(root, d));
+  return max;
+}
+
+function stale(output, sources) {
+  const file = join(root, output);
+  return !existsSync(file) || statSync(file).mtimeMs < newest(sources, /\.(tsx?|css)$/);
+}
+
+function run(script) {
+  const result = spawnSync(npm, ['run', '--silent', script], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+// The container image is built ahead of time and ships no sources: nothing to rebuild there.
+if (existsSync(join(root, 'widget', 'src')) && stale('dist/widget/widget.js', ['widget/src', 'shared'])) run('build:widget');
+if (existsSync(join(root, 'bff', 'src')) && stale('dist/server/bff/src/server.js', ['bff/src', 'shared', 'demo'])) run('build:server');
+
+await import(new URL('../dist/server/bff/src/server.js', import.meta.url).href).then((m) => m.main());
