@@ -1,0 +1,103 @@
+import type { Conversation, ConversationSummary, Hbo, StoredMessage } from './types.js';
+
+/** In-memory conversations of the simulated service: ids, messages, history pages and summaries. */
+export class ConversationStore {
+  private readonly byId = new Map<number, Conversation>();
+  private nextId: number;
+  private nextMessageId = 50001;
+
+  constructor(
+    private readonly random: () => number,
+    firstId = 1001,
+  ) {
+    this.nextId = firstId;
+  }
+
+  /** Opens a new conversation with an integer id (the service's `sessionId`). */
+  create(input: { profileName?: string; isTestChat: boolean; webhookUrl?: string }): Conversation {
+    const now = Date.now();
+    const conversation: Conversation = {
+      id: this.nextId++,
+      state: 'active',
+      isTestChat: input.isTestChat,
+      createdAt: now,
+      updatedAt: now,
+      messages: [],
+      variables: {},
+      unread: 0,
+    };
+    if (input.profileName !== undefined) conversation.profileName = input.profileName;
+    if (input.webhookUrl !== undefined) conversation.webhookUrl = input.webhookUrl;
+    this.byId.set(conversation.id, conversation);
+    return conversation;
+  }
+
+  /** Finds a conversation by its id as it appears in a path or a `session` field. */
+  find(idText: string | number): Conversation | undefined {
+    const text = String(idText).trim();
+    // Strict digits only: "1001abc" or "1e3" must not alias conversation 1001 or 1000.
+    if (!/^\d{1,15}$/.test(text)) return undefined;
+    return this.byId.get(Number(text));
+  }
+
+  /** Appends a message; ids are integers or strings at random, as the seed allows both. */
+  addMessage(conversation: Conversation, input: { message: string; hbo: Hbo; username?: string; userId?: number }): StoredMessage {
+    const n = this.nextMessageId++;
+    const message: StoredMessage = {
+      messageId: this.random() < 0.5 ? n : `msg_${n}`,
+      message: input.message,
+      hbo: input.hbo,
+      createdAt: Date.now(),
+    };
+    if (input.username !== undefined) message.username = input.username;
+    if (input.userId !== undefined) message.userId = input.userId;
+    conversation.messages.push(message);
+    conversation.updatedAt = message.createdAt;
+    if (input.hbo === 'user') conversation.unread++;
+    return message;
+  }
+
+  /** One history page, newest first: offset 0 is the newest message. */
+  page(conversation: Conversation, limit: number, offset: number): StoredMessage[] {
+    const newestFirst = [...conversation.messages].reverse();
+    return newestFirst.slice(offset, offset + limit);
+  }
+
+  /** Every conversation, most recently active first. */
+  list(): Conversation[] {
+    return [...this.byId.values()].sort((a, b) => b.updatedAt - a.updatedAt || b.id - a.id);
+  }
+}
+
+/** The console's one-line view of a conversation. */
+export function summarize(conversation: Conversation): ConversationSummary {
+  const last = conversation.messages[conversation.messages.length - 1];
+  const summary: ConversationSummary = {
+    id: conversation.id,
+    state: conversation.state,
+    isTestChat: conversation.isTestChat,
+    createdAt: conversation.createdAt,
+    updatedAt: conversation.updatedAt,
+    unread: conversation.unread,
+    messageCount: conversation.messages.length,
+    lastMessage: last ? { hbo: last.hbo, preview: preview(last.message), createdAt: last.createdAt } : null,
+  };
+  if (conversation.profileName !== undefined) summary.profileName = conversation.profileName;
+  if (conversation.operatorEmail !== undefined) summary.operatorEmail = conversation.operatorEmail;
+  return summary;
+}
+
+/** Short text for a list row; a badge (JSON string) shows as its kind instead of raw JSON. */
+export function preview(message: string): string {
+  const trimmed = message.trim();
+  if (trimmed.startsWith('{')) {
+    try {
+      const badge = JSON.parse(trimmed) as Record<string, unknown>;
+      const kind = badge.type ?? badge.kind;
+      if (typeof kind === 'string') return `[${kind}]`;
+    } catch {
+      // Not JSON after all: fall through and show it as text.
+    }
+  }
+  return trimmed.length > 80 ? `${trimmed.slice(0, 79)}…` : trimmed;
+}

@@ -1,0 +1,82 @@
+import { Hono } from 'hono';
+import { BADGE_KINDS, type BadgeKind } from './badges.js';
+import { summarize } from './conversations.js';
+import type { OperatorInput, SimulatorEngine } from './engine.js';
+import { optionalString, readJsonObject, SimError } from './errors.js';
+import type { WebhookDispatcher } from './webhooks.js';
+
+/** Display name used when the console sends no `name`. */
+export const DEFAULT_OPERATOR_NAME = 'Alex from Nimbus';
+const DEFAULT_OPERATOR_EMAIL = 'support@nimbus-outdoor.example';
+
+/**
+ * The human operator's side (the service's dashboard, in miniature) for the demo console.
+ * DEMO ONLY: these routes take no bearer token. They exist only in simulator mode and never
+ * touch a real service; input is still validated with clear `{error:{code,message}}` answers.
+ */
+export function createOperatorRoutes(engine: SimulatorEngine, dispatcher: WebhookDispatcher): Hono {
+  const app = new Hono();
+
+  app.get('/operator/conversations', (c) => c.json({ conversations: engine.store.list().map(summarize) }));
+
+  app.get('/operator/conversations/:id', (c) => {
+    const conversation = engine.get(c.req.param('id'));
+    // Opening a conversation in the console counts as reading it.
+    conversation.unread = 0;
+    return c.json({
+      conversation: summarize(conversation),
+      messages: conversation.messages,
+      variables: conversation.variables,
+      deliveries: dispatcher.deliveries({ conversationId: conversation.id, limit: 50 }),
+    });
+  });
+
+  app.post('/operator/conversations/:id/messages', async (c) => {
+    const conversation = engine.get(c.req.param('id'));
+    const message = engine.operatorMessage(conversation, operatorInput(await readJsonObject(c)));
+    return c.json({ message }, 201);
+  });
+
+  app.post('/operator/conversations/:id/escalate', async (c) => {
+    const conversation = engine.get(c.req.param('id'));
+    // The body is optional here (the console's "Take over" button sends none).
+    const body = (await c.req.text()).trim() === '' ? {} : await readJsonObject(c);
+    const email = optionalString(body, 'operatorEmail', 320) ?? DEFAULT_OPERATOR_EMAIL;
+    if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new SimError(400, 'invalid_request', '"operatorEmail" must be an e-mail address');
+    engine.escalate(conversation, email);
+    return c.json({ conversation: summarize(conversation) });
+  });
+
+  app.post('/operator/conversations/:id/archive', (c) => {
+    const conversation = engine.get(c.req.param('id'));
+    engine.archive(conversation, 'operator');
+    return c.json({ conversation: summarize(conversation) });
+  });
+
+  app.get('/operator/deliveries', (c) => {
+    const raw = c.req.query('limit');
+    const limit = raw === undefined ? 100 : Number(raw);
+    if (!(Number.isInteger(limit) && limit >= 1 && limit <= 500)) {
+      throw new SimError(400, 'invalid_request', '"limit" must be an integer from 1 to 500');
+    }
+    return c.json({ deliveries: dispatcher.deliveries({ limit }) });
+  });
+
+  return app;
+}
+
+/** Validates `{text, name?}` or `{badge, name?}`. */
+export function operatorInput(body: Record<string, unknown>): OperatorInput {
+  const name = (optionalString(body, 'name', 60) ?? '').trim() || DEFAULT_OPERATOR_NAME;
+  const text = optionalString(body, 'text', 4000);
+  const badge = body.badge;
+  if (text !== undefined && badge !== undefined) throw new SimError(400, 'invalid_request', 'Send either "text" or "badge", not both');
+  if (badge !== undefined) {
+    if (typeof badge !== 'string' || !(BADGE_KINDS as readonly string[]).includes(badge)) {
+      throw new SimError(400, 'invalid_badge', `"badge" must be one of: ${BADGE_KINDS.join(', ')}`);
+    }
+    return { name, badge: badge as BadgeKind };
+  }
+  if (text === undefined || text.trim() === '') throw new SimError(400, 'invalid_request', '"text" must be a non-empty string');
+  return { name, text: text.trim() };
+}
