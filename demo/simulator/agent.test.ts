@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SIZE_GUIDE_BYTES } from './badges.js';
+import { createSimulator, type Simulator } from './index.js';
+
+let sim: Simulator;
+afterEach(async () => {
+  await sim?.close();
+});
+
+function setup(): void {
+  // Webhooks go nowhere (port 9, refused at once); these tests read the synchronous answers.
+  sim = createSimulator({
+    accessToken: 't',
+    botKey: 'b',
+    webhookSecret: 's',
+    webhookUrl: 'http://127.0.0.1:9/hook',
+    replyDelayMs: 0,
+    maxAttempts: 1,
+    publicOrigin: 'http://demo.test:8787/',
+  });
+}
+
+/** Sends one message synchronously and returns the agent's reply strings. */
+async function ask(text: string): Promise<string[]> {
+  const res = await sim.app.request('/v1/bots/b/messages/', {
+    method: 'POST',
+    headers: { authorization: 'Bearer t' },
+    body: JSON.stringify({ message: text }),
+  });
+  const body = (await res.json()) as { messages: { message: string }[] };
+  return body.messages.map((m) => m.message);
+}
+
+function badgesIn(replies: string[]): Record<string, unknown>[] {
+  return replies.filter((r) => r.trim().startsWith('{')).map((r) => JSON.parse(r) as Record<string, unknown>);
+}
+
+const KEYWORDS: [string, string][] = [
+  ['buttons', 'buttons'],
+  ['quick', 'quick_replies'],
+  ['card', 'card'],
+  ['carousel', 'carousel'],
+  ['list', 'list'],
+  ['image', 'image'],
+  ['file', 'file'],
+];
+
+describe('scripted agent', () => {
+  it.each(KEYWORDS)('answers "%s" with a %s badge, in at least two JSON spellings across calls', async (keyword, kind) => {
+    setup();
+    const spellings = new Set<string>();
+    for (let i = 0; i < 4; i++) {
+      const badges = badgesIn(await ask(keyword));
+      expect(badges).toHaveLength(1);
+      const badge = badges[0]!;
+      expect(badge.type ?? badge.kind).toBe(kind);
+      spellings.add(Object.keys(badge).sort().join(','));
+    }
+    expect(spellings.size).toBeGreaterThanOrEqual(2);
+  });
+
+  it('builds image and file URLs from the public origin', async () => {
+    setup();
+    const urls = [...(await ask('image')), ...(await ask('file')), ...(await ask('card'))].join(' ').match(/https?:\/\/[^"\s)]+\.(svg|txt)/g) ?? [];
+    expect(urls.length).toBeGreaterThanOrEqual(3);
+    for (const url of urls) expect(url.startsWith('http://demo.test:8787/demo/assets/')).toBe(true);
+  });
+
+  it('uses only https for links it writes in Markdown and buttons', async () => {
+    setup();
+    const all: string[] = [];
+    for (const text of ['help', 'where is my order?', 'returns', 'buttons', 'buttons', 'card', 'card', 'carousel', 'list', 'list']) all.push(...(await ask(text)));
+    const links = all.join('\n').match(/\]\((\S+?)\)|"url":"([^"]+)"/g) ?? [];
+    expect(links.length).toBeGreaterThan(3);
+    for (const link of links) {
+      if (link.includes('/demo/assets/')) continue; // offline assets from the configured origin
+      expect(link).toMatch(/https:\/\//);
+    }
+  });
+
+  it('answers help with what it can do, suggests a person for "human", and gives a friendly default', async () => {
+    setup();
+    const help = (await ask('help')).join('\n');
+    for (const word of ['buttons', 'carousel', 'human', 'order']) expect(help).toContain(word);
+    expect((await ask('can I talk to a person?')).join(' ')).toMatch(/Talk to a person/);
+    expect((await ask('agent please')).join(' ')).toMatch(/Talk to a person/);
+    const fallback = (await ask('qwertyuiop')).join(' ');
+    expect(fallback.length).toBeGreaterThan(20);
+    expect(fallback.trim().startsWith('{')).toBe(false);
+  });
+
+  it('sometimes answers with two messages', async () => {
+    setup();
+    expect(await ask('where is my order?')).toHaveLength(2);
+    expect(await ask('carousel')).toHaveLength(2);
+  });
+
+  it('mixes integer and string message ids', async () => {
+    setup();
+    for (let i = 0; i < 10; i++) await ask('hello');
+    const all = sim.conversations().flatMap((c) => sim.conversation(c.id)?.messages ?? []);
+    expect(all.length).toBeGreaterThanOrEqual(20);
+    const types = new Set(all.map((m) => typeof m.messageId));
+    expect(types).toEqual(new Set(['number', 'string']));
+  });
+
+  it('states the real size of the size-guide file', () => {
+    const file = readFileSync(new URL('../site/assets/nimbus-size-guide.txt', import.meta.url));
+    expect(file.byteLength).toBe(SIZE_GUIDE_BYTES);
+  });
+});

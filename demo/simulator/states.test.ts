@@ -1,0 +1,171 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSimulator, type Simulator } from './index.js';
+import { startReceiver, type Receiver } from './testing.js';
+
+let sim: Simulator;
+let receiver: Receiver;
+
+async function setup(): Promise<void> {
+  receiver = await startReceiver();
+  sim = createSimulator({ accessToken: 't', botKey: 'b', webhookSecret: 's', webhookUrl: receiver.url, duplicateRate: 0, replyDelayMs: 5, retryBaseMs: 5 });
+}
+
+afterEach(async () => {
+  await sim?.close();
+  await receiver?.close();
+});
+
+function call(method: string, path: string, body?: unknown, auth = true): Promise<Response> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (auth) headers.authorization = 'Bearer t';
+  return Promise.resolve(sim.app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+}
+const send = (body: Record<string, unknown>) => call('POST', '/v1/bots/b/messages/', { webhookOnly: true, ...body });
+const events = (kind: string) => receiver.received.filter((h) => h.body.event === kind);
+
+describe('escalation and the operator', () => {
+  it('emits state_changed, stops the agent, and delivers operator messages with hbo operator', async () => {
+    await setup();
+    await send({ message: 'hi' });
+    await sim.idle();
+    const res = await call('PATCH', '/v1/conversations/1001', { state: 'escalated', operatorEmail: 'ops@example.com' });
+    expect(res.status).toBe(200);
+    await sim.idle();
+    expect(events('conversation.state_changed').map((h) => h.body.data)).toEqual([{ state: 'escalated', operatorEmail: 'ops@example.com' }]);
+    const botBefore = events('message.added').length;
+
+    // The user keeps writing: the message is stored, the agent stays silent.
+    expect((await send({ message: 'buttons please', session: '1001' })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 40));
+    await sim.idle();
+    expect(events('message.added')).toHaveLength(botBefore);
+    expect(sim.conversation(1001)?.conversation.unread).toBeGreaterThan(0);
+
+    const reply = await call('POST', '/operator/conversations/1001/messages', { text: 'Hi, I am Maya. How can I help?', name: 'Maya' }, false);
+    expect(reply.status).toBe(201);
+    await sim.idle();
+    const last = events('message.added').pop();
+    expect(last?.body.data).toMatchObject({ hbo: 'operator', username: 'Maya', message: 'Hi, I am Maya. How can I help?' });
+
+    const history = (await (await call('GET', '/v1/conversations/1001/messages?limit=1')).json()) as { messages: unknown[] };
+    expect(history.messages[0]).toMatchObject({ hbo: 'operator', username: 'Maya' });
+  });
+
+  it('cancels an agent reply that was still pending when the conversation was escalated', async () => {
+    await setup();
+    await send({ message: 'hi' });
+    await sim.idle();
+    const before = events('message.added').length;
+    await send({ message: 'where is my order?', session: '1001' });
+    await call('PATCH', '/v1/conversations/1001', { state: 'escalated', operatorEmail: 'ops@example.com' });
+    await new Promise((r) => setTimeout(r, 40));
+    await sim.idle();
+    // Only the "connecting you" notice, not the order answer.
+    const added = events('message.added').slice(before).map((h) => String(h.body.data.message));
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatch(/human/i);
+  });
+
+  it('refuses operator messages before escalation and validates operator input', async () => {
+    await setup();
+    await send({ message: 'hi' });
+    const early = await call('POST', '/operator/conversations/1001/messages', { text: 'hello' }, false);
+    expect(early.status).toBe(409);
+    expect(((await early.json()) as { error: { code: string } }).error.code).toBe('not_escalated');
+    expect((await call('POST', '/operator/conversations/1001/escalate', undefined, false)).status).toBe(200);
+    for (const bad of [{}, { text: '' }, { badge: 'fireworks' }, { text: 'a', badge: 'card' }, { text: 5 }]) {
+      const res = await call('POST', '/operator/conversations/1001/messages', bad, false);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(await res.json()).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
+    }
+    expect((await call('POST', '/operator/conversations/9999/messages', { text: 'x' }, false)).status).toBe(404);
+    const badge = await call('POST', '/operator/conversations/1001/messages', { badge: 'carousel' }, false);
+    expect(badge.status).toBe(201);
+    await sim.idle();
+    const json = JSON.parse(String(events('message.added').pop()?.body.data.message)) as Record<string, unknown>;
+    expect(json.type ?? json.kind).toBe('carousel');
+  });
+
+  it('rejects an escalation without an operator e-mail', async () => {
+    await setup();
+    await send({ message: 'hi' });
+    expect((await call('PATCH', '/v1/conversations/1001', { state: 'escalated' })).status).toBe(400);
+    expect((await call('PATCH', '/v1/conversations/1001', { state: 'sleeping' })).status).toBe(400);
+  });
+});
+
+describe('archive', () => {
+  it.each([{ state: 'archived' }, { archived: true }])('archives with %j, emits conversation.archived once, then refuses messages with 409', async (body) => {
+    await setup();
+    await send({ message: 'hi' });
+    expect((await call('PATCH', '/v1/conversations/1001', body)).status).toBe(200);
+    expect((await call('PATCH', '/v1/conversations/1001', body)).status).toBe(200);
+    await sim.idle();
+    expect(events('conversation.archived')).toHaveLength(1);
+    expect(events('conversation.archived')[0]?.body.sessionId).toBe(1001);
+    const late = await send({ message: 'still there?', session: '1001' });
+    expect(late.status).toBe(409);
+    expect(((await late.json()) as { error: { code: string } }).error.code).toBe('conversation_archived');
+    expect(sim.conversations()[0]?.state).toBe('archived');
+  });
+
+  it('lets the operator archive from the console', async () => {
+    await setup();
+    await send({ message: 'hi' });
+    expect((await call('POST', '/operator/conversations/1001/archive', undefined, false)).status).toBe(200);
+    await sim.idle();
+    expect(events('conversation.archived')[0]?.body.data).toMatchObject({ archivedBy: 'operator' });
+  });
+});
+
+describe('fault injection', () => {
+  it('answers the next N REST calls with the injected status, then recovers', async () => {
+    await setup();
+    const inject = await call('POST', '/__faults', { status: 503, count: 2 }, false);
+    expect(inject.status).toBe(201);
+    expect((await send({ message: 'a' })).status).toBe(503);
+    expect((await call('GET', '/v1/conversations/1001/messages')).status).toBe(503);
+    expect((await send({ message: 'b' })).status).toBe(200);
+  });
+
+  it('sends Retry-After with an injected 429, and the method form works too', async () => {
+    await setup();
+    sim.injectFault({ status: 429, retryAfter: 3 });
+    const res = await send({ message: 'a' });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('3');
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('injected_fault');
+    expect((await send({ message: 'a' })).status).toBe(200);
+  });
+
+  it('can delay calls, be cleared, and refuses a bad spec', async () => {
+    await setup();
+    sim.injectFault({ delayMs: 60 });
+    const started = Date.now();
+    expect((await send({ message: 'slow' })).status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(50);
+    sim.injectFault({ status: 500, count: 5 });
+    expect((await call('DELETE', '/__faults', undefined, false)).status).toBe(200);
+    expect((await send({ message: 'ok' })).status).toBe(200);
+    for (const bad of [{ status: 200 }, { status: 503, count: 0 }, { count: 2 }, { status: 429, retryAfter: -1 }]) {
+      expect((await call('POST', '/__faults', bad, false)).status, JSON.stringify(bad)).toBe(400);
+    }
+  });
+});
+
+describe('operator API', () => {
+  it('lists conversations with state, last message and unread count, and shows one with its deliveries', async () => {
+    await setup();
+    await send({ message: 'hi', profileName: 'Ana' });
+    await sim.idle();
+    const list = (await (await call('GET', '/operator/conversations', undefined, false)).json()) as { conversations: Record<string, unknown>[] };
+    expect(list.conversations[0]).toMatchObject({ id: 1001, state: 'active', profileName: 'Ana', unread: 1, lastMessage: { hbo: 'bot' } });
+    const one = (await (await call('GET', '/operator/conversations/1001', undefined, false)).json()) as { messages: unknown[]; deliveries: unknown[] };
+    expect(one.messages.length).toBeGreaterThanOrEqual(2);
+    expect(one.deliveries.length).toBeGreaterThanOrEqual(2);
+    expect(sim.conversation(1001)?.conversation.unread).toBe(0);
+    const deliveries = (await (await call('GET', '/operator/deliveries?limit=2', undefined, false)).json()) as { deliveries: unknown[] };
+    expect(deliveries.deliveries).toHaveLength(2);
+    expect((await call('GET', '/operator/deliveries?limit=0', undefined, false)).status).toBe(400);
+  });
+});
