@@ -97,6 +97,9 @@ export async function start(env: Record<string, string | undefined> = process.en
       webhookSecret: config.webhookSecrets[0]!,
       webhookUrl: `${loopback}/webhooks/agent`,
       publicOrigin,
+      // Demo-only knobs, used by tests to make the simulated agent fast and deterministic.
+      ...(env.SIM_REPLY_DELAY_MS ? { replyDelayMs: Number(env.SIM_REPLY_DELAY_MS) } : {}),
+      ...(env.SIM_DUPLICATE_RATE ? { duplicateRate: Number(env.SIM_DUPLICATE_RATE) } : {}),
     });
     app.mount('/sim', (req) => simulator.app.fetch(req));
     app.route('/', inspector.app);

@@ -1,0 +1,65 @@
+import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { frame, Heartbeat, MAX_BUFFERED_BYTES, nodeSink, type SseSink } from './sse.js';
+
+let server: Server | undefined;
+afterEach(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));
+
+describe('SSE writer', () => {
+  it('frames an event as id, event and one JSON data line', () => {
+    expect(frame(3, 'message', { text: 'a\nb' })).toBe('id: 3\nevent: message\ndata: {"text":"a\\nb"}\n\n');
+  });
+
+  it('cuts off a reader that stops reading instead of buffering without bound', async () => {
+    let sink!: SseSink;
+    const closed = new Promise<void>((resolve) => {
+      server = createServer((_req, res) => {
+        sink = nodeSink(res, {});
+        sink.onClose(resolve);
+        const chunk = `data: ${'x'.repeat(64 * 1024)}\n\n`;
+        // Far more than socket buffers plus MAX_BUFFERED_BYTES: must end with a refusal.
+        const timer = setInterval(() => {
+          for (let i = 0; i < 16; i++) if (!sink.write(chunk)) return clearInterval(timer);
+        }, 5);
+      }).listen(0, '127.0.0.1');
+    });
+    await new Promise((r) => server!.once('listening', r));
+    const socket = connect((server!.address() as AddressInfo).port, '127.0.0.1');
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    socket.pause(); // a reader that never reads
+    await closed;
+    expect(sink.closed).toBe(true);
+    expect(sink.write('data: more\n\n')).toBe(false);
+    socket.destroy();
+    expect(MAX_BUFFERED_BYTES).toBeLessThanOrEqual(1024 * 1024);
+  });
+
+  it('one heartbeat timer writes a comment to every open stream and forgets closed ones', async () => {
+    const written: string[] = [];
+    const fake = (): SseSink => {
+      const cbs: Array<() => void> = [];
+      let closed = false;
+      return {
+        get closed() {
+          return closed;
+        },
+        write: (t) => (written.push(t), true),
+        close: () => ((closed = true), cbs.forEach((cb) => cb())),
+        onClose: (cb) => void cbs.push(cb),
+      };
+    };
+    const hb = new Heartbeat(20);
+    const a = fake();
+    const b = fake();
+    hb.add(a);
+    hb.add(b);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(written.filter((w) => w === ':\n\n').length).toBeGreaterThanOrEqual(2);
+    b.close();
+    expect(hb.size).toBe(1);
+    hb.closeAll();
+    expect(a.closed).toBe(true);
+  });
+});

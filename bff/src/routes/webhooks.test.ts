@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import type { AppDeps } from '../context.js';
+import { MemoryOnceStore, MemoryRateLimiter } from '../adapters/memory-limits.js';
+import { MemoryEventStore } from '../adapters/memory-store.js';
+import { StoreUnavailableError } from '../errors.js';
+import { silentLogger } from '../logger.js';
+import { Heartbeat } from '../lib/sse.js';
+import { TokenService } from '../lib/tokens.js';
+import { signWebhook, WebhookVerifier } from '../lib/webhook-verify.js';
+import type { EventStore } from '../ports/event-store.js';
+import type { WebhookObservation } from '../ports/observer.js';
+
+const SECRET = 'unit-webhook-secret';
+
+function appWith(store: EventStore, observations: WebhookObservation[] = []) {
+  const config = loadConfig({ WEBHOOK_SECRET: SECRET });
+  const deps: AppDeps = {
+    config,
+    store,
+    rateLimiter: new MemoryRateLimiter(),
+    chat: {} as AppDeps['chat'], // webhooks never reach the chat backend
+    tokens: new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() }),
+    verifier: new WebhookVerifier({ secrets: [SECRET] }),
+    heartbeat: new Heartbeat(60_000),
+    logger: silentLogger,
+    observer: { webhook: (o) => observations.push(o) },
+  };
+  return createApp(deps);
+}
+
+function signed(body: unknown) {
+  const raw = JSON.stringify(body);
+  const ts = String(Date.now()); // milliseconds this time
+  return { method: 'POST', body: raw, headers: { 'content-type': 'application/json', 'x-service-timestamp': ts, 'x-service-signature': signWebhook(SECRET, ts, raw) } };
+}
+
+const event = { event: 'message.added', eventId: 'e-1', sessionId: 7, data: { messageId: 1, message: 'hi', hbo: 'bot' } };
+
+describe('webhook route with a failing store', () => {
+  it('answers 503 when the store cannot take the event, so the service retries; then 200 once it can', async () => {
+    let down = true;
+    const memory = new MemoryEventStore({ maxEvents: 100, maxAgeMs: 60_000, dedupTtlMs: 60_000 });
+    const flaky: EventStore = {
+      append: (...args) => (down ? Promise.reject(new StoreUnavailableError()) : memory.append(...args)),
+      read: (...args) => memory.read(...args),
+      subscribe: (...args) => memory.subscribe(...args),
+      ping: () => (down ? Promise.reject(new StoreUnavailableError()) : Promise.resolve()),
+      close: () => memory.close(),
+    };
+    const observations: WebhookObservation[] = [];
+    const app = appWith(flaky, observations);
+    const failed = await app.request('/webhooks/agent', signed(event));
+    expect(failed.status).toBe(503);
+    expect(await failed.json()).toEqual({ error: { code: 'store_unavailable', message: expect.any(String) } });
+    expect((await app.request('/readyz')).status).toBe(503);
+
+    down = false;
+    const retried = await app.request('/webhooks/agent', signed(event));
+    expect(retried.status).toBe(200);
+    expect(await memory.read('7', 0, 10)).toHaveLength(1);
+    expect(observations.map((o) => o.outcome)).toEqual(['store_unavailable', 'stored']);
+  });
+
+  it('reports each outcome to the observer, with the event id for duplicates', async () => {
+    const observations: WebhookObservation[] = [];
+    const app = appWith(new MemoryEventStore({ maxEvents: 100, maxAgeMs: 60_000, dedupTtlMs: 60_000 }), observations);
+    await app.request('/webhooks/agent', signed(event));
+    await app.request('/webhooks/agent', signed(event));
+    await app.request('/webhooks/agent', { ...signed(event), headers: { 'x-service-signature': 'f'.repeat(64), 'x-service-timestamp': String(Date.now()) } });
+    expect(observations.map((o) => [o.outcome, o.eventId])).toEqual([
+      ['stored', 'e-1'],
+      ['duplicate', 'e-1'],
+      ['invalid_signature', undefined],
+    ]);
+  });
+
+  it('falls back to the header event id, then to a body hash, for dedup', async () => {
+    const store = new MemoryEventStore({ maxEvents: 100, maxAgeMs: 60_000, dedupTtlMs: 60_000 });
+    const app = appWith(store);
+    const { eventId: _, ...noId } = event;
+    const withHeader = signed(noId);
+    (withHeader.headers as Record<string, string>)['x-service-event-id'] = 'hdr-1';
+    expect(await (await app.request('/webhooks/agent', withHeader)).json()).toEqual({ ok: true });
+    expect(await (await app.request('/webhooks/agent', withHeader)).json()).toEqual({ ok: true, duplicate: true });
+    const bare = { ...noId, data: { ...noId.data, messageId: 2 } };
+    expect(await (await app.request('/webhooks/agent', signed(bare))).json()).toEqual({ ok: true });
+    expect(await (await app.request('/webhooks/agent', signed(bare))).json()).toEqual({ ok: true, duplicate: true });
+  });
+});

@@ -1,0 +1,310 @@
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../bff/src/server.js';
+import { call, JWT_SECRET, postWebhook, startBff } from '../helpers/bff.js';
+import { openSse } from '../helpers/sse.js';
+
+let bff: RunningServer;
+let base: string;
+
+beforeAll(async () => {
+  bff = await startBff({ ESCALATION_OPERATOR_EMAIL: 'ops@nimbus.example', USER_VARIABLES: 'email,plan', HEARTBEAT_SEC: '1' });
+  base = bff.url;
+});
+afterAll(() => bff.stop());
+
+async function newSession(text = 'Hello there', extra: Record<string, unknown> = {}) {
+  const res = await call(base, 'POST', '/api/session', { body: { text, ...extra } });
+  expect(res.status).toBe(201);
+  return res.body as { sessionId: string; token: string; refreshToken: string; expiresAt: string };
+}
+
+describe('public routes', () => {
+  it('GET /api/config gives public settings only', async () => {
+    const res = await call(base, 'GET', '/api/config');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ mode: 'agent', features: { escalation: true, upload: false, flows: [] }, userVariables: ['email', 'plan'] });
+    expect(typeof res.body.title).toBe('string');
+    expect(JSON.stringify(res.body)).not.toMatch(/secret|token|ops@nimbus/i);
+  });
+
+  it('GET /healthz and /readyz', async () => {
+    expect((await call(base, 'GET', '/healthz')).body).toEqual({ status: 'ok' });
+    expect((await call(base, 'GET', '/readyz')).body).toEqual({ status: 'ready' });
+  });
+
+  it('unknown routes get a JSON 404', async () => {
+    const res = await call(base, 'GET', '/api/nope');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+  });
+});
+
+describe('POST /api/session', () => {
+  it('starts a conversation: 201 with a token pair, and the agent answers on the stream', async () => {
+    const s = await newSession('Hi, where is my order?', { clientId: 'c-1', profileName: 'Ada' });
+    expect(s.sessionId).toMatch(/^\d+$/);
+    expect(Date.parse(s.expiresAt)).toBeGreaterThan(Date.now());
+    const sse = await openSse(`${base}/api/events?token=${s.token}`);
+    expect(sse.status).toBe(200);
+    expect(sse.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(sse.headers.get('x-accel-buffering')).toBe('no');
+    expect(sse.headers.get('cache-control')).toContain('no-cache');
+    const user = await sse.next((e) => e.event === 'message' && JSON.parse(e.data).role === 'user');
+    expect(JSON.parse(user.data)).toMatchObject({ role: 'user', text: 'Hi, where is my order?', clientId: 'c-1' });
+    const bot = await sse.next((e) => e.event === 'message' && JSON.parse(e.data).role === 'bot');
+    expect(Number(bot.id)).toBeGreaterThan(Number(user.id));
+    sse.close();
+  });
+
+  it.each([
+    [{ text: '' }, 400, 'text_invalid'],
+    [{ text: '   ' }, 400, 'text_invalid'],
+    [{ text: 'x'.repeat(4001) }, 400, 'text_invalid'],
+    [{ text: 42 }, 400, 'text_invalid'],
+    [{}, 400, 'text_invalid'],
+    [{ text: 'hi', profileName: 'x'.repeat(101) }, 400, 'invalid_request'],
+    [{ text: 'hi', clientId: 'has spaces' }, 400, 'invalid_request'],
+  ])('refuses %j with %i %s', async (body, status, code) => {
+    const res = await call(base, 'POST', '/api/session', { body });
+    expect(res.status).toBe(status);
+    expect(res.body.error.code).toBe(code);
+  });
+
+  it('accepts exactly 4000 characters after trimming', async () => {
+    const res = await call(base, 'POST', '/api/session', { body: { text: `  ${'y'.repeat(4000)}  ` } });
+    expect(res.status).toBe(201);
+  });
+
+  it('refuses bad JSON (400), another media type (415) and an oversized body (413)', async () => {
+    expect((await call(base, 'POST', '/api/session', { raw: '{"text":', headers: { 'content-type': 'application/json' } })).body.error.code).toBe('invalid_json');
+    const form = await call(base, 'POST', '/api/session', { raw: 'text=hi', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect([form.status, form.body.error.code]).toEqual([415, 'unsupported_media_type']);
+    const big = await call(base, 'POST', '/api/session', { raw: JSON.stringify({ text: 'a', pad: 'x'.repeat(20_000) }), headers: { 'content-type': 'application/json' } });
+    expect([big.status, big.body.error.code]).toEqual([413, 'payload_too_large']);
+  });
+});
+
+describe('authenticated routes', () => {
+  it.each([
+    ['POST', '/api/messages'],
+    ['GET', '/api/messages'],
+    ['GET', '/api/events'],
+    ['PATCH', '/api/user'],
+    ['POST', '/api/escalate'],
+    ['POST', '/api/archive'],
+  ])('%s %s needs a token (401 unauthorized)', async (method, path) => {
+    const res = await call(base, method, path);
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('unauthorized');
+  });
+
+  it('refuses malformed, forged, expired and refresh tokens', async () => {
+    const s = await newSession();
+    expect((await call(base, 'GET', '/api/messages', { headers: { authorization: 'Basic abc' } })).body.error.code).toBe('invalid_token');
+    expect((await call(base, 'GET', '/api/messages', { token: `${s.token}x` })).body.error.code).toBe('invalid_token');
+    expect((await call(base, 'GET', '/api/messages', { token: s.refreshToken })).body.error.code).toBe('invalid_token');
+    const key = new TextEncoder().encode(JWT_SECRET);
+    const expired = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(s.sessionId).setAudience('parley-widget').setIssuer('parley-bff').setIssuedAt(1_700_000_000).setExpirationTime(1_700_000_900).sign(key);
+    const res = await call(base, 'GET', '/api/messages', { token: expired });
+    expect([res.status, res.body.error.code]).toEqual([401, 'token_expired']);
+    const stream = await openSse(`${base}/api/events?token=${expired}`);
+    expect(stream.status).toBe(401);
+    expect(JSON.parse(stream.raw).error.code).toBe('token_expired');
+  });
+
+  it('POST /api/messages: 202 {} and the message and the reply arrive on the stream', async () => {
+    const s = await newSession();
+    const sse = await openSse(`${base}/api/events`, { authorization: `Bearer ${s.token}` });
+    await sse.next((e) => e.event === 'message' && JSON.parse(e.data).role === 'bot');
+    const res = await call(base, 'POST', '/api/messages', { token: s.token, body: { text: 'Show me a card', clientId: 'c-2' } });
+    expect([res.status, res.body]).toEqual([202, {}]);
+    await sse.next((e) => e.event === 'message' && JSON.parse(e.data).clientId === 'c-2');
+    const card = await sse.next((e) => e.event === 'message' && JSON.parse(e.data).badge !== undefined);
+    const badge = JSON.parse(card.data).badge;
+    expect(badge.type).toBe('card');
+    expect(card.data).not.toContain('{\\"');
+    sse.close();
+  });
+
+  it('GET /api/messages pages the history oldest first with hasMore', async () => {
+    const s = await newSession('first');
+    for (const text of ['second', 'third']) expect((await call(base, 'POST', '/api/messages', { token: s.token, body: { text } })).status).toBe(202);
+    await new Promise((r) => setTimeout(r, 200));
+    const page = await call(base, 'GET', '/api/messages?limit=2&offset=0', { token: s.token });
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ limit: 2, offset: 0, hasMore: true });
+    expect(page.body.items).toHaveLength(2);
+    const all = await call(base, 'GET', '/api/messages?limit=100', { token: s.token });
+    const texts = all.body.items.filter((m: any) => m.role === 'user').map((m: any) => m.text);
+    expect(texts).toEqual(['first', 'second', 'third']);
+    expect(all.body.hasMore).toBe(false);
+    for (const q of ['limit=0', 'limit=101', 'limit=abc', 'offset=-1']) {
+      const bad = await call(base, 'GET', `/api/messages?${q}`, { token: s.token });
+      expect([bad.status, bad.body.error.code]).toEqual([400, 'invalid_request']);
+    }
+  });
+
+  it('PATCH /api/user: only allowed names and plain values', async () => {
+    const s = await newSession();
+    expect((await call(base, 'PATCH', '/api/user', { token: s.token, body: { email: 'ada@example.com', plan: 2 } })).status).toBe(204);
+    const bad = await call(base, 'PATCH', '/api/user', { token: s.token, body: { role: 'admin' } });
+    expect([bad.status, bad.body.error.code]).toEqual([403, 'variable_not_allowed']);
+    const nested = await call(base, 'PATCH', '/api/user', { token: s.token, body: { email: { $ne: 1 } } });
+    expect([nested.status, nested.body.error.code]).toEqual([400, 'invalid_request']);
+    expect((await call(base, 'PATCH', '/api/user', { token: s.token, body: {} })).status).toBe(400);
+  });
+
+  it('escalate then archive: state and archived events reach the stream', async () => {
+    const s = await newSession();
+    const sse = await openSse(`${base}/api/events?token=${s.token}`);
+    expect((await call(base, 'POST', '/api/escalate', { token: s.token })).status).toBe(202);
+    expect(JSON.parse((await sse.next((e) => e.event === 'state')).data)).toEqual({ state: 'escalated' });
+    expect((await call(base, 'POST', '/api/archive', { token: s.token })).status).toBe(202);
+    expect(JSON.parse((await sse.next((e) => e.event === 'archived')).data)).toEqual({});
+    sse.close();
+  });
+});
+
+describe('POST /api/token', () => {
+  it('rotates: the new pair works, the old refresh token is refused', async () => {
+    const s = await newSession();
+    const first = await call(base, 'POST', '/api/token', { body: { refreshToken: s.refreshToken } });
+    expect(first.status).toBe(200);
+    expect(Object.keys(first.body).sort()).toEqual(['expiresAt', 'refreshToken', 'token']);
+    expect((await call(base, 'GET', '/api/messages', { token: first.body.token })).status).toBe(200);
+    const again = await call(base, 'POST', '/api/token', { body: { refreshToken: s.refreshToken } });
+    expect([again.status, again.body.error.code]).toEqual([401, 'refresh_token_reused']);
+    const wrong = await call(base, 'POST', '/api/token', { body: { refreshToken: s.token } });
+    expect([wrong.status, wrong.body.error.code]).toEqual([401, 'invalid_token']);
+    expect((await call(base, 'POST', '/api/token', { body: {} })).status).toBe(400);
+  });
+});
+
+describe('event stream replay', () => {
+  it('a reconnect with Last-Event-ID gets every later event in order, none twice', async () => {
+    const s = await newSession();
+    const first = await openSse(`${base}/api/events?token=${s.token}`);
+    const bot = await first.next((e) => JSON.parse(e.data).role === 'bot');
+    first.close();
+    await call(base, 'POST', '/api/messages', { token: s.token, body: { text: 'while away' } });
+    await new Promise((r) => setTimeout(r, 150));
+    for (const resume of [{ headers: { 'last-event-id': bot.id! }, q: '' }, { headers: {}, q: `&lastEventId=${bot.id}` }]) {
+      const again = await openSse(`${base}/api/events?token=${s.token}${resume.q}`, resume.headers);
+      const reply = await again.next((e) => JSON.parse(e.data).role === 'bot');
+      const ids = again.events.map((e) => Number(e.id));
+      expect(ids[0]).toBe(Number(bot.id) + 1);
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(again.events.map((e) => JSON.parse(e.data).role)).toEqual(['user', 'bot'].slice(0, again.events.indexOf(reply) + 1));
+      again.close();
+    }
+    const full = await openSse(`${base}/api/events?token=${s.token}`);
+    await full.next((e) => JSON.parse(e.data).text === 'while away');
+    expect(full.events[0]!.id).toBe('1');
+    full.close();
+    const bad = await openSse(`${base}/api/events?token=${s.token}`, { 'last-event-id': 'abc' });
+    expect(bad.status).toBe(400);
+  });
+
+  it('sends heartbeat comments and a retry hint', async () => {
+    const s = await newSession();
+    const sse = await openSse(`${base}/api/events?token=${s.token}`);
+    await new Promise((r) => setTimeout(r, 1300));
+    expect(sse.comments).toBeGreaterThanOrEqual(1);
+    expect(sse.raw.startsWith('retry: 2000\n\n')).toBe(true);
+    sse.close();
+  });
+});
+
+describe('POST /webhooks/agent', () => {
+  const envelope = (conversation: number | string, eventId: string, message = 'from webhook') => ({
+    event: 'message.added',
+    eventId,
+    sessionId: conversation,
+    createdAt: Date.now(),
+    data: { messageId: `m-${eventId}`, message, hbo: 'operator', username: 'Grace' },
+  });
+
+  it('stores and delivers a verified event once, however often it is posted', async () => {
+    const s = await newSession();
+    const sse = await openSse(`${base}/api/events?token=${s.token}`);
+    const id = `evt-${Math.random()}`;
+    expect(await postWebhook(base, envelope(Number(s.sessionId), id))).toEqual({ status: 200, body: { ok: true } });
+    expect(await postWebhook(base, envelope(Number(s.sessionId), id))).toEqual({ status: 200, body: { ok: true, duplicate: true } });
+    const e = await sse.next((x) => JSON.parse(x.data).id === `m-${id}`);
+    expect(JSON.parse(e.data)).toMatchObject({ role: 'operator', operatorName: 'Grace', text: 'from webhook' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(sse.events.filter((x) => JSON.parse(x.data).id === `m-${id}`)).toHaveLength(1);
+    sse.close();
+  });
+
+  it('integer sessionId and string session name the same conversation', async () => {
+    const s = await newSession();
+    const sse = await openSse(`${base}/api/events?token=${s.token}`);
+    await postWebhook(base, envelope(String(s.sessionId), `str-${Math.random()}`, 'as string'));
+    await postWebhook(base, envelope(Number(s.sessionId), `int-${Math.random()}`, 'as integer'));
+    await sse.next((e) => JSON.parse(e.data).text === 'as string');
+    await sse.next((e) => JSON.parse(e.data).text === 'as integer');
+    sse.close();
+  });
+
+  it('refuses bad signatures and stale timestamps with 401, storing nothing', async () => {
+    const s = await newSession();
+    const id = `bad-${Math.random()}`;
+    const forged = await postWebhook(base, envelope(Number(s.sessionId), id), { secret: 'wrong' });
+    expect([forged.status, forged.body.error.code]).toEqual([401, 'invalid_signature']);
+    const stale = await postWebhook(base, envelope(Number(s.sessionId), id), { timestamp: String(Math.floor(Date.now() / 1000) - 301) });
+    expect([stale.status, stale.body.error.code]).toEqual([401, 'stale_timestamp']);
+    const unsigned = await fetch(`${base}/webhooks/agent`, { method: 'POST', body: JSON.stringify(envelope(1, id)) });
+    expect(unsigned.status).toBe(401);
+    // Not stored: the same event id is accepted as new afterwards.
+    expect((await postWebhook(base, envelope(Number(s.sessionId), id))).body).toEqual({ ok: true });
+  });
+
+  it('400 for bad JSON with a valid signature, 413 over 1 MiB, 200 and ignored for unknown kinds', async () => {
+    expect((await postWebhook(base, undefined, { raw: '{"event":' })).body.error.code).toBe('invalid_json');
+    expect((await postWebhook(base, undefined, { raw: '[1,2]' })).status).toBe(400);
+    expect((await postWebhook(base, { event: 'message.added', eventId: 'x' })).status).toBe(400);
+    const big = await postWebhook(base, undefined, { raw: JSON.stringify({ event: 'message.added', pad: 'x'.repeat(1024 * 1024) }) });
+    expect([big.status, big.body.error.code]).toEqual([413, 'payload_too_large']);
+    expect(await postWebhook(base, { event: 'billing.invoice', eventId: 'u1', sessionId: 1, data: {} })).toEqual({ status: 200, body: { ok: true, ignored: true } });
+  });
+});
+
+describe('origins and rate limits', () => {
+  let strict: RunningServer;
+  beforeAll(async () => {
+    strict = await startBff({ ALLOWED_ORIGINS: 'http://shop.test', RATE_LIMIT_SESSIONS_PER_MIN: '3', RATE_LIMIT_MESSAGES_PER_MIN: '2' });
+  });
+  afterAll(() => strict.stop());
+
+  it('answers CORS only for allowed origins and refuses a new conversation from a foreign one', async () => {
+    const pre = await fetch(`${strict.url}/api/session`, { method: 'OPTIONS', headers: { origin: 'http://shop.test', 'access-control-request-method': 'POST' } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('http://shop.test');
+    const foreign = await call(strict.url, 'POST', '/api/session', { body: { text: 'hi' }, headers: { origin: 'http://evil.test' } });
+    expect([foreign.status, foreign.body.error.code]).toEqual([403, 'origin_not_allowed']);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('binds the token to the origin that minted it', async () => {
+    const s = await call(strict.url, 'POST', '/api/session', { body: { text: 'hi' }, headers: { origin: 'http://shop.test' } });
+    expect(s.status).toBe(201);
+    expect((await call(strict.url, 'GET', '/api/messages', { token: s.body.token, headers: { origin: 'http://shop.test' } })).status).toBe(200);
+    const other = await call(strict.url, 'GET', '/api/messages', { token: s.body.token, headers: { origin: `http://127.0.0.1:${strict.port}` } });
+    expect([other.status, other.body.error.code]).toEqual([403, 'origin_not_allowed']);
+  });
+
+  it('429 with Retry-After past the per-minute limits', async () => {
+    const statuses: number[] = [];
+    let last;
+    for (let i = 0; i < 4; i++) {
+      last = await call(strict.url, 'POST', '/api/session', { body: { text: 'hi' }, headers: { origin: 'http://shop.test' } });
+      statuses.push(last.status);
+    }
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
+    expect(last!.body.error.code).toBe('rate_limited');
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
