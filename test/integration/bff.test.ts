@@ -189,7 +189,11 @@ describe('event stream replay', () => {
     first.close();
     await call(base, 'POST', '/api/messages', { token: s.token, body: { text: 'while away' } });
     await new Promise((r) => setTimeout(r, 150));
-    for (const resume of [{ headers: { 'last-event-id': bot.id! }, q: '' }, { headers: {}, q: `&lastEventId=${bot.id}` }]) {
+    const resumes: Array<{ headers: Record<string, string>; q: string }> = [
+      { headers: { 'last-event-id': bot.id! }, q: '' },
+      { headers: {}, q: `&lastEventId=${bot.id}` },
+    ];
+    for (const resume of resumes) {
       const again = await openSse(`${base}/api/events?token=${s.token}${resume.q}`, resume.headers);
       const reply = await again.next((e) => JSON.parse(e.data).role === 'bot');
       const ids = again.events.map((e) => Number(e.id));

@@ -74,7 +74,7 @@ describe('WebhookVerifier', () => {
   it('refuses a body changed by one byte, and JSON re-serialised differently', () => {
     const sig = signWebhook(SECRET, String(NOW_S), BODY);
     const changed = Buffer.from(BODY);
-    changed[changed.length - 3] ^= 1;
+    changed[changed.length - 3] = changed[changed.length - 3]! ^ 1;
     expect(verifier.verify(changed, sig, String(NOW_S))).toEqual({ ok: false, reason: 'bad_signature' });
     const reformatted = Buffer.from(JSON.stringify(JSON.parse(BODY.toString()), null, 2));
     expect(verifier.verify(reformatted, sig, String(NOW_S))).toEqual({ ok: false, reason: 'bad_signature' });
