@@ -47,6 +47,8 @@ export interface Config {
   widgetPosition: 'right' | 'left';
   widgetScheme: 'light' | 'dark' | 'auto';
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** When set, `/metrics` needs `Authorization: Bearer <token>`. */
+  metricsToken?: string;
 }
 
 /** Thrown by `loadConfig` with one line per bad variable (never a secret's value). */
@@ -147,6 +149,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     widgetPosition: p.oneOf('WIDGET_POSITION', ['right', 'left'] as const, 'right'),
     widgetScheme: p.oneOf('WIDGET_SCHEME', ['light', 'dark', 'auto'] as const, 'auto'),
     logLevel: p.oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
+    metricsToken: p.optional('METRICS_TOKEN'),
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

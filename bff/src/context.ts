@@ -30,6 +30,8 @@ export interface AppDeps {
   heartbeat: Heartbeat;
   logger: Logger;
   observer?: Observer;
+  /** Prometheus text for `/metrics`; the route is absent when undefined. */
+  metrics?: { render(): string };
   widget?: WidgetAsset;
   /** Extra readiness checks beyond `store.ping()` (e.g. Redis connections). */
   ready?: () => Promise<void>;

@@ -10,6 +10,7 @@ import { MemoryOnceStore, MemoryRateLimiter } from './adapters/memory-limits.js'
 import { MemoryEventStore } from './adapters/memory-store.js';
 import { AgentChat } from './chat/agent-chat.js';
 import { createLogger, type Logger } from './logger.js';
+import { Metrics } from './lib/metrics.js';
 import { combineObservers } from './lib/observers.js';
 import { Heartbeat } from './lib/sse.js';
 import { TokenService } from './lib/tokens.js';
@@ -41,7 +42,8 @@ export async function start(env: Record<string, string | undefined> = process.en
   const storage = await openStorage(config);
   const heartbeat = new Heartbeat(config.heartbeatSec * 1000);
   const inspector = config.simulator ? (await import('../../demo/inspector.js')).createInspector() : undefined;
-  const observer = combineObservers(inspector?.observer);
+  const metrics = new Metrics();
+  const observer = combineObservers(metrics, inspector?.observer);
   if (config.chatMode === 'model') unavailableModelMode();
 
   const server = createServer();
@@ -78,6 +80,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     heartbeat,
     logger,
     observer,
+    metrics,
     widget: loadWidgetAsset(),
   };
   if (!deps.widget) logger.warn('widget not built: /widget.js answers 404 until `npm run build:widget`');

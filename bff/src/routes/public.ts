@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { PublicConfig } from '../../../shared/types.js';
 import { TEXT_MAX_LENGTH } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
-import { NotFoundError } from '../errors.js';
+import { AuthError, NotFoundError } from '../errors.js';
 
 /** Routes anyone may call: public settings, health, readiness and the widget script. */
 export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -39,6 +39,17 @@ export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
       return c.json({ status: 'not_ready', error: { code: 'store_unavailable', message: 'Event store unreachable' } }, 503);
     }
   });
+
+  if (deps.metrics) {
+    const metrics = deps.metrics;
+    app.get('/metrics', (c) => {
+      // Optional bearer protection: metrics reveal traffic levels, not secrets.
+      if (config.metricsToken && c.req.header('authorization') !== `Bearer ${config.metricsToken}`) {
+        throw new AuthError('unauthorized', 'Metrics need the metrics token');
+      }
+      return c.text(metrics.render(), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+    });
+  }
 
   const widget = deps.widget;
   const versioned = widget ? `/widget-${widget.etag.slice(1, 9)}.js` : undefined;

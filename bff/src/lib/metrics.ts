@@ -1,0 +1,89 @@
+import type { Observer } from '../ports/observer.js';
+
+const LATENCY_BUCKETS_MS = [0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000];
+
+class Histogram {
+  readonly counts = new Array<number>(LATENCY_BUCKETS_MS.length).fill(0);
+  sum = 0;
+  count = 0;
+
+  observe(ms: number): void {
+    this.sum += ms;
+    this.count++;
+    const i = LATENCY_BUCKETS_MS.findIndex((b) => ms <= b);
+    if (i >= 0) this.counts[i]!++;
+  }
+
+  render(name: string, labels: string): string[] {
+    const lines: string[] = [];
+    let cumulative = 0;
+    const sep = labels ? `${labels},` : '';
+    LATENCY_BUCKETS_MS.forEach((b, i) => {
+      cumulative += this.counts[i]!;
+      lines.push(`${name}_bucket{${sep}le="${b / 1000}"} ${cumulative}`);
+    });
+    lines.push(`${name}_bucket{${sep}le="+Inf"} ${this.count}`);
+    lines.push(`${name}_sum${labels ? `{${labels}}` : ''} ${this.sum / 1000}`);
+    lines.push(`${name}_count${labels ? `{${labels}}` : ''} ${this.count}`);
+    return lines;
+  }
+}
+
+/** Prometheus metrics fed through the `Observer` hooks; `render()` gives the text exposition format. */
+export class Metrics implements Observer {
+  private readonly webhooks = new Map<string, number>();
+  private readonly upstream = new Map<string, number>();
+  private readonly upstreamLatency = new Map<string, Histogram>();
+  private readonly delivery = new Histogram();
+  private readonly webhookLatency = new Histogram();
+  private streams = 0;
+  private streamsTotal = 0;
+
+  webhook(o: { outcome: string; durationMs: number }): void {
+    this.webhooks.set(o.outcome, (this.webhooks.get(o.outcome) ?? 0) + 1);
+    this.webhookLatency.observe(o.durationMs);
+  }
+
+  upstreamCall(call: { target: string; operation: string; status: number | 'error'; durationMs: number }): void {
+    const key = `target="${call.target}",operation="${call.operation}",status="${call.status}"`;
+    this.upstream.set(key, (this.upstream.get(key) ?? 0) + 1);
+    const hkey = `target="${call.target}",operation="${call.operation}"`;
+    let h = this.upstreamLatency.get(hkey);
+    if (!h) this.upstreamLatency.set(hkey, (h = new Histogram()));
+    h.observe(call.durationMs);
+  }
+
+  streamOpened(): void {
+    this.streams++;
+    this.streamsTotal++;
+  }
+
+  streamClosed(): void {
+    this.streams--;
+  }
+
+  delivered(latencyMs: number): void {
+    this.delivery.observe(latencyMs);
+  }
+
+  /** The Prometheus text format (version 0.0.4). */
+  render(): string {
+    const out: string[] = [];
+    out.push('# HELP parley_webhooks_total Incoming webhooks by outcome.', '# TYPE parley_webhooks_total counter');
+    for (const [outcome, n] of this.webhooks) out.push(`parley_webhooks_total{outcome="${outcome}"} ${n}`);
+    out.push('# HELP parley_webhook_duration_seconds Time to answer a webhook.', '# TYPE parley_webhook_duration_seconds histogram');
+    out.push(...this.webhookLatency.render('parley_webhook_duration_seconds', ''));
+    out.push('# HELP parley_streams_open Event streams open on this instance.', '# TYPE parley_streams_open gauge', `parley_streams_open ${this.streams}`);
+    out.push('# HELP parley_streams_total Event streams opened since start.', '# TYPE parley_streams_total counter', `parley_streams_total ${this.streamsTotal}`);
+    out.push('# HELP parley_delivery_latency_seconds From an event being stored to it being written to a stream.', '# TYPE parley_delivery_latency_seconds histogram');
+    out.push(...this.delivery.render('parley_delivery_latency_seconds', ''));
+    out.push('# HELP parley_upstream_requests_total Upstream calls by target, operation and status.', '# TYPE parley_upstream_requests_total counter');
+    for (const [labels, n] of this.upstream) out.push(`parley_upstream_requests_total{${labels}} ${n}`);
+    out.push('# HELP parley_upstream_duration_seconds Upstream call latency.', '# TYPE parley_upstream_duration_seconds histogram');
+    for (const [labels, h] of this.upstreamLatency) out.push(...h.render('parley_upstream_duration_seconds', labels));
+    const mem = process.memoryUsage();
+    out.push('# HELP process_resident_memory_bytes Resident memory size.', '# TYPE process_resident_memory_bytes gauge', `process_resident_memory_bytes ${mem.rss}`);
+    out.push('# HELP nodejs_heap_used_bytes V8 heap in use.', '# TYPE nodejs_heap_used_bytes gauge', `nodejs_heap_used_bytes ${mem.heapUsed}`);
+    return out.join('\n') + '\n';
+  }
+}
