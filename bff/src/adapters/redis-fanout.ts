@@ -1,0 +1,169 @@
+import type { Redis } from 'ioredis';
+import type { StoredEvent } from '../../../shared/types.js';
+import type { EventListener } from '../ports/event-store.js';
+
+interface Channel {
+  listeners: Set<EventListener>;
+  /** Settles once SUBSCRIBE is confirmed (rejects if it failed). */
+  ready: Promise<void>;
+  /** SUBSCRIBE confirmed and `lastId` known: only such channels take part in a gap fill. */
+  live: boolean;
+  /** Highest id handed to listeners: where a gap fill after a reconnect starts. */
+  lastId: number;
+  /** Live events held while a gap fill reads the log, so nothing is delivered out of order or twice. */
+  held?: StoredEvent[];
+}
+
+/** What the fan-out needs from the store, and its connection. */
+export interface RedisFanoutOptions {
+  /** Dedicated connection in subscriber mode. */
+  subscriber: Redis;
+  /** `channelPrefix + conversationId` names a conversation's channel. */
+  channelPrefix: string;
+  /** The conversation's last id right now (0 when none). */
+  lastId(conversationId: string): Promise<number>;
+  /** Retained events after `afterId`, with the conversation's id counter. */
+  catchUp(conversationId: string, afterId: number): Promise<{ counter: number; events: StoredEvent[] }>;
+}
+
+const CATCH_UP_ATTEMPTS = 5;
+const CATCH_UP_RETRY_MS = 200;
+
+/**
+ * Pub/sub fan-out for `RedisEventStore`: one channel per conversation with local listeners,
+ * subscribed on first listener and unsubscribed on last. Pub/sub forgets what it published while
+ * a connection was down, so after every reconnect each channel reads what it missed from the log.
+ * Errors are thrown raw; the store translates them.
+ */
+export class RedisFanout {
+  private readonly channels = new Map<string, Channel>();
+  private refills: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: RedisFanoutOptions) {
+    const { subscriber } = options;
+    subscriber.on('message', (channel: string, raw: string) => this.onMessage(channel, raw));
+    // ioredis re-subscribes by itself on reconnect; the gap it leaves is ours to fill.
+    subscriber.on('ready', () => {
+      this.refills = this.refills.then(() => this.refill());
+    });
+  }
+
+  /** The pub/sub channel of a conversation. */
+  channel(conversationId: string): string {
+    return this.options.channelPrefix + conversationId;
+  }
+
+  /** Adds a listener; resolves once the conversation's SUBSCRIBE is confirmed by Redis. */
+  async subscribe(conversationId: string, listener: EventListener): Promise<() => void> {
+    let entry = this.channels.get(conversationId);
+    if (!entry) {
+      const created: Channel = { listeners: new Set(), ready: Promise.resolve(), live: false, lastId: 0 };
+      created.ready = this.open(conversationId, created);
+      this.channels.set(conversationId, created);
+      entry = created;
+    }
+    const channel = entry;
+    channel.listeners.add(listener);
+    try {
+      await channel.ready;
+    } catch (err) {
+      channel.listeners.delete(listener);
+      if (this.channels.get(conversationId) === channel) this.channels.delete(conversationId);
+      throw err;
+    }
+    let subscribed = true;
+    return () => {
+      if (!subscribed) return;
+      subscribed = false;
+      this.remove(conversationId, channel, listener);
+    };
+  }
+
+  /** Forgets every listener (on close). */
+  clear(): void {
+    this.channels.clear();
+  }
+
+  private async open(conversationId: string, channel: Channel): Promise<void> {
+    // Read the id before SUBSCRIBE: a later gap fill then never reaches back past the subscription.
+    channel.lastId = await this.options.lastId(conversationId);
+    await this.options.subscriber.subscribe(this.channel(conversationId));
+    channel.live = true;
+  }
+
+  private remove(conversationId: string, channel: Channel, listener: EventListener): void {
+    channel.listeners.delete(listener);
+    if (channel.listeners.size > 0 || this.channels.get(conversationId) !== channel) return;
+    this.channels.delete(conversationId);
+    // If this fails (connection down), onMessage drops the channel the next time it hears from it.
+    this.options.subscriber.unsubscribe(this.channel(conversationId)).catch(() => {});
+  }
+
+  private onMessage(name: string, raw: string): void {
+    const { channelPrefix, subscriber } = this.options;
+    if (!name.startsWith(channelPrefix)) return;
+    const channel = this.channels.get(name.slice(channelPrefix.length));
+    if (!channel) {
+      subscriber.unsubscribe(name).catch(() => {});
+      return;
+    }
+    let event: StoredEvent;
+    try {
+      event = JSON.parse(raw) as StoredEvent;
+    } catch {
+      return; // not written by our append script
+    }
+    if (channel.held) channel.held.push(event);
+    else deliver(channel, event);
+  }
+
+  private async refill(): Promise<void> {
+    const live = [...this.channels].filter(([, channel]) => channel.live);
+    if (live.length === 0) return;
+    for (const [, channel] of live) channel.held ??= [];
+    try {
+      // Queued behind ioredis' own re-SUBSCRIBE on the same connection: once this is confirmed,
+      // every channel is live again and a read of the log cannot miss anything.
+      await this.options.subscriber.subscribe(...live.map(([id]) => this.channel(id)));
+    } catch {
+      // The connection dropped again; the next 'ready' starts another refill.
+      for (const [, channel] of live) release(channel);
+      return;
+    }
+    await Promise.all(live.map(([id, channel]) => this.catchUp(id, channel)));
+  }
+
+  private async catchUp(conversationId: string, channel: Channel): Promise<void> {
+    // The command connection may come back a little after the subscriber: retry briefly.
+    for (let attempt = 1; attempt <= CATCH_UP_ATTEMPTS; attempt++) {
+      try {
+        const { counter, events } = await this.options.catchUp(conversationId, channel.lastId);
+        // A counter below what was delivered means Redis lost its data and ids started over.
+        if (counter < channel.lastId) channel.lastId = counter;
+        for (const event of events) if (event.id > channel.lastId) deliver(channel, event);
+        break;
+      } catch {
+        if (attempt < CATCH_UP_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, CATCH_UP_RETRY_MS * attempt));
+      }
+    }
+    release(channel);
+  }
+}
+
+/** Ends a gap fill: delivers the live events held meanwhile that the fill did not already deliver. */
+function release(channel: Channel): void {
+  const held = channel.held ?? [];
+  channel.held = undefined;
+  for (const event of held) if (event.id > channel.lastId) deliver(channel, event);
+}
+
+function deliver(channel: Channel, event: StoredEvent): void {
+  channel.lastId = event.id;
+  for (const listener of [...channel.listeners]) {
+    try {
+      listener(event);
+    } catch {
+      // A broken listener must not stop delivery to the others.
+    }
+  }
+}
