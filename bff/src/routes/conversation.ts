@@ -8,7 +8,8 @@ import type { VariableValue } from '../ports/upstream.js';
 import { limit } from './session.js';
 
 const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
-const MAX_PAGE = 100;
+// The service's own maximum is not documented; one more than this is asked for to learn hasMore.
+const MAX_PAGE = 50;
 
 /** Authenticated routes of one conversation; the conversation comes from the token alone. */
 export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../bff/src/server.js';
+import { call, startBff } from '../helpers/bff.js';
+import { openSse } from '../helpers/sse.js';
+
+let bff: RunningServer;
+let base: string;
+const fault = (spec: Record<string, unknown>) => call(base, 'POST', '/sim/__faults', { body: spec });
+
+beforeAll(async () => {
+  // Every webhook is delivered twice by the simulator; timeouts short so 504 is quick.
+  bff = await startBff({ SIM_DUPLICATE_RATE: '1', UPSTREAM_TIMEOUT_MS: '300', UPSTREAM_RETRIES: '2', RATE_LIMIT_SESSIONS_PER_MIN: '1000' });
+  base = bff.url;
+});
+afterAll(() => bff.stop());
+
+describe('upstream failures', () => {
+  it('retries 503 and 429 (honouring Retry-After) and then succeeds', async () => {
+    await fault({ status: 503, count: 1 });
+    await fault({ status: 429, count: 1, retryAfter: 1 });
+    const started = Date.now();
+    const res = await call(base, 'POST', '/api/session', { body: { text: 'hello' } });
+    expect(res.status).toBe(201);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950); // waited for Retry-After: 1
+    const metrics = await call(base, 'GET', '/metrics');
+    expect(metrics.body).toMatch(/parley_upstream_requests_total\{target="agent",operation="send",status="503"\} 1/);
+    expect(metrics.body).toMatch(/parley_upstream_requests_total\{target="agent",operation="send",status="429"\} 1/);
+  });
+
+  it('gives up after the retries with a clear 503 and no upstream detail', async () => {
+    await fault({ status: 503, count: 3 });
+    const res = await call(base, 'POST', '/api/session', { body: { text: 'hello' } });
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ error: { code: 'upstream_unavailable', message: expect.any(String) } });
+    expect(JSON.stringify(res.body)).not.toContain('injected');
+  });
+
+  it('401/403 are retried, then reported as 502 upstream_error', async () => {
+    await fault({ status: 401, count: 3 });
+    const res = await call(base, 'POST', '/api/session', { body: { text: 'hello' } });
+    expect([res.status, res.body.error.code]).toEqual([502, 'upstream_error']);
+  });
+
+  it('a slow service becomes 504 upstream_timeout, and a send is not repeated after a timeout', async () => {
+    const s = (await call(base, 'POST', '/api/session', { body: { text: 'hello' } })).body;
+    await fault({ delayMs: 1000, count: 1 });
+    const res = await call(base, 'POST', '/api/messages', { token: s.token, body: { text: 'slow one' } });
+    expect([res.status, res.body.error.code]).toEqual([504, 'upstream_timeout']);
+    await new Promise((r) => setTimeout(r, 1000)); // the delayed call completes upstream
+    const record = await call(base, 'GET', `/sim/operator/conversations/${s.sessionId}`);
+    const copies = record.body.messages.filter((m: { text?: string; message?: string }) => (m.text ?? m.message) === 'slow one');
+    expect(copies).toHaveLength(1);
+  });
+
+  it('a reading call is retried after a timeout', async () => {
+    const s = (await call(base, 'POST', '/api/session', { body: { text: 'hello' } })).body;
+    await fault({ delayMs: 1000, count: 1 });
+    const res = await call(base, 'GET', '/api/messages', { token: s.token });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('duplicate deliveries from the service', () => {
+  it('each event reaches the stream once although every webhook arrives twice', async () => {
+    const s = (await call(base, 'POST', '/api/session', { body: { text: 'show me buttons' } })).body;
+    const sse = await openSse(`${base}/api/events?token=${s.token}`);
+    await sse.next((e) => JSON.parse(e.data).role === 'bot');
+    await new Promise((r) => setTimeout(r, 300));
+    const ids = sse.events.map((e) => JSON.parse(e.data).id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const metrics = (await call(base, 'GET', '/metrics')).body as string;
+    expect(Number(/parley_webhooks_total\{outcome="duplicate"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThan(0);
+    sse.close();
+  });
+});
+
+describe('escalation off', () => {
+  it('POST /api/escalate is 403 feature_disabled and config says so', async () => {
+    const s = (await call(base, 'POST', '/api/session', { body: { text: 'hello' } })).body;
+    const res = await call(base, 'POST', '/api/escalate', { token: s.token });
+    expect([res.status, res.body.error.code]).toEqual([403, 'feature_disabled']);
+    expect((await call(base, 'GET', '/api/config')).body.features.escalation).toBe(false);
+  });
+});
