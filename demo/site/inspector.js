@@ -9,7 +9,7 @@ const $ = (id) => document.getElementById(id);
 const OUTCOMES = {
   stored: ['verified · stored', 'ok'],
   duplicate: ['duplicate dropped', 'warn'],
-  ignored: ['ignored (unknown kind)', 'muted'],
+  ignored: ['acknowledged · nothing to show', 'muted'],
   invalid_signature: ['rejected: bad signature', 'bad'],
   stale_timestamp: ['rejected: stale timestamp', 'bad'],
   bad_request: ['rejected: malformed body', 'bad'],
@@ -33,7 +33,8 @@ function addObservation(o) {
   const row = el('tr', { class: `fresh ${tone}` },
     el('td', { text: clock(o.at) }),
     el('td', {}, el('span', { class: `pill ${tone}`, text: label })),
-    el('td', { class: 'mono', title: o.eventId || '', text: o.eventId ? `${forged ? '⚠ ' : ''}${o.eventId.slice(0, 20)}` : '—' }),
+    // A rejected body is never parsed, so its event id and kind stay unknown: that is the point.
+    el('td', { class: 'mono', title: o.eventId || '', text: o.eventId ? `${forged ? '⚠ ' : ''}${o.eventId.slice(0, 20)}` : tone === 'bad' ? 'not read (unverified)' : '—' }),
     el('td', { text: o.kind || '—' }),
     el('td', { text: o.conversationId || '—' }),
     el('td', { text: String(o.durationMs) }),
