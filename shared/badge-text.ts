@@ -113,7 +113,7 @@ export function collectSummary(raw: unknown): string | undefined {
     }
   };
 
-  if (typeof raw === 'string' || typeof raw === 'number') add(raw);
+  if (typeof raw === 'string') add(raw);
   else visit(raw, 0);
   return parts.length > 0 ? truncate(parts.join(' · '), SUMMARY_MAX) : undefined;
 }

@@ -6,16 +6,16 @@
  */
 import type { Badge } from './types.js';
 import {
-  CARD_LIST_KEYS, FILE_NAME_KEYS, FILE_ONLY_KEYS, FILE_URL_KEYS, IMAGE_KEYS, INTRO_KEYS, ITEM_LIST_KEYS,
-  LINK_KEYS, MIME_KEYS, REPLY_LIST_KEYS, BUTTON_LIST_KEYS, SIZE_KEYS, TITLE_KEYS, TYPE_KEYS, WRAPPER_KEYS,
-  ALT_KEYS, CAPTION_KEYS, type Family, type Rec,
-  familyOf, firstHttpUrl, firstLine, firstList, firstListEntry, firstText, get, hasAny, isRecord, pick,
+  BUTTON_LIST_KEYS, CARD_LIST_KEYS, FILE_ONLY_KEYS, IMAGE_KEYS, INTRO_KEYS, ITEM_LIST_KEYS, LINK_KEYS,
+  REPLY_LIST_KEYS, TITLE_KEYS, TYPE_KEYS, WRAPPER_KEYS, type Family, type Rec,
+  familyOf, firstLine, firstList, firstListEntry, firstText, get, hasAny, isRecord, pick,
 } from './badge-fields.js';
+import { parseFile, parseImage } from './badge-media.js';
 import {
   areQuickReplies, hasImage, isButtonElement, isButtonLike, parseButtons, parseCard, parseCards, parseListItems,
 } from './badge-parts.js';
 import { SUMMARY_MAX, cleanLine, cleanText, collectSummary, decodeJson, looksLikeJson, truncate } from './badge-text.js';
-import { fileNameFromUrl, looksLikeImageUrl, safeUrl } from './badge-url.js';
+import { looksLikeImageUrl, safeUrl } from './badge-url.js';
 
 export { safeUrl } from './badge-url.js';
 
@@ -107,7 +107,8 @@ function parseRecord(obj: Rec, depth: number): Parsed | undefined {
   const family = familyOf(obj);
   const typed = family === undefined ? undefined : parseFamily(family, obj);
   if (typed !== undefined) return typed;
-  const inferred = inferFamily(obj);
+  // An unknown type name still lets the structure speak, but a bare title no longer makes a card.
+  const inferred = inferFamily(obj, family === undefined && !hasAny(obj, TYPE_KEYS));
   const shaped = inferred === undefined || inferred === family ? undefined : parseFamily(inferred, obj);
   if (shaped !== undefined) return shaped;
   // A text-only element (`{"type":"text","text":"Hi"}`, `{"message":"Hi"}`) is just text.
@@ -147,7 +148,7 @@ function unwrap(obj: Rec, depth: number): Parsed | undefined {
   return undefined;
 }
 
-function inferFamily(obj: Rec): Family | undefined {
+function inferFamily(obj: Rec, untyped: boolean): Family | undefined {
   if (firstList(obj, REPLY_LIST_KEYS) !== undefined) return 'quick_replies';
   const cardList = firstListEntry(obj, [...CARD_LIST_KEYS, ...ITEM_LIST_KEYS]);
   if (cardList !== undefined) return classifyList(cardList[1], (ITEM_LIST_KEYS as readonly string[]).includes(cardList[0]));
@@ -158,7 +159,9 @@ function inferFamily(obj: Rec): Family | undefined {
   const hasTitle = firstLine(obj, ['title', 'header', 'heading']) !== undefined;
   if (hasImage(obj)) return hasTitle && hasAny(obj, ['subtitle', 'description', ...LINK_KEYS]) ? 'card' : 'image';
   const url = safeUrl(pick(obj, LINK_KEYS));
-  if (url !== undefined) return looksLikeImageUrl(url) ? 'image' : hasTitle ? 'card' : 'file';
+  if (url !== undefined && looksLikeImageUrl(url)) return 'image';
+  if (!untyped) return undefined;
+  if (url !== undefined) return hasTitle ? 'card' : 'file';
   return hasTitle ? 'card' : undefined;
 }
 
@@ -195,9 +198,10 @@ function parseFamily(family: Family, obj: Rec): Parsed | undefined {
       return items.length === 0 ? undefined : withText({ badge: { type: 'list', items } }, intro());
     }
     case 'image':
-      return imageOf(obj);
-    case 'file':
-      return fileOf(obj);
+    case 'file': {
+      const badge = family === 'image' ? parseImage(obj) : parseFile(obj);
+      return badge === undefined ? undefined : { badge };
+    }
     case 'text':
       return undefined;
   }
@@ -209,34 +213,6 @@ function cardOf(obj: Rec): Parsed | undefined {
   const text = firstText(obj, ['text', 'message']);
   const used = text === undefined || text === card.title || text === card.subtitle || cleanLine(text) === card.title;
   return withText({ badge: { type: 'card', card } }, used ? undefined : text);
-}
-
-function imageOf(obj: Rec): Parsed | undefined {
-  const url = firstHttpUrl(obj, ['url', ...IMAGE_KEYS, 'contentUrl', 'content_url', 'href', 'link', 'uri']);
-  if (url === undefined) return undefined;
-  const badge: Badge = { type: 'image', url };
-  const alt = firstLine(obj, ALT_KEYS);
-  const caption = firstText(obj, CAPTION_KEYS);
-  if (alt !== undefined) badge.alt = alt;
-  if (caption !== undefined && caption !== alt) badge.caption = caption;
-  return { badge };
-}
-
-function fileOf(obj: Rec): Parsed | undefined {
-  const nested = get(obj, 'file');
-  const source: Rec = isRecord(nested) ? { ...obj, ...nested } : obj;
-  const url = firstHttpUrl(source, FILE_URL_KEYS);
-  if (url === undefined) return undefined;
-  const name = firstLine(source, FILE_NAME_KEYS) ?? cleanLine(fileNameFromUrl(url)) ?? 'file';
-  const badge: Badge = { type: 'file', url, name };
-  const rawSize = pick(source, SIZE_KEYS);
-  const size = typeof rawSize === 'number' || (typeof rawSize === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(rawSize)) ? Math.round(Number(rawSize)) : NaN;
-  if (Number.isSafeInteger(size) && size >= 0) badge.size = size;
-  const mime = pick(source, MIME_KEYS);
-  if (typeof mime === 'string' && /^[a-z0-9.+-]+\/[a-z0-9.+-]+$/i.test(mime.trim()) && mime.length <= 100) {
-    badge.mimeType = mime.trim().toLowerCase();
-  }
-  return { badge };
 }
 
 // An array: options (strings), buttons, cards, list rows, or a sequence of elements.
