@@ -1,0 +1,68 @@
+// Runs after `vite build`: prints the size and the SRI hash of widget.js, writes manifest.json
+// (read by the BFF and by integrators pinning the script) and the npm build's widget.d.ts.
+// Usage: node scripts/widget-integrity.mjs [outDir]   (default dist/widget)
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Reads `dir/widget.js`, writes `dir/manifest.json`, returns the manifest. */
+export function writeManifest(dir) {
+  const file = join(dir, 'widget.js');
+  const body = readFileSync(file);
+  const manifest = {
+    file: 'widget.js',
+    bytes: body.length,
+    gzipBytes: gzipSync(body, { level: 9 }).length,
+    brotliBytes: brotliCompressSync(body).length,
+    integrity: 'sha384-' + createHash('sha384').update(body).digest('base64'),
+  };
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  return manifest;
+}
+
+/** Emits the public types (`widget/src/public-types.ts` and what it imports) and `dir/widget.d.ts`. */
+export function writeTypes(dir) {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const out = join(dir, 'types');
+  const args = [
+    tsc, join(root, 'widget/src/public-types.ts'),
+    '--declaration', '--emitDeclarationOnly', '--outDir', out, '--rootDir', root,
+    '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022',
+    '--lib', 'es2023,dom', '--strict', '--skipLibCheck', '--types', 'node',
+  ];
+  const result = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error('tsc failed:\n' + result.stdout + result.stderr);
+  const from = './' + relative(dir, join(out, 'widget/src/public-types.js')).split('\\').join('/');
+  writeFileSync(
+    join(dir, 'widget.d.ts'),
+    `import type { ParleyInstance, ParleyOptions } from '${from}';
+export type * from '${from}';
+/** Creates a widget; it shows once the DOM is ready. */
+export declare function createParley(options?: ParleyOptions): ParleyInstance;
+/** Creates the page's widget (replacing an earlier one), inline in \`<parley-chat>\` when the page has one. */
+export declare function init(options?: ParleyOptions): ParleyInstance;
+`,
+  );
+}
+
+function main() {
+  const dir = resolve(root, process.argv[2] || 'dist/widget');
+  if (!existsSync(join(dir, 'widget.js'))) {
+    console.error(`${relative(root, dir)}/widget.js is missing: run vite build first`);
+    process.exit(1);
+  }
+  const m = writeManifest(dir);
+  writeTypes(dir);
+  const kb = (n) => (n / 1024).toFixed(2) + ' KB';
+  console.log(`widget.js  ${m.bytes} B (${kb(m.bytes)})  gzip ${m.gzipBytes} B (${kb(m.gzipBytes)})  brotli ${m.brotliBytes} B`);
+  console.log(`integrity  ${m.integrity}`);
+  console.log(`wrote      ${relative(root, join(dir, 'manifest.json'))}, ${relative(root, join(dir, 'widget.d.ts'))}`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) main();

@@ -1,0 +1,123 @@
+/**
+ * Browser-test harness: the real BFF in demo mode, a host page on ANOTHER origin with the
+ * strictest CSP the widget promises to work under, and headless Chromium (never downloaded).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { startServer, type SpawnedServer } from '../helpers/server.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+
+/** Builds the widget once if `dist/widget/widget.js` is missing (the BFF serves that file). */
+export function ensureWidgetBuilt(): void {
+  if (existsSync(`${ROOT}dist/widget/widget.js`)) return;
+  execFileSync(process.execPath, [`${ROOT}node_modules/vite/bin/vite.js`, 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+/** The CSP of the host page: nothing inline, nothing evaluated, everything from the BFF only. */
+export function strictCsp(bff: string): string {
+  return `default-src 'none'; script-src ${bff}; style-src ${bff}; connect-src ${bff}; img-src ${bff} data:`;
+}
+
+/** Serves one HTML page that embeds the widget from `bff`, with the strict CSP header. */
+export async function startHostPage(bff: string, body = ''): Promise<{ url: string; close(): Promise<void> }> {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Host page</title><script src="${bff}/widget.js" async></script></head>
+<body><main><h1>Outdoor gear</h1><p>A page from another origin that embeds the chat.</p>${body}</main></body></html>`;
+  const server: Server = createServer((req, res) => {
+    if (req.url !== '/' && !req.url?.startsWith('/?')) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': strictCsp(bff) });
+    res.end(html);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
+
+/** Headless Chromium from the system, never a downloaded one. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export interface World {
+  bff: SpawnedServer;
+  /** The BFF origin the page uses (`localhost`, so that it differs from the host page's `127.0.0.1`). */
+  bffOrigin: string;
+  host: { url: string; close(): Promise<void> };
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** Starts everything a browser test needs. */
+export async function startWorld(): Promise<World> {
+  ensureWidgetBuilt();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const bff = await startServer();
+  // The simulator builds image URLs on http://localhost:PORT, so the page uses that origin too.
+  const bffOrigin = `http://localhost:${bff.port}`;
+  const host = await startHostPage(bffOrigin);
+  const browser = await launchBrowser();
+  return {
+    bff,
+    bffOrigin,
+    host,
+    browser,
+    async close() {
+      await browser.close().catch(() => {});
+      await host.close();
+      await bff.stop();
+    },
+  };
+}
+
+export interface OpenedPage {
+  context: BrowserContext;
+  page: Page;
+  /** CSP violations and console errors seen so far. */
+  problems: string[];
+}
+
+/** A fresh browser context with the host page loaded and CSP/console problems collected. */
+export async function openHostPage(world: World, viewport = { width: 1280, height: 800 }): Promise<OpenedPage> {
+  const context = await world.browser.newContext({ viewport, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || /content security policy/i.test(msg.text())) problems.push(`console ${msg.type()}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  // Violations are also reported as DOM events; record them from a binding (no inline script needed).
+  await page.exposeBinding('__cspViolation', (_src, text: string) => problems.push(`csp: ${text}`));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) =>
+      (window as unknown as { __cspViolation(t: string): void }).__cspViolation(`${e.violatedDirective} ${e.blockedURI}`),
+    );
+  });
+  await page.goto(world.host.url);
+  return { context, page, problems };
+}
+
+/** The launcher inside the widget's shadow root (Playwright's CSS engine pierces open shadow roots). */
+export const launcher = (page: Page): Locator => page.locator('[data-parley] button.l');
+export const panel = (page: Page): Locator => page.getByRole('dialog');
+export const composer = (page: Page): Locator => panel(page).getByRole('textbox', { name: 'Message' });
+
+/** Types `text` in the composer and presses Enter. */
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  await composer(page).fill(text);
+  await composer(page).press('Enter');
+}

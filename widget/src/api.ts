@@ -1,0 +1,43 @@
+/** Talking to the BFF over `fetch`: JSON in and out, errors as `ApiError` with the body's code. */
+
+/** A refused request (`status` and the BFF's error `code`) or a network failure (`status` 0, code `network`). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface RequestInit {
+  method?: string;
+  body?: unknown;
+  token?: string;
+}
+
+/** Calls `base + path` and returns the parsed JSON body (`{}` when there is none). */
+export async function request<T>(base: string, path: string, init: RequestInit = {}): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  if (init.token) headers.authorization = 'Bearer ' + init.token;
+  let res: Response;
+  try {
+    res = await fetch(base + path, {
+      method: init.method || (init.body === undefined ? 'GET' : 'POST'),
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+  } catch (e) {
+    // fetch only rejects when the request never got an answer: offline, DNS, CORS, reset.
+    throw new ApiError(0, 'network', String(e));
+  }
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const err = (data as { error?: { code?: string; message?: string } }).error;
+    throw new ApiError(res.status, err?.code || 'http_' + res.status, err?.message || 'Request failed');
+  }
+  return data as T;
+}

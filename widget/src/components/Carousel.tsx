@@ -1,0 +1,46 @@
+/** Cards in a horizontal, snapping scroller: touch, arrow keys, and previous/next buttons. */
+import { useRef } from 'preact/hooks';
+import type { BadgeCard } from '../../../shared/types.js';
+import { fill } from '../i18n.js';
+import { Card } from './Card.js';
+import type { Ctx } from './ctx.js';
+import { Icon, NEXT, PREV } from './Icon.js';
+
+/** A carousel of `cards`. */
+export function Carousel({ cards, label, c }: { cards: BadgeCard[]; label?: string; c: Ctx }) {
+  const ref = useRef<HTMLDivElement>(null);
+  // `by` is in physical pixels direction (+1 = right); buttons mean "next in reading order".
+  const go = (by: number) => {
+    const el = ref.current;
+    const step = ((el?.firstElementChild as HTMLElement | null)?.offsetWidth || 240) + 10;
+    el?.scrollBy({ left: by * step, behavior: 'smooth' });
+  };
+  const logical = c.dir === 'rtl' ? -1 : 1;
+  const onKey = (e: KeyboardEvent) => {
+    const by = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+    if (!by) return;
+    e.preventDefault();
+    go(by);
+  };
+  return (
+    <div class="cr" role="group" aria-roledescription="carousel" aria-label={label || c.t.title}>
+      <div class="cs" ref={ref} tabIndex={0} onKeyDown={onKey}>
+        {cards.map((card, i) => (
+          <div key={i} role="group" aria-roledescription="slide" aria-label={fill(c.t.slide, { i: i + 1, n: cards.length })}>
+            <Card card={card} c={c} />
+          </div>
+        ))}
+      </div>
+      {cards.length > 1 && (
+        <div class="cn">
+          <button type="button" class="ib" aria-label={c.t.prev} onClick={() => go(-logical)}>
+            <Icon d={PREV} />
+          </button>
+          <button type="button" class="ib" aria-label={c.t.next} onClick={() => go(logical)}>
+            <Icon d={NEXT} />
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

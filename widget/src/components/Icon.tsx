@@ -1,0 +1,16 @@
+/** Stroke icons (24×24 paths), hidden from assistive technology: their buttons carry the label. */
+export const CHAT = 'M21 11.5a8.4 8.4 0 0 1-12.2 7.5L3 21l2-5.6A8.4 8.4 0 1 1 21 11.5z';
+export const CLOSE = 'M18 6 6 18M6 6l12 12';
+export const SEND = 'M4 12h15M13 6l6 6-6 6';
+export const PREV = 'M15 18l-6-6 6-6';
+export const NEXT = 'M9 18l6-6-6-6';
+export const FILE = 'M14 3H6v18h12V7zM14 3v4h4M12 11v6M9 14l3 3 3-3';
+
+/** One icon from its path. */
+export function Icon({ d }: { d: string }) {
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path d={d} />
+    </svg>
+  );
+}

@@ -1,0 +1,19 @@
+/** One message: who wrote it, its text (Markdown for the agent's side) and its badge. */
+import { markdown } from '../markdown.js';
+import type { ChatMessage } from '../messages.js';
+import { BadgeView } from './Badge.js';
+import type { Ctx } from './ctx.js';
+
+/** A message bubble; `last` tells quick replies whether they are still current. */
+export function MessageItem({ m, c, last }: { m: ChatMessage; c: Ctx; last: boolean }) {
+  const { t } = c;
+  const who = m.role === 'user' ? t.you : m.role === 'operator' ? m.operatorName || t.operator : t.bot;
+  return (
+    <div class={`m ${m.role}${m.badge?.type === 'carousel' ? ' w' : ''}`}>
+      {m.role === 'operator' ? <div class="who">{who}</div> : <span class="sr">{who}:</span>}
+      {m.text && <div class="b">{m.role === 'user' ? m.text : markdown(m.text)}</div>}
+      {m.badge && <BadgeView b={m.badge} c={c} last={last} />}
+      {m.pending === 'queued' && <div class="st">{t.queued}</div>}
+    </div>
+  );
+}

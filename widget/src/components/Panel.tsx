@@ -1,0 +1,81 @@
+/** The chat panel: header with actions, banners, the log, and the composer or the ended notice. */
+import { useEffect, useRef } from 'preact/hooks';
+import { Composer } from './Composer.js';
+import type { Ctx } from './ctx.js';
+import { CLOSE, Icon } from './Icon.js';
+import { MessageList } from './MessageList.js';
+
+/** The panel; floating it is a dialog that `onClose` closes (button or Escape), inline a region. */
+export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
+  const { s, t } = c;
+  const ref = useRef<HTMLElement>(null);
+  const title = c.o.title || s.config.value?.title || t.title;
+  const convo = s.convo.value;
+  const focusInput = () => {
+    const box = ref.current;
+    // On touch screens focusing the text box would throw the keyboard over the conversation.
+    const coarse = matchMedia('(pointer: coarse)').matches;
+    (coarse ? box : box?.querySelector('textarea') || box)?.focus();
+  };
+  useEffect(() => {
+    if (onClose) focusInput();
+  }, []);
+
+  return (
+    <section
+      ref={ref}
+      class="p"
+      role={onClose ? 'dialog' : 'region'}
+      aria-label={title}
+      tabIndex={-1}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && onClose) {
+          e.stopPropagation();
+          onClose();
+        }
+      }}
+    >
+      <div class="h">
+        <h2>{title}</h2>
+        {s.canEscalate.value && (
+          <button type="button" class="hb" onClick={s.escalate}>
+            {t.human}
+          </button>
+        )}
+        {onClose && (
+          <button type="button" class="ib" aria-label={t.close} onClick={onClose}>
+            <Icon d={CLOSE} />
+          </button>
+        )}
+      </div>
+      {(convo === 'escalated' || (s.escalating.value && convo === 'active')) && (
+        <p class="bn" role="status">
+          {t.escalated}
+        </p>
+      )}
+      {!s.online.value && (
+        <p class="bn" role="status">
+          {t.offline}
+        </p>
+      )}
+      <MessageList c={c} />
+      {convo === 'archived' ? (
+        <div class="end">
+          <p>{t.ended}</p>
+          <button
+            type="button"
+            class="pb"
+            onClick={() => {
+              s.reset();
+              setTimeout(focusInput);
+            }}
+          >
+            {t.restart}
+          </button>
+        </div>
+      ) : (
+        <Composer c={c} />
+      )}
+    </section>
+  );
+}

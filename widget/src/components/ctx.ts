@@ -1,0 +1,12 @@
+import type { Strings } from '../i18n.js';
+import type { ParleyOptions } from '../public-types.js';
+import type { Store } from '../store.js';
+
+/** What every component gets: the store, the strings and the integrator's options. */
+export interface Ctx {
+  s: Store;
+  t: Strings;
+  o: ParleyOptions;
+  dir: 'ltr' | 'rtl';
+  inline: boolean;
+}

@@ -1,0 +1,116 @@
+/**
+ * The widget's strings in English, German and French. Every string can be overridden through
+ * `options.strings`; `{n}` and `{i}` are placeholders filled in by `fill`.
+ */
+
+const en = {
+  open: 'Open chat',
+  close: 'Close chat',
+  title: 'Chat',
+  greeting: 'Hi! How can we help you today?',
+  message: 'Message',
+  placeholder: 'Type a message…',
+  send: 'Send',
+  typing: 'Typing…',
+  unread: '{n} unread',
+  older: 'Load older messages',
+  notSent: 'Your message was not sent.',
+  retry: 'Retry',
+  sending: 'Sending…',
+  queued: 'Waiting for connection…',
+  offline: "You're offline. Messages will be sent when you're back.",
+  human: 'Talk to a person',
+  escalated: 'A person from our team will take it from here.',
+  ended: 'This conversation has ended.',
+  restart: 'Start a new conversation',
+  prev: 'Previous',
+  next: 'Next',
+  slide: '{i} of {n}',
+  you: 'You',
+  bot: 'Assistant',
+  operator: 'Team member',
+  log: 'Conversation',
+  newTab: '(opens in a new tab)',
+};
+
+/** Every string the widget shows. */
+export type Strings = typeof en;
+
+const de: Strings = {
+  open: 'Chat öffnen',
+  close: 'Chat schließen',
+  title: 'Chat',
+  greeting: 'Hallo! Wie können wir helfen?',
+  message: 'Nachricht',
+  placeholder: 'Nachricht schreiben…',
+  send: 'Senden',
+  typing: 'Schreibt…',
+  unread: '{n} ungelesen',
+  older: 'Ältere Nachrichten laden',
+  notSent: 'Ihre Nachricht wurde nicht gesendet.',
+  retry: 'Erneut senden',
+  sending: 'Wird gesendet…',
+  queued: 'Warte auf Verbindung…',
+  offline: 'Sie sind offline. Nachrichten werden gesendet, sobald Sie wieder online sind.',
+  human: 'Mit einem Menschen sprechen',
+  escalated: 'Ein Mitglied unseres Teams übernimmt jetzt.',
+  ended: 'Dieses Gespräch wurde beendet.',
+  restart: 'Neues Gespräch beginnen',
+  prev: 'Zurück',
+  next: 'Weiter',
+  slide: '{i} von {n}',
+  you: 'Sie',
+  bot: 'Assistent',
+  operator: 'Teammitglied',
+  log: 'Gespräch',
+  newTab: '(öffnet in neuem Tab)',
+};
+
+const fr: Strings = {
+  open: 'Ouvrir le chat',
+  close: 'Fermer le chat',
+  title: 'Chat',
+  greeting: 'Bonjour ! Comment pouvons-nous vous aider ?',
+  message: 'Message',
+  placeholder: 'Écrivez un message…',
+  send: 'Envoyer',
+  typing: 'En train d’écrire…',
+  unread: '{n} non lu(s)',
+  older: 'Charger les messages précédents',
+  notSent: 'Votre message n’a pas été envoyé.',
+  retry: 'Réessayer',
+  sending: 'Envoi…',
+  queued: 'En attente de connexion…',
+  offline: 'Vous êtes hors ligne. Les messages partiront dès votre retour.',
+  human: 'Parler à une personne',
+  escalated: 'Un membre de notre équipe prend le relais.',
+  ended: 'Cette conversation est terminée.',
+  restart: 'Nouvelle conversation',
+  prev: 'Précédent',
+  next: 'Suivant',
+  slide: '{i} sur {n}',
+  you: 'Vous',
+  bot: 'Assistant',
+  operator: 'Membre de l’équipe',
+  log: 'Conversation',
+  newTab: '(s’ouvre dans un nouvel onglet)',
+};
+
+const LOCALES: Record<string, Strings> = { en, de, fr };
+const RTL = /^(ar|he|fa|ur|yi|ps|dv|ku|sd|ug)\b/i;
+
+/** Picks the strings for `locale` (or the browser's language), with overrides applied. */
+export function pickStrings(locale: string | undefined, overrides?: Partial<Strings>): Strings {
+  const lang = (locale || navigator.language || 'en').slice(0, 2).toLowerCase();
+  return { ...(LOCALES[lang] || en), ...overrides };
+}
+
+/** Text direction: `dir` when given, else right-to-left for RTL locales. */
+export function pickDir(locale: string | undefined, dir?: 'ltr' | 'rtl'): 'ltr' | 'rtl' {
+  return dir || (RTL.test(locale || navigator.language || '') ? 'rtl' : 'ltr');
+}
+
+/** Fills `{name}` placeholders. */
+export function fill(text: string, values: Record<string, string | number>): string {
+  return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+}

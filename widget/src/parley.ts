@@ -1,0 +1,94 @@
+/**
+ * One widget instance: its store, its UI in a shadow root (floating, or inline in an element)
+ * and its public API. Nothing here throws into the page: failures become `error` events.
+ */
+import { h, render } from 'preact';
+import { App } from './components/App.js';
+import { pickDir, pickStrings } from './i18n.js';
+import type { ParleyEventName, ParleyInstance, ParleyOptions } from './public-types.js';
+import { createStore } from './store.js';
+import { adoptStyles } from './styles.js';
+
+type Handler = (data: any) => void;
+
+/** Creates a widget for `options.bff` (default: this page's origin) and shows it once the DOM is ready. */
+export function createParley(options: ParleyOptions = {}): ParleyInstance {
+  const bff = (options.bff || location.origin).replace(/\/+$/, '');
+  const handlers: { [K in ParleyEventName]?: Set<Handler> } = {};
+  const emit = (event: string, data?: unknown) => {
+    const set = handlers[event as ParleyEventName];
+    if (!set?.size && event === 'error') console.warn('[parley]', data);
+    set?.forEach((fn) => {
+      try {
+        fn(data);
+      } catch (e) {
+        console.error(e); // an integrator's handler must not break the widget
+      }
+    });
+  };
+  const s = createStore(bff, emit, options.profileName);
+  const c = { s, t: pickStrings(options.locale, options.strings), dir: pickDir(options.locale, options.dir), o: options, inline: false };
+  let host: HTMLElement | undefined;
+  let root: ShadowRoot | undefined;
+  let dead = false;
+
+  const unmount = () => {
+    if (root) render(null, root);
+    if (!c.inline) host?.remove();
+    host = root = undefined;
+  };
+  const mount = (el?: HTMLElement) => {
+    unmount();
+    c.inline = !!el;
+    host = el || document.body.appendChild(document.createElement('div'));
+    if (!el) host.setAttribute('data-parley', '');
+    root = host.shadowRoot || host.attachShadow({ mode: 'open' });
+    adoptStyles(root);
+    render(h(App, { c: { ...c } }), root);
+  };
+
+  // Every entry point from the page goes through here: a widget failure stays a widget failure.
+  const guard =
+    <A extends unknown[]>(fn: (...args: A) => void) =>
+    (...args: A): void => {
+      if (dead) return;
+      try {
+        fn(...args);
+      } catch (e) {
+        emit('error', { code: 'internal_error', message: String(e) });
+      }
+    };
+
+  const api: ParleyInstance = {
+    open: guard(() => s.setOpen(true)),
+    close: guard(() => s.setOpen(false)),
+    toggle: guard(() => s.setOpen(!s.open.value)),
+    send: guard((text: string) => void s.send(String(text ?? ''))),
+    identify: guard((p) => s.identify(p || {})),
+    on(event, fn) {
+      (handlers[event] ||= new Set()).add(fn as Handler);
+      return api;
+    },
+    off(event, fn) {
+      handlers[event]?.delete(fn as Handler);
+      return api;
+    },
+    reset: guard(() => s.reset()),
+    mount: guard(mount),
+    destroy: guard(() => {
+      s.destroy();
+      unmount();
+      dead = true;
+    }),
+  };
+
+  const start = guard(() => {
+    mount(options.container);
+    if (options.variables) s.identify({ variables: options.variables });
+    if (options.open) s.setOpen(true);
+    s.boot().then(() => emit('ready'));
+  });
+  if (document.body) start();
+  else document.addEventListener('DOMContentLoaded', start, { once: true });
+  return api;
+}

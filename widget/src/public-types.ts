@@ -1,0 +1,68 @@
+/**
+ * The widget's public API, for `window.Parley` and the npm build (`createParley`, `init`).
+ * `dist/widget/widget.d.ts` is emitted from this file at build time.
+ */
+import type { Message, PublicConfig } from '../../shared/types.js';
+import type { Strings } from './i18n.js';
+
+export type { Message, PublicConfig, Strings };
+
+/** Everything an integrator can set; each field overrides the BFF's public settings. */
+export interface ParleyOptions {
+  /** Origin of the BFF. Default: the origin of the script tag (or of the page, for npm users). */
+  bff?: string;
+  /** `en`, `de` or `fr` (others fall back to English). Default: `navigator.language`. */
+  locale?: string;
+  /** Text direction; default right-to-left for RTL locales. */
+  dir?: 'ltr' | 'rtl';
+  /** Overrides of single strings, e.g. `{ placeholder: 'Ask us anything' }`. */
+  strings?: Partial<Strings>;
+  title?: string;
+  greeting?: string;
+  theme?: {
+    /** Any CSS color; the page may also set `--parley-accent` (and `--parley-accent-text`). */
+    accent?: string;
+    position?: 'right' | 'left';
+    scheme?: 'light' | 'dark' | 'auto';
+  };
+  /** Sent as `profileName` when the conversation starts. */
+  profileName?: string;
+  /** User variables (only names the BFF allows), sent once a conversation exists. */
+  variables?: Record<string, string | number | boolean>;
+  /** Open the panel right away. */
+  open?: boolean;
+  /** Render inline inside this element instead of floating (what `<parley-chat>` does). */
+  container?: HTMLElement;
+}
+
+/** Data of each event, by name. */
+export interface ParleyEventMap {
+  ready: undefined;
+  open: undefined;
+  close: undefined;
+  /** Every message new to this page: the user's own once the BFF confirmed it, and every answer. */
+  message: Message;
+  unread: { count: number };
+  error: { code: string; message: string };
+}
+
+export type ParleyEventName = keyof ParleyEventMap;
+
+/** One widget. No method throws: failures are reported as `error` events. */
+export interface ParleyInstance {
+  open(): void;
+  close(): void;
+  toggle(): void;
+  /** Sends `text` as the user's message (starting a conversation if there is none). */
+  send(text: string): void;
+  /** Sets the profile name for a new conversation and user variables. */
+  identify(profile: { profileName?: string; variables?: Record<string, string | number | boolean> }): void;
+  on<K extends ParleyEventName>(event: K, fn: (data: ParleyEventMap[K]) => void): ParleyInstance;
+  off<K extends ParleyEventName>(event: K, fn: (data: ParleyEventMap[K]) => void): ParleyInstance;
+  /** Forgets the conversation in this browser (all tabs); the next message starts a new one. */
+  reset(): void;
+  /** Moves the UI inline into `element`, or back to floating without one. */
+  mount(element?: HTMLElement): void;
+  /** Removes the UI and stops every connection, timer and listener. */
+  destroy(): void;
+}

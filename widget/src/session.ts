@@ -1,0 +1,85 @@
+/**
+ * The conversation's credentials in `localStorage` (one key per BFF origin, shared by every tab)
+ * and their refresh. Tabs refresh one at a time (Web Locks where available) and adopt a token
+ * another tab already refreshed, because an old refresh token stops working once used.
+ */
+import type { TokenResponse } from '../../shared/types.js';
+import { request } from './api.js';
+
+export interface SessionData {
+  sessionId: string;
+  token: string;
+  refreshToken: string;
+  expiresAt: string;
+  lastEventId?: string;
+  /** Conversation state seen last (`escalated`, `archived`), restored after a reload. */
+  state?: string;
+}
+
+/** The storage key of a BFF's session. */
+export function sessionKey(bff: string): string {
+  return 'parley:' + bff;
+}
+
+/** Reads the stored session, if any (storage may be unavailable or hold junk). */
+export function loadSession(key: string): SessionData | undefined {
+  try {
+    const s = JSON.parse(localStorage.getItem(key) || 'null') as SessionData | null;
+    return s && s.sessionId && s.token ? s : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stores the session, or removes it (which tells other tabs the conversation was reset). */
+export function saveSession(key: string, s: SessionData | undefined): void {
+  try {
+    if (s) localStorage.setItem(key, JSON.stringify(s));
+    else localStorage.removeItem(key);
+  } catch {
+    // Private mode or a full quota: the conversation still works in this page.
+  }
+}
+
+/** Milliseconds until the token should be refreshed: a minute (at most a fifth of its life) early. */
+export function refreshDelay(s: SessionData, now = Date.now()): number {
+  const left = Date.parse(s.expiresAt) - now;
+  return Math.max(0, left - Math.min(60_000, left / 5));
+}
+
+/** True when the token is expired or about to be. */
+export function isExpired(s: SessionData, now = Date.now()): boolean {
+  return !(Date.parse(s.expiresAt) - now > 5_000);
+}
+
+type Locks = { request<T>(name: string, fn: () => Promise<T>): Promise<T> };
+
+/** Exchanges the refresh token for a new pair, unless another tab just did; returns the session to use. */
+export function refreshSession(bff: string, key: string, current: SessionData): Promise<SessionData> {
+  const run = async (): Promise<SessionData> => {
+    const stored = loadSession(key);
+    const mine = stored?.sessionId === current.sessionId ? { ...current, ...pick(stored) } : current;
+    if (mine.token !== current.token && !isExpired(mine)) return mine;
+    let r: TokenResponse;
+    try {
+      r = await request<TokenResponse>(bff, '/api/token', { body: { refreshToken: mine.refreshToken } });
+    } catch (e) {
+      // Without Web Locks two tabs can race: the loser's token was just rotated by the winner.
+      await new Promise((ok) => setTimeout(ok, 300));
+      const again = loadSession(key);
+      if (again?.sessionId === mine.sessionId && again.refreshToken !== mine.refreshToken) return { ...mine, ...pick(again) };
+      throw e;
+    }
+    const next = { ...mine, ...pick(r) };
+    // Another tab may have reset or replaced the conversation meanwhile: never resurrect it.
+    const now = loadSession(key);
+    if (now ? now.sessionId === next.sessionId : !stored) saveSession(key, { ...now, ...next });
+    return next;
+  };
+  const locks = (navigator as { locks?: Locks }).locks;
+  return locks ? locks.request(key, run) : run();
+}
+
+function pick(s: TokenResponse): TokenResponse {
+  return { token: s.token, refreshToken: s.refreshToken, expiresAt: s.expiresAt };
+}

@@ -1,0 +1,251 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createStore, type Store } from './store.js';
+import { FakeEventSource, flush, mockEventSource, mockFetch, PUBLIC_CONFIG, sessionBody } from './test-utils.js';
+
+const BFF = 'https://bff.test';
+const KEY = 'parley:' + BFF;
+const stored = () => JSON.parse(localStorage.getItem(KEY) || 'null');
+
+let store: Store | undefined;
+let events: Array<[string, unknown]> = [];
+
+function start() {
+  events = [];
+  store = createStore(BFF, (name, data) => events.push([name, data]));
+  void store.boot();
+  return store;
+}
+
+function seedSession(extra: Record<string, unknown> = {}) {
+  localStorage.setItem(KEY, JSON.stringify({ ...sessionBody(1), ...extra }));
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  mockEventSource();
+});
+afterEach(() => {
+  store?.destroy();
+  store = undefined;
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('sending', () => {
+  it('shows the message at once, starts the conversation with its clientId and reconciles the echo', async () => {
+    const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'POST /api/session': { status: 201, body: sessionBody(1) } });
+    const s = start();
+    s.send('Hello');
+    expect(s.messages.value).toMatchObject([{ role: 'user', text: 'Hello', pending: 'sending' }]);
+    await flush();
+
+    const [call] = api.to('POST', '/api/session');
+    expect(call!.body).toEqual({ text: 'Hello', clientId: s.messages.value[0]!.clientId });
+    expect(stored()).toMatchObject({ sessionId: 's1', token: 'tok1', refreshToken: 'ref1' });
+    expect(FakeEventSource.last.token).toBe('tok1');
+    expect(s.typing.value).toBe(true);
+
+    FakeEventSource.last.emit('message', { id: 'u_1', role: 'user', text: 'Hello', clientId: call!.body.clientId }, 1);
+    FakeEventSource.last.emit('message', { id: '42', role: 'bot', text: 'Hi there' }, 2);
+    expect(s.messages.value.map((m) => [m.id, m.pending])).toEqual([
+      ['u_1', undefined],
+      ['42', undefined],
+    ]);
+    expect(s.typing.value).toBe(false);
+    expect(stored().lastEventId).toBe('2');
+    expect(events.filter(([n]) => n === 'message')).toHaveLength(2);
+  });
+
+  it('gives a refused message back to the composer and reports the error', async () => {
+    seedSession();
+    mockFetch({
+      'GET /api/messages': { body: { items: [], limit: 20, offset: 0, hasMore: false } },
+      'POST /api/messages': { status: 429, body: { error: { code: 'rate_limited', message: 'Slow down' } } },
+    });
+    const s = start();
+    s.draft.value = 'Where is my order?';
+    s.submit();
+    expect(s.draft.value).toBe('');
+    await flush();
+    expect(s.draft.value).toBe('Where is my order?');
+    expect(s.failed.value).toBe(true);
+    expect(s.messages.value).toEqual([]);
+    expect(events).toContainEqual(['error', { code: 'rate_limited', message: 'Slow down' }]);
+  });
+
+  it('queues messages typed offline and sends them in order once back online', async () => {
+    const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    const api = mockFetch({ 'POST /api/session': { status: 201, body: sessionBody(1) }, 'POST /api/messages': { status: 202, body: {} } });
+    const s = start();
+    s.send('one');
+    s.send('two');
+    await flush();
+    expect(api.to('POST', '/api/')).toHaveLength(0);
+    expect(s.messages.value.map((m) => m.pending)).toEqual(['queued', 'queued']);
+    expect(JSON.parse(sessionStorage.getItem(KEY + ':q')!)).toHaveLength(2);
+
+    online.mockReturnValue(true);
+    window.dispatchEvent(new Event('online'));
+    await flush();
+    expect(api.to('POST', '/api/session')[0]!.body.text).toBe('one');
+    expect(api.to('POST', '/api/messages')[0]!.body.text).toBe('two');
+    expect(s.messages.value.map((m) => m.pending)).toEqual([undefined, undefined]);
+    expect(JSON.parse(sessionStorage.getItem(KEY + ':q')!)).toEqual([]);
+  });
+
+  it('keeps a message that hit a network failure queued until the network is back', async () => {
+    let down = true;
+    mockFetch({ 'POST /api/session': () => (down ? 'network' : { status: 201, body: sessionBody(1) }) });
+    const s = start();
+    s.send('still there?');
+    await flush();
+    expect(s.messages.value[0]!.pending).toBe('queued');
+    expect(s.failed.value).toBe(false);
+    down = false;
+    window.dispatchEvent(new Event('online'));
+    await flush();
+    expect(s.messages.value[0]!.pending).toBeUndefined();
+    expect(stored().sessionId).toBe('s1');
+  });
+});
+
+describe('history and stream', () => {
+  const page = (ids: string[], hasMore: boolean) => ({
+    body: { items: ids.map((id) => ({ id, role: Number(id) % 2 ? 'bot' : 'user', text: 'm' + id })), limit: 20, offset: 0, hasMore },
+  });
+
+  it('restores the conversation, resumes the stream after the last event and merges by id in order', async () => {
+    seedSession({ lastEventId: '7' });
+    let first = true;
+    const api = mockFetch({
+      'GET /api/messages': (call) => (call.path.includes('offset=0') && first ? ((first = false), page(['1', '2', '3'], true)) : page(['0', '1'], false)),
+    });
+    const s = start();
+    expect(FakeEventSource.all).toHaveLength(0); // the URL is built asynchronously
+    await flush();
+    expect(new URL(FakeEventSource.last.url).searchParams.get('lastEventId')).toBe('7');
+    // The stream overlaps the history (3) and goes beyond it (4).
+    FakeEventSource.last.emit('message', { id: '3', role: 'bot', text: 'm3' }, 8);
+    FakeEventSource.last.emit('message', { id: '4', role: 'user', text: 'm4' }, 9);
+    expect(s.messages.value.map((m) => m.id)).toEqual(['1', '2', '3', '4']);
+    expect(s.hasMore.value).toBe(true);
+
+    await s.loadOlder();
+    expect(api.to('GET', '/api/messages')[1]!.path).toBe('/api/messages?limit=20&offset=4');
+    expect(s.messages.value.map((m) => m.id)).toEqual(['0', '1', '2', '3', '4']);
+    expect(s.hasMore.value).toBe(false);
+  });
+
+  it('treats the same user message from history and stream as one', async () => {
+    seedSession();
+    const t = Date.now();
+    mockFetch({
+      'GET /api/messages': { body: { items: [{ id: '100', role: 'user', text: 'Hi', createdAt: new Date(t).toISOString() }], hasMore: false } },
+    });
+    const s = start();
+    await flush();
+    FakeEventSource.last.emit('message', { id: 'u_9', role: 'user', text: 'Hi', createdAt: new Date(t + 900).toISOString() }, 1);
+    FakeEventSource.last.emit('message', { id: 'u_10', role: 'user', text: 'Hi again' }, 2);
+    expect(s.messages.value.map((m) => m.text)).toEqual(['Hi', 'Hi again']);
+  });
+
+  it('counts unread answers while closed and clears them on open', async () => {
+    seedSession();
+    mockFetch({ 'GET /api/messages': { body: { items: [], hasMore: false } } });
+    const s = start();
+    await flush();
+    FakeEventSource.last.emit('message', { id: '1', role: 'bot', text: 'a' }, 1);
+    FakeEventSource.last.emit('message', { id: '1', role: 'bot', text: 'a' }, 1); // a replayed duplicate
+    FakeEventSource.last.emit('message', { id: '2', role: 'operator', text: 'b', operatorName: 'Ana' }, 2);
+    expect(s.unread.value).toBe(2);
+    s.setOpen(true);
+    expect(s.unread.value).toBe(0);
+    expect(events.filter(([n]) => n === 'unread').map(([, d]) => d)).toEqual([{ count: 1 }, { count: 2 }, { count: 0 }]);
+  });
+
+  it('follows state events: escalated, then archived; the next message starts a new conversation', async () => {
+    seedSession();
+    const api = mockFetch({
+      'GET /api/messages': { body: { items: [{ id: '1', role: 'bot', text: 'hi' }], hasMore: false } },
+      'POST /api/session': { status: 201, body: sessionBody(2) },
+    });
+    const s = start();
+    await flush();
+    FakeEventSource.last.emit('state', { state: 'escalated' }, 1);
+    expect(s.convo.value).toBe('escalated');
+    expect(stored().state).toBe('escalated');
+    FakeEventSource.last.emit('archived', {}, 2);
+    expect(s.convo.value).toBe('archived');
+
+    s.send('new question');
+    expect(s.messages.value.map((m) => m.text)).toEqual(['new question']);
+    await flush();
+    expect(api.to('POST', '/api/session')).toHaveLength(1);
+    expect(stored().sessionId).toBe('s2');
+  });
+});
+
+describe('credentials', () => {
+  it('refreshes the token after a 401 token_expired and retries the request once', async () => {
+    seedSession();
+    let sends = 0;
+    const api = mockFetch({
+      'GET /api/messages': { body: { items: [], hasMore: false } },
+      'POST /api/messages': () => (sends++ ? { status: 202, body: {} } : { status: 401, body: { error: { code: 'token_expired', message: 'expired' } } }),
+      'POST /api/token': { body: { token: 'tok2', refreshToken: 'ref2', expiresAt: new Date(Date.now() + 900_000).toISOString() } },
+    });
+    const s = start();
+    await flush();
+    s.send('hello');
+    await flush();
+    expect(api.to('POST', '/api/token').map((c) => c.body)).toEqual([{ refreshToken: 'ref1' }]);
+    expect(api.to('POST', '/api/messages').map((c) => c.auth)).toEqual(['Bearer tok1', 'Bearer tok2']);
+    expect(stored()).toMatchObject({ token: 'tok2', refreshToken: 'ref2' });
+    expect(s.failed.value).toBe(false);
+  });
+
+  it('refreshes a token that is about to expire before opening the stream', async () => {
+    seedSession({ expiresAt: new Date(Date.now() + 2000).toISOString() });
+    mockFetch({
+      'GET /api/messages': { body: { items: [], hasMore: false } },
+      'POST /api/token': { body: { token: 'tok2', refreshToken: 'ref2', expiresAt: new Date(Date.now() + 900_000).toISOString() } },
+    });
+    start();
+    await flush();
+    expect(FakeEventSource.all.map((e) => e.token)).toEqual(['tok2']);
+  });
+
+  it('after the stream says token_expired, refreshes and reconnects with the new token', async () => {
+    seedSession({ lastEventId: '3' });
+    const api = mockFetch({
+      'GET /api/messages': { body: { items: [], hasMore: false } },
+      'POST /api/token': { body: { token: 'tok2', refreshToken: 'ref2', expiresAt: new Date(Date.now() + 900_000).toISOString() } },
+    });
+    start();
+    await flush();
+    FakeEventSource.last.emit('error', { code: 'token_expired', message: 'expired' }, 3);
+    await flush();
+    expect(api.to('POST', '/api/token')).toHaveLength(1);
+    expect(FakeEventSource.all[0]!.closed).toBe(true);
+    expect(FakeEventSource.last.token).toBe('tok2');
+    expect(new URL(FakeEventSource.last.url).searchParams.get('lastEventId')).toBe('3');
+  });
+
+  it('adopts a conversation another tab started, and follows its reset', async () => {
+    const api = mockFetch({ 'GET /api/messages': { body: { items: [{ id: '1', role: 'bot', text: 'from tab A' }], hasMore: false } } });
+    const s = start();
+    await flush();
+    seedSession();
+    window.dispatchEvent(new StorageEvent('storage', { key: KEY }));
+    await flush();
+    expect(api.to('GET', '/api/messages')).toHaveLength(1);
+    expect(s.messages.value.map((m) => m.text)).toEqual(['from tab A']);
+    expect(FakeEventSource.last.token).toBe('tok1');
+
+    localStorage.removeItem(KEY);
+    window.dispatchEvent(new StorageEvent('storage', { key: KEY }));
+    expect(s.messages.value).toEqual([]);
+    expect(FakeEventSource.last.closed).toBe(true);
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * The widget's CSS, adopted as a constructable stylesheet: no `<style>` element and no inline
+ * style strings, so a page whose CSP forbids `unsafe-inline` styles shows it unchanged.
+ * Colors come from custom properties: `--parley-accent`, `--parley-accent-text`, `--parley-bg`,
+ * `--parley-fg`, `--parley-muted`, `--parley-border`, `--parley-bubble`, `--parley-radius`,
+ * `--parley-font`.
+ */
+
+const DARK = '--bg:#17191e;--fg:#eceef2;--mu:#a5abb6;--bd:#30343d;--bb:#252830;--ac:color-mix(in srgb,var(--a) 55%,#fff);--eb:#3b1e20;--ef:#ffc2c2';
+
+const CSS = `
+:host{all:initial}
+*{box-sizing:border-box}
+.r{--a:var(--parley-accent,var(--pa,#2454d6));--at:var(--parley-accent-text,var(--pat,#fff));--ac:var(--a);--bg:var(--parley-bg,#fff);--fg:var(--parley-fg,#1b1e24);--mu:var(--parley-muted,#5a616d);--bd:var(--parley-border,#e1e4e9);--bb:var(--parley-bubble,#eff1f4);--eb:#fdecec;--ef:#8a1c1c;--rad:var(--parley-radius,16px);font:15px/1.45 var(--parley-font,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif);color:var(--fg);-webkit-font-smoothing:antialiased}
+.dark{${DARK}}
+@media(prefers-color-scheme:dark){.auto{${DARK}}}
+button{font:inherit;color:inherit;cursor:pointer;margin:0}
+:focus-visible{outline:2px solid var(--ac);outline-offset:2px}
+.h :focus-visible,.l:focus-visible{outline-color:var(--fg)}
+svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round;flex:none}
+[dir=rtl] .fl svg,[dir=rtl] .sb svg,[dir=rtl] .cn svg{transform:scaleX(-1)}
+.l,.p{position:fixed;z-index:2147483000;right:20px}
+.left .l,.left .p{right:auto;left:20px}
+.l{bottom:20px;width:58px;height:58px;border:0;border-radius:50%;background:var(--a);color:var(--at);display:grid;place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);transition:transform .15s}
+.l:hover{transform:scale(1.06)}
+.l svg{width:26px;height:26px}
+.n{position:absolute;top:-3px;right:-3px;min-width:22px;height:22px;padding:0 6px;border-radius:11px;background:#c8102e;color:#fff;font-size:12px;font-weight:700;line-height:22px;text-align:center;box-shadow:0 0 0 2px var(--bg)}
+.p{bottom:92px;width:384px;height:min(640px,calc(100vh - 112px));display:flex;flex-direction:column;background:var(--bg);color:var(--fg);border-radius:var(--rad);box-shadow:0 16px 48px rgba(0,0,0,.24);overflow:hidden;animation:in .2s ease-out}
+@keyframes in{from{opacity:0;transform:translateY(12px)}}
+.inline .p{position:relative;right:auto;bottom:auto;width:100%;height:100%;min-height:420px;box-shadow:none;border:1px solid var(--bd);animation:none}
+.h{display:flex;align-items:center;gap:8px;padding:12px 10px;padding-inline-start:18px;background:var(--a);color:var(--at)}
+.h h2{flex:1;margin:0;font-size:16px;font-weight:650;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.ib{width:36px;height:36px;border:0;border-radius:50%;background:transparent;display:grid;place-items:center}
+.ib:hover,.hb:hover{background:rgba(127,127,127,.2)}
+.hb{border:1px solid;border-radius:99px;background:transparent;padding:4px 12px;font-size:13px;white-space:nowrap}
+.bn{margin:0;padding:8px 18px;font-size:13px;background:var(--bb);border-bottom:1px solid var(--bd)}
+.log{flex:1;overflow-y:auto;padding:16px;display:flex;flex-direction:column;gap:10px;overscroll-behavior:contain}
+.log:focus-visible{outline-offset:-2px}
+.m{display:flex;flex-direction:column;align-items:flex-start;gap:6px;max-width:86%}
+.m.user{align-self:flex-end;align-items:flex-end}
+.m.w{max-width:100%;align-self:stretch}
+.b{padding:9px 13px;border-radius:18px;border-end-start-radius:6px;background:var(--bb);overflow-wrap:anywhere}
+.user .b{background:var(--a);color:var(--at);border-radius:18px;border-end-end-radius:6px;white-space:pre-wrap}
+.b p,.b ul,.b ol,.b pre{margin:0 0 6px}
+.b>:last-child{margin-bottom:0}
+.b ul,.b ol{padding-inline-start:20px}
+.b a{color:inherit}
+code{font:13px ui-monospace,Menlo,Consolas,monospace;background:rgba(127,127,127,.16);padding:1px 4px;border-radius:4px}
+pre{overflow-x:auto;padding:8px;background:rgba(127,127,127,.12);border-radius:8px}
+pre code{background:none;padding:0}
+.un{color:var(--mu);font-style:italic}
+.who,.st{font-size:12px;color:var(--mu);margin:0 4px}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.ty{display:flex;gap:4px;padding:13px 14px;background:var(--bb);border-radius:18px;border-end-start-radius:6px;align-self:flex-start}
+.ty i{width:7px;height:7px;border-radius:50%;background:var(--mu);animation:bl 1.2s infinite}
+.ty i:nth-child(2){animation-delay:.2s}
+.ty i:nth-child(3){animation-delay:.4s}
+@keyframes bl{0%,60%,100%{opacity:.3}30%{opacity:1}}
+.old{align-self:center;border:1px solid var(--bd);border-radius:99px;background:var(--bg);padding:4px 14px;font-size:13px}
+.bs,.qr,.acts{display:flex;flex-direction:column;gap:6px}
+.qr{flex-flow:row wrap;justify-content:flex-end;align-self:flex-end}
+.bt{display:inline-flex;align-items:center;justify-content:center;min-height:36px;padding:6px 14px;border:1px solid var(--ac);border-radius:99px;background:var(--bg);color:var(--ac);font-size:14px;font-weight:550;text-decoration:none;text-align:center}
+.bt:hover{background:var(--bb)}
+.cd,.ls,.fl{border:1px solid var(--bd);border-radius:14px;background:var(--bg);overflow:hidden}
+.cd{width:240px;display:flex;flex-direction:column}
+.cd img{width:100%;height:130px;object-fit:cover;display:block;background:var(--bb)}
+.cb{padding:10px 12px;flex:1}
+.cb p,.ls p{margin:2px 0 0;color:var(--mu);font-size:13px}
+.cd .acts{padding:0 12px 12px}
+a.tl{color:inherit}
+.cs{display:flex;gap:10px;overflow-x:auto;scroll-snap-type:x mandatory;scroll-behavior:smooth;padding:2px 2px 8px;scrollbar-width:thin;-webkit-overflow-scrolling:touch}
+.cs>*{scroll-snap-align:start;flex:none;display:flex}
+.cn{display:flex;gap:6px;justify-content:flex-end}
+.cn .ib{border:1px solid var(--bd);width:32px;height:32px}
+.ls{list-style:none;margin:0;padding:0;width:100%}
+.ls li{display:flex;gap:10px;padding:10px 12px;border-top:1px solid var(--bd)}
+.ls li:first-child{border:0}
+.ls img{width:48px;height:48px;border-radius:8px;object-fit:cover}
+.im{margin:0}
+.im img{display:block;max-width:100%;border-radius:14px;background:var(--bb)}
+.im figcaption{font-size:12px;color:var(--mu);margin:4px 4px 0}
+.fl{display:flex;align-items:center;gap:10px;padding:10px 14px;color:var(--fg);text-decoration:none}
+.fl svg{color:var(--ac);width:24px;height:24px}
+.fl small{display:block;color:var(--mu)}
+.er{display:flex;align-items:center;gap:8px;margin:0;padding:8px 18px;font-size:13px;background:var(--eb);color:var(--ef)}
+.er button{border:0;background:none;padding:0;text-decoration:underline;font-weight:600}
+.c{display:flex;align-items:flex-end;gap:8px;padding:10px 12px;border-top:1px solid var(--bd)}
+textarea{flex:1;resize:none;margin:0;min-height:42px;max-height:140px;field-sizing:content;padding:9px 14px;border:1px solid var(--bd);border-radius:21px;background:var(--bg);color:var(--fg);font:inherit;font-size:16px;line-height:22px}
+textarea::placeholder{color:var(--mu)}
+.sb,.pb{border:0;background:var(--a);color:var(--at)}
+.sb{width:42px;height:42px;border-radius:50%;display:grid;place-items:center;flex:none}
+.sb:disabled{cursor:default;background:var(--bb);color:var(--mu)}
+.end{padding:16px;text-align:center;border-top:1px solid var(--bd)}
+.end p{margin:0 0 10px;color:var(--mu)}
+.pb{border-radius:99px;padding:10px 18px;font-weight:600}
+@media(max-width:480px){.float .p{left:0;right:0;top:var(--vt,0);bottom:auto;width:100%;height:var(--vh,100%);border-radius:0}.float.o .l{display:none}}
+@media(prefers-reduced-motion:reduce){*{animation:none!important;transition:none!important;scroll-behavior:auto!important}}
+`;
+
+let sheet: CSSStyleSheet | undefined;
+
+/** Gives `root` the widget's styles (one shared sheet; a `<style>` only where sheets can't be constructed). */
+export function adoptStyles(root: ShadowRoot): void {
+  try {
+    if (!sheet) {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(CSS);
+    }
+    root.adoptedStyleSheets = [sheet];
+  } catch {
+    const style = document.createElement('style');
+    style.textContent = CSS;
+    root.append(style);
+  }
+}
+
+/** Black or white text, whichever reads better on the hex `color` (undefined for other syntaxes). */
+export function textOn(color: string | undefined): string | undefined {
+  const m = /^#([\da-f]{3}|[\da-f]{6})$/i.exec((color || '').trim());
+  if (!m) return undefined;
+  const hex = m[1]!.length === 3 ? m[1]!.replace(/./g, '$&$&') : m[1]!;
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b! > 0.179 ? '#111' : '#fff';
+}

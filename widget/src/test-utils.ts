@@ -1,0 +1,101 @@
+/**
+ * Test doubles for the widget's two network edges: `fetch` (a small router of canned answers
+ * that records every call) and `EventSource` (driven by the test). Used by `*.test.ts(x)` only.
+ */
+import { vi } from 'vitest';
+
+export interface Call {
+  method: string;
+  path: string;
+  body: any;
+  auth?: string;
+}
+
+type Answer = { status?: number; body?: unknown } | 'network';
+type Route = (call: Call) => Answer | Promise<Answer> | undefined;
+
+/** Replaces `fetch`: `routes` maps "METHOD /path" (query string ignored) to an answer or a function. */
+export function mockFetch(routes: Record<string, Answer | Route>) {
+  const calls: Call[] = [];
+  const fn = vi.fn(async (input: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}) => {
+    const url = new URL(input);
+    const call: Call = {
+      method: init.method || 'GET',
+      path: url.pathname + url.search,
+      body: init.body ? JSON.parse(init.body) : undefined,
+      auth: init.headers?.authorization,
+    };
+    calls.push(call);
+    const route = routes[`${call.method} ${url.pathname}`];
+    const answer = typeof route === 'function' ? await route(call) : route;
+    if (!answer) return new Response(JSON.stringify({ error: { code: 'not_found', message: 'no route' } }), { status: 404 });
+    if (answer === 'network') throw new TypeError('Failed to fetch');
+    return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
+      status: answer.status ?? 200,
+      headers: { 'content-type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fn);
+  return { calls, fn, to: (method: string, path: string) => calls.filter((c) => c.method === method && c.path.startsWith(path)) };
+}
+
+/** An `EventSource` the test drives: `emit` a named event, `fail` the connection. */
+export class FakeEventSource {
+  static all: FakeEventSource[] = [];
+  static get last(): FakeEventSource {
+    return FakeEventSource.all[FakeEventSource.all.length - 1]!;
+  }
+  onopen: (() => void) | null = null;
+  closed = false;
+  private listeners = new Map<string, Set<(e: unknown) => void>>();
+
+  constructor(readonly url: string) {
+    FakeEventSource.all.push(this);
+  }
+  addEventListener(type: string, fn: (e: unknown) => void) {
+    if (!this.listeners.has(type)) this.listeners.set(type, new Set());
+    this.listeners.get(type)!.add(fn);
+  }
+  close() {
+    this.closed = true;
+  }
+  open() {
+    this.onopen?.();
+  }
+  emit(event: string, data: unknown, id: number) {
+    for (const fn of this.listeners.get(event) || []) fn({ type: event, data: JSON.stringify(data), lastEventId: String(id) });
+  }
+  fail() {
+    for (const fn of this.listeners.get('error') || []) fn(new Event('error'));
+  }
+  /** The `token` query parameter this stream was opened with. */
+  get token() {
+    return new URL(this.url).searchParams.get('token');
+  }
+}
+
+/** Installs `FakeEventSource` as the global `EventSource`. */
+export function mockEventSource() {
+  FakeEventSource.all = [];
+  vi.stubGlobal('EventSource', FakeEventSource);
+}
+
+/** A session response with a token valid for `ttlSec`. */
+export function sessionBody(n = 1, ttlSec = 900) {
+  return { sessionId: 's' + n, token: 'tok' + n, refreshToken: 'ref' + n, expiresAt: new Date(Date.now() + ttlSec * 1000).toISOString() };
+}
+
+/** Lets pending promises (fetch chains) settle. */
+export async function flush(times = 10) {
+  for (let i = 0; i < times; i++) await new Promise((ok) => setTimeout(ok, 0));
+}
+
+export const PUBLIC_CONFIG = {
+  mode: 'agent',
+  features: { escalation: true, upload: false, flows: [] },
+  title: 'Nimbus help',
+  greeting: 'Hello from the config',
+  theme: { accent: '#0b6e4f', position: 'right', scheme: 'light' },
+  limits: { textMaxLength: 4000, maxUploadBytes: 1, maxUploadFiles: 1 },
+  userVariables: [],
+};
