@@ -2,13 +2,12 @@
 
 /** A refused request (`status` and the BFF's error `code`) or a network failure (`status` 0, code `network`). */
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
+  // `declare` fields: no class-field helper in the bundle.
+  declare readonly status: number;
+  declare readonly code: string;
+  constructor(status: number, code: string, message: string) {
     super(message);
-    this.name = 'ApiError';
+    Object.assign(this, { status, code, name: 'ApiError' });
   }
 }
 

@@ -18,7 +18,7 @@ export function safeUrl(raw: string | undefined): string | undefined {
 // 1 code · 2/3 bold · 4 *italic* · 5 char before _ · 6 _italic_ · 7/8 [text](url) · 9 bare URL.
 // No lookbehind: Safari before 16.4 cannot parse it, and a syntax error would kill the widget.
 const INLINE =
-  /`([^`\n]+)`|\*\*(.+?)\*\*|__(.+?)__|\*([^*\s](?:[^*]*?[^*\s])?)\*|(^|[^\w])_([^_\s](?:[^_]*?[^_\s])?)_(?!\w)|\[([^\]\n]+)\]\(\s*(\S+?)\s*\)|(https?:\/\/[^\s<>()]*[^\s<>().,;:!?'"])/g;
+  /`([^`\n]+)`|\*\*(.+?)\*\*|__(.+?)__|\*([^*\s](?:[^*]*?[^*\s])?)\*|(^|[^\w])_([^_\s](?:[^_]*?[^_\s])?)_(?!\w)|\[([^\]\n]+)\]\(\s*((?:[^()\s]|\([^()\s]*\))+)\s*\)|(https?:\/\/[^\s<>()]*[^\s<>().,;:!?'"])/g;
 
 const link = (href: string, children: ComponentChildren) => h('a', { href, target: '_blank', rel: 'noopener noreferrer' }, children);
 

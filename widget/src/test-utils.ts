@@ -99,3 +99,12 @@ export const PUBLIC_CONFIG = {
   limits: { textMaxLength: 4000, maxUploadBytes: 1, maxUploadFiles: 1 },
   userVariables: [],
 };
+
+/** A component context around a real store (the test mocks `fetch` and `EventSource` first). */
+export async function makeCtx(options: Partial<import('./components/ctx.js').Ctx> = {}) {
+  const { createStore } = await import('./store.js');
+  const { pickStrings } = await import('./i18n.js');
+  const events: Array<[string, unknown]> = [];
+  const s = createStore('https://bff.test', (name, data) => events.push([name, data]));
+  return { c: { s, t: pickStrings('en'), o: {}, dir: 'ltr' as const, inline: false, ...options }, events };
+}

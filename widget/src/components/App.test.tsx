@@ -1,0 +1,143 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { pickStrings } from '../i18n.js';
+import { FakeEventSource, flush, makeCtx, mockEventSource, mockFetch, PUBLIC_CONFIG, sessionBody } from '../test-utils.js';
+import { App } from './App.js';
+
+const KEY = 'parley:https://bff.test';
+
+async function mount(routes: Parameters<typeof mockFetch>[0] = {}, options: Parameters<typeof makeCtx>[0] = {}) {
+  const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, ...routes });
+  const { c, events } = await makeCtx(options);
+  render(<App c={c} />);
+  await act(async () => {
+    await c.s.boot();
+    await flush();
+  });
+  return { api, c, events };
+}
+
+function seedSession() {
+  localStorage.setItem(KEY, JSON.stringify(sessionBody(1)));
+}
+
+const textbox = () => screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  mockEventSource();
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('launcher and panel', () => {
+  it('opens a labelled dialog with focus inside; Escape closes it and focus returns to the launcher', async () => {
+    const { events } = await mount();
+    const launcher = screen.getByRole('button', { name: 'Open chat' });
+    expect(launcher.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(launcher);
+    const dialog = await screen.findByRole('dialog', { name: 'Nimbus help' });
+    expect(screen.getByText('Hello from the config')).toBeTruthy();
+    expect(document.activeElement).toBe(textbox());
+    expect(screen.getByRole('log').getAttribute('aria-live')).toBe('polite');
+
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Open chat' }));
+    expect(events.map(([n]) => n)).toEqual(['open', 'close']);
+  });
+
+  it('puts the unread count in the launcher label', async () => {
+    seedSession();
+    await mount({ 'GET /api/messages': { body: { items: [], hasMore: false } } });
+    act(() => FakeEventSource.last.emit('message', { id: '9', role: 'bot', text: 'Any news?' }, 1));
+    expect(screen.getByRole('button', { name: 'Open chat, 1 unread' }).textContent).toBe('1');
+  });
+
+  it('translates, accepts string overrides, and turns right-to-left', async () => {
+    await mount({}, { t: pickStrings('de', { placeholder: 'Frag uns' }), dir: 'rtl' });
+    fireEvent.click(screen.getByRole('button', { name: 'Chat öffnen' }));
+    expect((screen.getByRole('textbox', { name: 'Nachricht' }) as HTMLTextAreaElement).placeholder).toBe('Frag uns');
+    expect(screen.getByRole('button', { name: 'Senden' })).toBeTruthy();
+    expect(document.querySelector('.r')!.getAttribute('dir')).toBe('rtl');
+  });
+});
+
+describe('composer', () => {
+  it('Enter sends, Shift+Enter does not', async () => {
+    const { api } = await mount({ 'POST /api/session': { status: 201, body: sessionBody(1) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+    fireEvent.input(textbox(), { target: { value: 'line one' } });
+    fireEvent.keyDown(textbox(), { key: 'Enter', shiftKey: true });
+    await act(flush);
+    expect(api.to('POST', '/api/session')).toHaveLength(0);
+    expect(textbox().value).toBe('line one');
+
+    fireEvent.keyDown(textbox(), { key: 'Enter' });
+    expect(textbox().value).toBe('');
+    expect(screen.getByText('line one')).toBeTruthy();
+    await act(flush);
+    expect(api.to('POST', '/api/session')[0]!.body.text).toBe('line one');
+  });
+
+  it('keeps the text when sending fails and sends it again with Retry', async () => {
+    let fail = true;
+    const { api } = await mount({
+      'POST /api/session': () => (fail ? { status: 503, body: { error: { code: 'upstream_unavailable', message: 'down' } } } : { status: 201, body: sessionBody(1) }),
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+    fireEvent.input(textbox(), { target: { value: 'Where is my order?' } });
+    fireEvent.keyDown(textbox(), { key: 'Enter' });
+    await act(flush);
+    expect(screen.getByRole('alert').textContent).toContain('Your message was not sent.');
+    expect(textbox().value).toBe('Where is my order?');
+
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await act(flush);
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(textbox().value).toBe('');
+    expect(api.to('POST', '/api/session').map((c) => c.body.text)).toEqual(['Where is my order?', 'Where is my order?']);
+  });
+});
+
+describe('conversation', () => {
+  const routes = {
+    'GET /api/messages': { body: { items: [{ id: '1', role: 'bot', text: '<img src=x onerror="alert(1)"> **hi**' }], hasMore: false } },
+    'POST /api/escalate': { status: 202, body: {} },
+  };
+
+  it('renders restored messages safely, and operator messages with the operator name', async () => {
+    seedSession();
+    await mount(routes);
+    fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+    expect(document.querySelector('.log img')).toBeNull();
+    expect(screen.getByText(/<img src=x onerror/)).toBeTruthy();
+    act(() => FakeEventSource.last.emit('message', { id: '2', role: 'operator', text: 'Ana here', operatorName: 'Ana' }, 1));
+    expect(screen.getByText('Ana')).toBeTruthy();
+    expect(screen.getByText('Ana here')).toBeTruthy();
+  });
+
+  it('hands over to a person, shows the banner, then ends and starts afresh', async () => {
+    seedSession();
+    const { api } = await mount(routes);
+    fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Talk to a person' }));
+    await act(flush);
+    expect(api.to('POST', '/api/escalate')[0]!.auth).toBe('Bearer tok1');
+    act(() => FakeEventSource.last.emit('state', { state: 'escalated' }, 1));
+    expect(screen.getByRole('status').textContent).toBe('A person from our team will take it from here.');
+    expect(screen.queryByRole('button', { name: 'Talk to a person' })).toBeNull();
+
+    act(() => FakeEventSource.last.emit('archived', {}, 2));
+    expect(screen.getByText('This conversation has ended.')).toBeTruthy();
+    expect(screen.queryByRole('textbox')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Start a new conversation' }));
+    expect(textbox()).toBeTruthy();
+    expect(screen.queryByText(/onerror/)).toBeNull();
+    expect(localStorage.getItem(KEY)).toBeNull();
+  });
+});

@@ -1,0 +1,139 @@
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Badge } from '../../../shared/types.js';
+import { flush, makeCtx, mockEventSource, mockFetch, sessionBody } from '../test-utils.js';
+import { BadgeView } from './Badge.js';
+
+async function show(b: Badge, last = true) {
+  const api = mockFetch({ 'POST /api/session': { status: 201, body: sessionBody() } });
+  const { c } = await makeCtx();
+  render(<BadgeView b={b} c={c} last={last} />);
+  return { api, c };
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  mockEventSource();
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('buttons', () => {
+  it('a postback button sends its value as the user message', async () => {
+    const { api, c } = await show({
+      type: 'buttons',
+      text: 'What can I do?',
+      buttons: [{ label: 'Track my order', action: 'postback', value: 'Where is my order?' }],
+    });
+    expect(screen.getByText('What can I do?')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Track my order' }));
+    expect(c.s.messages.value.map((m) => [m.role, m.text])).toEqual([['user', 'Where is my order?']]);
+    await flush();
+    expect(api.to('POST', '/api/session')[0]!.body.text).toBe('Where is my order?');
+  });
+
+  it('a link button opens in a new tab without opener; an unsafe one is never a link', async () => {
+    await show({
+      type: 'buttons',
+      buttons: [
+        { label: 'Visit our shop', action: 'link', value: 'https://shop.example/' },
+        { label: 'Evil', action: 'link', value: 'javascript:alert(1)' },
+      ],
+    });
+    const link = screen.getByRole('link', { name: /Visit our shop/ });
+    expect(link.getAttribute('href')).toBe('https://shop.example/');
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(screen.queryByRole('link', { name: /Evil/ })).toBeNull();
+    expect(document.querySelector('a[href^="javascript"]')).toBeNull();
+  });
+});
+
+describe('quick replies', () => {
+  const b: Badge = {
+    type: 'quick_replies',
+    text: 'Pick one',
+    replies: [
+      { label: 'Shipping', action: 'postback', value: 'How much is shipping?' },
+      { label: 'Returns', action: 'postback', value: 'How do returns work?' },
+    ],
+  };
+  it('shows its replies while it is the last message, and a click sends one', async () => {
+    const { c } = await show(b);
+    fireEvent.click(screen.getByRole('button', { name: 'Returns' }));
+    expect(c.s.messages.value[0]!.text).toBe('How do returns work?');
+  });
+  it('hides them once a later message exists (the text stays)', async () => {
+    await show(b, false);
+    expect(screen.getByText('Pick one')).toBeTruthy();
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+});
+
+describe('cards, carousel, list', () => {
+  const card = (n: number) => ({
+    title: 'Pack ' + n,
+    subtitle: '€149',
+    imageUrl: `https://cdn.example/${n}.svg`,
+    url: 'https://shop.example/p/' + n,
+    buttons: [{ label: 'Is it in stock? ' + n, action: 'postback' as const, value: 'stock ' + n }],
+  });
+
+  it('a card has its image, linked title, subtitle and buttons', async () => {
+    const { c } = await show({ type: 'card', card: card(1) });
+    expect(screen.getByRole('link', { name: /Pack 1/ }).getAttribute('href')).toBe('https://shop.example/p/1');
+    expect(screen.getByText('€149')).toBeTruthy();
+    expect(document.querySelector('img')!.getAttribute('src')).toBe('https://cdn.example/1.svg');
+    fireEvent.click(screen.getByRole('button', { name: 'Is it in stock? 1' }));
+    expect(c.s.messages.value[0]!.text).toBe('stock 1');
+  });
+
+  it('a carousel labels its slides, scrolls with prev/next and arrow keys', async () => {
+    await show({ type: 'carousel', text: 'Bestsellers', cards: [card(1), card(2), card(3)] });
+    const carousel = screen.getByRole('group', { name: 'Bestsellers' });
+    expect(within(carousel).getByRole('group', { name: '2 of 3' })).toBeTruthy();
+    const scroller = carousel.querySelector('.cs') as HTMLElement;
+    const scrollBy = vi.fn();
+    scroller.scrollBy = scrollBy as unknown as HTMLElement['scrollBy'];
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
+    fireEvent.keyDown(scroller, { key: 'ArrowRight' });
+    const lefts = scrollBy.mock.calls.map(([o]) => Math.sign((o as ScrollToOptions).left!));
+    expect(lefts).toEqual([1, -1, 1]);
+    expect(scroller.tabIndex).toBe(0);
+  });
+
+  it('a list shows items with subtitles and links', async () => {
+    await show({
+      type: 'list',
+      text: 'Checklist',
+      items: [{ title: 'Water' , subtitle: '2 litres' }, { title: 'First aid', url: 'https://shop.example/aid' }],
+    });
+    const items = within(screen.getByRole('list')).getAllByRole('listitem');
+    expect(items.map((li) => li.textContent)).toEqual(['Water2 litres', expect.stringContaining('First aid')]);
+    expect(screen.getByRole('link', { name: /First aid/ }).getAttribute('href')).toBe('https://shop.example/aid');
+  });
+});
+
+describe('media and fallback', () => {
+  it('an image has its alt text and caption', async () => {
+    await show({ type: 'image', url: 'https://cdn.example/map.svg', alt: 'Trail map', caption: '9.5 km loop' });
+    expect(screen.getByRole('img', { name: 'Trail map' }).getAttribute('src')).toBe('https://cdn.example/map.svg');
+    expect(screen.getByText('9.5 km loop')).toBeTruthy();
+  });
+
+  it('a file is a download link with its name and size', async () => {
+    await show({ type: 'file', url: 'https://cdn.example/guide.txt', name: 'size-guide.txt', size: 2560, mimeType: 'text/plain' });
+    const link = screen.getByRole('link', { name: /size-guide\.txt/ });
+    expect(link.getAttribute('download')).toBe('size-guide.txt');
+    expect(link.textContent).toContain('2.5 KB');
+  });
+
+  it('an unsupported element shows its summary as text', async () => {
+    await show({ type: 'unsupported', summary: 'A date picker (not supported here)' });
+    expect(screen.getByText('A date picker (not supported here)')).toBeTruthy();
+  });
+});

@@ -1,0 +1,87 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { boot } from './embed.js';
+import { flush, mockEventSource, mockFetch, PUBLIC_CONFIG } from './test-utils.js';
+
+type Global = { Parley?: any };
+const w = window as unknown as Global;
+
+function scriptTag(attrs: Record<string, string> = {}) {
+  const s = document.createElement('script');
+  s.src = 'https://chat.example.com/widget.js';
+  for (const [k, v] of Object.entries(attrs)) s.setAttribute(k, v);
+  return s;
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  mockEventSource();
+  document.body.innerHTML = '';
+});
+afterEach(() => {
+  w.Parley?.destroy();
+  delete w.Parley;
+  vi.unstubAllGlobals();
+});
+
+describe('window.Parley', () => {
+  it('replays calls queued before load, with queued init options over data-* ones', async () => {
+    const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG } });
+    const stub: any = function (...args: unknown[]) {
+      (stub.q = stub.q || []).push(args);
+    };
+    w.Parley = stub;
+    const seen: string[] = [];
+    w.Parley('on', 'open', () => seen.push('open'));
+    w.Parley('on', 'ready', () => seen.push('ready'));
+    w.Parley('init', { title: 'Queued title', locale: 'fr' });
+    w.Parley('open');
+
+    boot(scriptTag({ 'data-title': 'Data title' }));
+    await flush();
+    expect(api.calls[0]!.path).toBe('/api/config');
+    expect(api.fn.mock.calls[0]![0]).toBe('https://chat.example.com/api/config'); // data-bff defaults to the script's origin
+    expect(seen).toEqual(['open', 'ready']);
+
+    const root = document.querySelector('[data-parley]')!.shadowRoot!;
+    expect(root.querySelector('[role="dialog"]')!.getAttribute('aria-label')).toBe('Queued title');
+    expect(root.querySelector('button.l')!.getAttribute('aria-label')).toBe('Fermer le chat');
+    expect(root.adoptedStyleSheets).toHaveLength(1);
+    expect(root.querySelector('style')).toBeNull();
+
+    // After load, both call styles work.
+    w.Parley.close();
+    await flush();
+    expect(root.querySelector('[role="dialog"]')).toBeNull();
+    w.Parley('toggle');
+    await flush();
+    expect(root.querySelector('[role="dialog"]')).not.toBeNull();
+  });
+
+  it('uses data-bff, renders inline in <parley-chat>, and removes everything on destroy', async () => {
+    const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG } });
+    document.body.innerHTML = '<parley-chat></parley-chat>';
+    boot(scriptTag({ 'data-bff': 'https://bff.example.org/' }));
+    await flush();
+    expect(api.fn.mock.calls[0]![0]).toBe('https://bff.example.org/api/config');
+    const el = document.querySelector('parley-chat')!;
+    expect(el.shadowRoot!.querySelector('[role="region"]')).not.toBeNull();
+    expect(document.querySelector('[data-parley]')).toBeNull();
+
+    w.Parley.destroy();
+    expect(el.shadowRoot!.childNodes).toHaveLength(0);
+  });
+
+  it('never throws into the page: a bad call becomes a warning or an error event', async () => {
+    mockFetch({ 'GET /api/config': 'network' });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    boot(scriptTag());
+    const errors: unknown[] = [];
+    w.Parley.on('error', (e: unknown) => errors.push(e));
+    expect(() => w.Parley('no_such_method')).not.toThrow();
+    expect(() => w.Parley.identify(null)).not.toThrow();
+    await flush();
+    expect(errors).toEqual([{ code: 'network', message: expect.any(String) }]);
+    warn.mockRestore();
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * The page-level widget: `init` (one widget per page, inline in `<parley-chat>` when present)
+ * and `boot`, which turns a script tag into `window.Parley`: it reads the tag's `data-*`
+ * settings once, replays the calls queued before the script loaded, and starts.
+ */
+import { createParley } from './parley.js';
+import type { ParleyInstance, ParleyOptions } from './public-types.js';
+
+const METHODS = ['init', 'open', 'close', 'toggle', 'send', 'identify', 'on', 'off', 'reset', 'destroy'] as const;
+
+let current: ParleyInstance | undefined;
+let inlineHost: HTMLElement | undefined;
+let defaults: ParleyOptions = {};
+
+/** Creates the page's widget (replacing an earlier one); inline in `<parley-chat>` when the page has one. */
+export function init(options: ParleyOptions = {}): ParleyInstance {
+  current?.destroy();
+  defineElement();
+  inlineHost = options.container || document.querySelector<HTMLElement>('parley-chat') || undefined;
+  current = createParley({ ...defaults, ...options, theme: { ...defaults.theme, ...options.theme }, container: inlineHost });
+  return current;
+}
+
+// Defined lazily so that importing the module where there is no DOM (SSR) does not fail.
+function defineElement() {
+  if (customElements.get('parley-chat')) return;
+  customElements.define(
+    'parley-chat',
+    class extends HTMLElement {
+      connectedCallback() {
+        if (inlineHost === this) return;
+        inlineHost = this;
+        current?.mount(this);
+      }
+      disconnectedCallback() {
+        if (inlineHost !== this) return;
+        inlineHost = undefined;
+        current?.mount();
+      }
+    },
+  );
+}
+
+type Queued = ArrayLike<unknown>;
+type Global = ((method: string, ...args: unknown[]) => unknown) & { q?: Queued[] } & Record<string, unknown>;
+
+/** Installs `window.Parley` for the script tag `script` and starts the widget (unless `data-manual`). */
+export function boot(script: HTMLScriptElement) {
+  const d = script.dataset;
+  const theme = { accent: d.accent, position: d.position, scheme: d.scheme } as ParleyOptions['theme'];
+  defaults = { bff: d.bff || new URL(script.src).origin, locale: d.locale, title: d.title, greeting: d.greeting, theme };
+  if (d.dir === 'rtl' || d.dir === 'ltr') defaults.dir = d.dir;
+  const w = window as unknown as { Parley?: Global };
+  const queue = Array.from(w.Parley?.q || [], (a) => Array.from(a));
+
+  const call = (method: string, ...args: unknown[]): unknown => {
+    try {
+      if (method === 'init') return init(args[0] as ParleyOptions);
+      const fn = (current as unknown as Record<string, unknown> | undefined)?.[method];
+      return typeof fn === 'function' ? fn(...args) : undefined;
+    } catch (e) {
+      console.warn('[parley]', e);
+    }
+  };
+  const api = call as Global;
+  for (const m of METHODS) api[m] = (...args: unknown[]) => call(m, ...args);
+  w.Parley = api;
+
+  // Queued `init` options win over data-* ones; `data-manual` waits for an explicit init.
+  const inits = queue.filter((a) => a[0] === 'init');
+  if (inits.length || d.manual === undefined) init(Object.assign({}, ...inits.map((a) => a[1])));
+  for (const a of queue) if (a[0] !== 'init') call(String(a[0]), ...a.slice(1));
+}
+

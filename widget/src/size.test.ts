@@ -1,0 +1,65 @@
+// @vitest-environment node
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const LIMIT = 25 * 1024;
+const out = mkdtempSync(join(tmpdir(), 'parley-widget-'));
+let js: Buffer;
+
+beforeAll(async () => {
+  // Vitest sets NODE_ENV=test, which would switch JSX to its development runtime.
+  const env = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  await build({ configFile: join(ROOT, 'vite.config.ts'), root: ROOT, logLevel: 'silent', build: { outDir: out, emptyOutDir: true } });
+  process.env.NODE_ENV = env;
+  js = readFileSync(join(out, 'widget.js'));
+}, 120_000);
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+describe('the built widget', () => {
+  it(`is at most ${LIMIT} bytes gzipped`, () => {
+    const gz = gzipSync(js, { level: 9 }).length;
+    console.log(`widget.js: ${js.length} B, gzip ${gz} B`);
+    expect(gz).toBeLessThanOrEqual(LIMIT);
+  });
+
+  it('is a production build that needs no unsafe-eval and sets no style attribute from strings', () => {
+    const text = js.toString('utf8');
+    expect(text).not.toMatch(/\beval\(|new Function\(|setAttribute\(\s*[`'"]style/);
+    expect(text).not.toMatch(/jsxDEV|\bfileName:|widget\/src/);
+  });
+
+  it('our sources never write HTML from strings', () => {
+    const files = readdirSync(join(ROOT, 'widget/src'), { recursive: true, encoding: 'utf8' }).filter(
+      (f) => /\.tsx?$/.test(f) && !/test/.test(f),
+    );
+    expect(files.length).toBeGreaterThan(10);
+    for (const f of files) expect(readFileSync(join(ROOT, 'widget/src', f), 'utf8')).not.toMatch(/innerHTML|dangerouslySetInnerHTML|insertAdjacentHTML/);
+  });
+
+  it('the ESM build exports init and createParley', () => {
+    const esm = readFileSync(join(out, 'widget.mjs'), 'utf8');
+    expect(esm).toMatch(/export\s*\{[^}]*\bcreateParley\b[^}]*\}/);
+    expect(esm).toMatch(/export\s*\{[^}]*\binit\b[^}]*\}/);
+  });
+
+  it('the integrity script writes a manifest with the SRI hash and sizes', async () => {
+    const script = join(ROOT, 'scripts/widget-integrity.mjs');
+    const { writeManifest } = (await import(script)) as { writeManifest(dir: string): Record<string, unknown> };
+    const manifest = writeManifest(out);
+    expect(manifest).toEqual(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')));
+    expect(manifest).toMatchObject({
+      file: 'widget.js',
+      bytes: js.length,
+      gzipBytes: gzipSync(js, { level: 9 }).length,
+      integrity: 'sha384-' + createHash('sha384').update(js).digest('base64'),
+    });
+  });
+});
