@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisAdapters, type RedisAdapters } from '../../bff/src/adapters/redis.js';
 import { StoreUnavailableError } from '../../bff/src/errors.js';
-import type { RetentionOptions } from '../../bff/src/ports/event-store.js';
+import type { AppendResult, RetentionOptions } from '../../bff/src/ports/event-store.js';
 import type { StoredEvent } from '../../shared/types.js';
 import { describeEventStoreContract, describeOnceStoreContract, describeRateLimiterContract } from '../contract/store-contract.js';
 import { skipRedisTests, startRedisServer, type TestRedis } from './redis-server.js';
@@ -146,18 +146,48 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
       const next = await store.append('conv', { event: 'archived', data: {} });
       expect(next.status === 'stored' && next.event.id).toBe(4);
     });
+  });
 
-    it('delivers, once, what was published while its subscriber connection was down', async () => {
-      const prefix = freshPrefix();
-      const [a, b] = [await instance(prefix), await instance(prefix)];
+  describe('connection loss and outage (a redis-server of its own)', () => {
+    // These kill connections and the server, so never on a shared REDIS_URL.
+    let own: TestRedis;
+    let ownAdmin: Redis;
+    const owned: RedisAdapters[] = [];
+    beforeAll(async () => {
+      own = await startRedisServer();
+      ownAdmin = new Redis(own.url, { lazyConnect: true });
+      await ownAdmin.connect();
+    });
+    afterAll(async () => {
+      await Promise.all(owned.map((adapters) => adapters.close()));
+      ownAdmin?.disconnect();
+      await own?.stop();
+    });
+    async function ownInstance(prefix: string): Promise<RedisAdapters> {
+      const adapters = await createRedisAdapters(own.url, RETENTION, { prefix });
+      owned.push(adapters);
+      return adapters;
+    }
+    /** Instance B listens on `conv`; one event from A has reached it. */
+    async function listening(prefix: string) {
+      const [a, b] = [await ownInstance(prefix), await ownInstance(prefix)];
       const received: StoredEvent[] = [];
       await b.store.subscribe('conv', (e) => received.push(e));
       await a.store.append('conv', { event: 'state', data: { state: 'before' } });
       await until('first event', () => received.length === 1);
-      await admin.client('KILL', 'TYPE', 'pubsub');
-      await a.store.append('conv', { event: 'state', data: { state: 'missed' } });
-      // Proves the append above happened while no subscriber was connected.
-      expect(await admin.pubsub('NUMSUB', `${prefix}ev:conv`)).toEqual([`${prefix}ev:conv`, 0]);
+      return { a, received };
+    }
+    /** Drops every subscriber connection and proves it is still down after `work` ran. */
+    async function whileSubscriberDown(prefix: string, work: () => Promise<unknown>): Promise<void> {
+      await ownAdmin.client('KILL', 'TYPE', 'pubsub');
+      await work();
+      expect(await ownAdmin.pubsub('NUMSUB', `${prefix}ev:conv`)).toEqual([`${prefix}ev:conv`, 0]);
+    }
+
+    it('delivers, once, what was published while its subscriber connection was down', async () => {
+      const prefix = freshPrefix();
+      const { a, received } = await listening(prefix);
+      await whileSubscriberDown(prefix, () => a.store.append('conv', { event: 'state', data: { state: 'missed' } }));
       await until('gap filled', () => received.length >= 2);
       await a.store.append('conv', { event: 'state', data: { state: 'after' } });
       await until('live again', () => received.length >= 3);
@@ -168,16 +198,21 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
         [3, { state: 'after' }],
       ]);
     });
-  });
 
-  describe('Redis outage', () => {
-    let own: TestRedis;
-    beforeAll(async () => {
-      // Needs a server this test may kill, whatever REDIS_URL says.
-      own = await startRedisServer();
-    });
-    afterAll(async () => {
-      await own?.stop();
+    it('delivers events whose ids started over because Redis lost its data while the subscriber was down', async () => {
+      const prefix = freshPrefix();
+      const { a, received } = await listening(prefix);
+      await whileSubscriberDown(prefix, async () => {
+        await ownAdmin.flushall();
+        const again = await a.store.append('conv', { event: 'state', data: { state: 'after loss' } });
+        expect(again).toMatchObject({ status: 'stored', event: { id: 1 } });
+      });
+      await until('event after the loss', () => received.length >= 2);
+      await sleep(100);
+      expect(received.map((e) => [e.id, e.data])).toEqual([
+        [1, { state: 'before' }],
+        [1, { state: 'after loss' }],
+      ]);
     });
 
     it('fails fast with StoreUnavailableError while Redis is down, and delivers again after it restarts', async () => {
@@ -217,15 +252,24 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
         expect(Date.now() - started, name).toBeLessThan(2000);
       }
 
-      await own.restart(); // empty: no persistence
-      await until('ping after restart', () => store.ping().then(() => true, () => false), 10_000);
+      await own.restart(); // empty: no persistence, so ids start over
+      // Append as soon as the command connection is back, most likely before the subscriber has
+      // re-subscribed: the gap fill must notice that Redis came back empty and deliver it anyway.
+      let back: AppendResult | undefined;
+      await until('append after restart', async () => (back = await store.append('conv', { event: 'state', data: { state: 'back' } }).catch(() => undefined)) !== undefined, 10_000);
+      expect(back).toMatchObject({ status: 'stored', event: { id: 1 } });
+      await until('event after restart', () => received.length >= 2);
       await probe.connect();
-      // ioredis re-subscribes by itself; nobody calls subscribe() again here.
-      await until('resubscribed', async () => ((await probe.pubsub('NUMSUB', 'outage:ev:conv')) as [string, number])[1] === 1, 10_000);
-      const after = await store.append('conv', { event: 'state', data: { state: 'back' } });
-      expect(after.status === 'stored' && after.event.id).toBe(1); // an empty Redis starts over
-      await until('event after restart', () => received.length === 2);
-      expect(received[1]!.data).toEqual({ state: 'back' });
+      // ioredis re-subscribed by itself; nobody calls subscribe() again here.
+      await until('resubscribed', async () => ((await probe.pubsub('NUMSUB', 'outage:ev:conv')) as [string, number])[1] === 1);
+      await store.append('conv', { event: 'state', data: { state: 'live' } });
+      await until('live event', () => received.length >= 3);
+      await sleep(100);
+      expect(received.map((e) => [e.id, e.data])).toEqual([
+        [1, { state: 'up' }],
+        [1, { state: 'back' }],
+        [2, { state: 'live' }],
+      ]);
     }
   });
 });

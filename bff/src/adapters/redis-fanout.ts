@@ -20,6 +20,8 @@ export interface RedisFanoutOptions {
   subscriber: Redis;
   /** `channelPrefix + conversationId` names a conversation's channel. */
   channelPrefix: string;
+  /** Names the data set in Redis; a new value means Redis lost its data and ids started over. */
+  epoch(): Promise<string>;
   /** The conversation's last id right now (0 when none). */
   lastId(conversationId: string): Promise<number>;
   /** Retained events after `afterId`, with the conversation's id counter. */
@@ -38,13 +40,18 @@ const CATCH_UP_RETRY_MS = 200;
 export class RedisFanout {
   private readonly channels = new Map<string, Channel>();
   private refills: Promise<void> = Promise.resolve();
+  private closed = false;
+  private epoch: string | undefined;
 
   constructor(private readonly options: RedisFanoutOptions) {
     const { subscriber } = options;
     subscriber.on('message', (channel: string, raw: string) => this.onMessage(channel, raw));
-    // ioredis re-subscribes by itself on reconnect; the gap it leaves is ours to fill.
+    // ioredis re-subscribes by itself on reconnect; the gap it leaves is ours to fill. Hold live
+    // events from this moment, before any reply of the new connection can be read.
     subscriber.on('ready', () => {
-      this.refills = this.refills.then(() => this.refill());
+      const live = [...this.channels].filter(([, channel]) => channel.live);
+      for (const [, channel] of live) channel.held ??= [];
+      this.refills = this.refills.then(() => this.refill(live));
     });
   }
 
@@ -81,10 +88,13 @@ export class RedisFanout {
 
   /** Forgets every listener (on close). */
   clear(): void {
+    this.closed = true;
     this.channels.clear();
   }
 
   private async open(conversationId: string, channel: Channel): Promise<void> {
+    // Never replaced here: only a gap fill may notice that the data set changed.
+    if (this.epoch === undefined) this.epoch = await this.options.epoch();
     // Read the id before SUBSCRIBE: a later gap fill then never reaches back past the subscription.
     channel.lastId = await this.options.lastId(conversationId);
     await this.options.subscriber.subscribe(this.channel(conversationId));
@@ -117,10 +127,8 @@ export class RedisFanout {
     else deliver(channel, event);
   }
 
-  private async refill(): Promise<void> {
-    const live = [...this.channels].filter(([, channel]) => channel.live);
-    if (live.length === 0) return;
-    for (const [, channel] of live) channel.held ??= [];
+  private async refill(live: Array<[string, Channel]>): Promise<void> {
+    if (live.length === 0 || this.closed) return;
     try {
       // Queued behind ioredis' own re-SUBSCRIBE on the same connection: once this is confirmed,
       // every channel is live again and a read of the log cannot miss anything.
@@ -130,23 +138,35 @@ export class RedisFanout {
       for (const [, channel] of live) release(channel);
       return;
     }
+    const epoch = await this.retry(() => this.options.epoch());
+    if (epoch !== undefined && epoch !== this.epoch) {
+      // Redis came back empty (restarted without persistence): every id in it is new to us.
+      for (const [, channel] of live) channel.lastId = 0;
+      this.epoch = epoch;
+    }
     await Promise.all(live.map(([id, channel]) => this.catchUp(id, channel)));
   }
 
   private async catchUp(conversationId: string, channel: Channel): Promise<void> {
-    // The command connection may come back a little after the subscriber: retry briefly.
-    for (let attempt = 1; attempt <= CATCH_UP_ATTEMPTS; attempt++) {
+    const found = await this.retry(() => this.options.catchUp(conversationId, channel.lastId));
+    if (found) {
+      // A counter below what was delivered: Redis lost its latest writes (e.g. failover to a lagging replica).
+      if (found.counter < channel.lastId) channel.lastId = found.counter;
+      for (const event of found.events) if (event.id > channel.lastId) deliver(channel, event);
+    }
+    release(channel);
+  }
+
+  /** The command connection may come back a little after the subscriber: retry briefly. */
+  private async retry<T>(work: () => Promise<T>): Promise<T | undefined> {
+    for (let attempt = 1; attempt <= CATCH_UP_ATTEMPTS && !this.closed; attempt++) {
       try {
-        const { counter, events } = await this.options.catchUp(conversationId, channel.lastId);
-        // A counter below what was delivered means Redis lost its data and ids started over.
-        if (counter < channel.lastId) channel.lastId = counter;
-        for (const event of events) if (event.id > channel.lastId) deliver(channel, event);
-        break;
+        return await work();
       } catch {
         if (attempt < CATCH_UP_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, CATCH_UP_RETRY_MS * attempt));
       }
     }
-    release(channel);
+    return undefined;
   }
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StoredEvent, StreamEvent } from '../../../shared/types.js';
 import { StoreUnavailableError } from '../errors.js';
@@ -92,9 +93,16 @@ end
 return out
 `;
 
+/** KEYS: epoch key. ARGV: a fresh random value. The key is made once per data set, then read. */
+const EPOCH = `
+redis.call('SET', KEYS[1], ARGV[1], 'NX')
+return redis.call('GET', KEYS[1])
+`;
+
 interface StoreScripts {
   parleyAppend(numKeys: number, ...keysAndArgs: (string | number)[]): Promise<string | null>;
   parleyRead(log: string, seq: string, afterId: number, limit: number, maxAgeMs: number): Promise<string[]>;
+  parleyEpoch(key: string, fresh: string): Promise<string>;
 }
 
 const DAY_MS = 86_400_000;
@@ -123,9 +131,11 @@ export class RedisEventStore implements EventStore {
     this.subscriber = options.subscriber;
     this.client.defineCommand('parleyAppend', { lua: APPEND });
     this.client.defineCommand('parleyRead', { numberOfKeys: 2, lua: READ });
+    this.client.defineCommand('parleyEpoch', { numberOfKeys: 1, lua: EPOCH });
     this.fanout = new RedisFanout({
       subscriber: this.subscriber,
       channelPrefix: `${this.prefix}ev:`,
+      epoch: () => this.client.parleyEpoch(`${this.prefix}epoch`, randomUUID()),
       lastId: async (conversationId) => Number(await this.client.get(this.seqKey(conversationId))),
       catchUp: (conversationId, afterId) => this.readWithCounter(conversationId, afterId, this.retention.maxEvents),
     });
