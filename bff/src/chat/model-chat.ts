@@ -1,0 +1,208 @@
+import { randomBytes } from 'node:crypto';
+import type { ErrorCode } from '../../../shared/errors.js';
+import type { Message, StoredEvent } from '../../../shared/types.js';
+import { AppError, ForbiddenError, UpstreamError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { ChatBackend, SendMessageInput, StartInput } from '../ports/chat-backend.js';
+import type { EventStore } from '../ports/event-store.js';
+import type { ChatTurn, ModelGateway } from '../ports/gateway.js';
+import type { VariableValue } from '../ports/upstream.js';
+import { DeltaBuffer, type DeltaBufferOptions } from './delta-buffer.js';
+
+export interface ModelChatOptions {
+  /** Prepended as a `system` message when not empty (GATEWAY_SYSTEM_PROMPT). */
+  systemPrompt: string;
+  /** Most user/bot messages resent per turn (GATEWAY_MAX_HISTORY). */
+  maxHistory: number;
+  /** Sent as `max_tokens` (GATEWAY_MAX_TOKENS). */
+  maxTokens: number;
+  /** Delta coalescing; default 64 characters or 50 ms, whichever comes first. */
+  coalesce?: DeltaBufferOptions;
+  logger?: Logger;
+  now?: () => number;
+}
+
+/** What the widget shows for each failure: plain words, no upstream details. */
+const PLAIN_WORDS: Partial<Record<ErrorCode, string>> = {
+  model_unavailable_in_region: 'The AI model of this chat is not available in its region, so it cannot answer right now.',
+  budget_exhausted: 'The AI budget of this chat is used up, so it cannot answer right now.',
+  upstream_unavailable: 'The AI service is busy. Please try again in a moment.',
+  upstream_timeout: 'The AI service took too long to answer. Please try again.',
+  upstream_error: 'The AI service could not answer. Please try again later.',
+  store_unavailable: 'The reply could not be saved. Please try again.',
+};
+
+const READ_PAGE = 500;
+
+/**
+ * Model mode (area A): the BFF mints the conversation id, stores every message in the event
+ * log, and writes each reply itself, streamed as `message_delta` events closed by a `message`
+ * with the same id. The gateway keeps nothing, so each turn resends the history read from the
+ * store. Turns of one conversation run one after another (within this process).
+ */
+export class ModelChat implements ChatBackend {
+  readonly mode = 'model' as const;
+  private readonly turns = new Map<string, Promise<void>>();
+  private readonly stopping = new AbortController();
+  private readonly now: () => number;
+
+  constructor(
+    private readonly gateway: ModelGateway,
+    private readonly store: EventStore,
+    private readonly o: ModelChatOptions,
+  ) {
+    this.now = o.now ?? Date.now;
+  }
+
+  async startConversation(input: StartInput): Promise<{ conversationId: string; message: Message }> {
+    const conversationId = `m_${randomBytes(12).toString('hex')}`;
+    return { conversationId, message: await this.accept(conversationId, input.text, input.clientId) };
+  }
+
+  async sendMessage(conversationId: string, input: SendMessageInput): Promise<Message> {
+    const events = await this.readAll(conversationId);
+    if (events.some((e) => e.event === 'archived')) throw new AppError('conversation_archived', 'This conversation is closed');
+    return this.accept(conversationId, input.text, input.clientId);
+  }
+
+  async listMessages(conversationId: string, limit: number, offset: number): Promise<{ items: Message[]; hasMore: boolean }> {
+    const all = messagesOf(await this.readAll(conversationId));
+    const end = Math.max(0, all.length - offset);
+    const start = Math.max(0, end - limit);
+    return { items: all.slice(start, end), hasMore: start > 0 };
+  }
+
+  async setUserVariables(conversationId: string, variables: Record<string, VariableValue>): Promise<void> {
+    // No upstream keeps them in model mode: the log is the record, and other tabs see the change.
+    for (const [name, value] of Object.entries(variables)) {
+      await this.store.append(conversationId, { event: 'variables', data: { name, value } });
+    }
+  }
+
+  async escalate(): Promise<void> {
+    throw new ForbiddenError('feature_disabled', 'Talking to a person is not available here');
+  }
+
+  async archive(conversationId: string): Promise<void> {
+    await this.store.append(conversationId, { event: 'archived', data: {} });
+  }
+
+  /** Stops replies in progress (they end without an error event) and waits for them. */
+  async close(): Promise<void> {
+    this.stopping.abort();
+    await Promise.allSettled([...this.turns.values()]);
+  }
+
+  /** Stores the user's message (resolving once it is stored) and queues the reply behind earlier turns. */
+  private async accept(conversationId: string, text: string, clientId: string | undefined): Promise<Message> {
+    // One key names the question (`u_…`) and its answer (`b_…`), so history can pair them.
+    const key = randomBytes(9).toString('hex');
+    const message: Message = { id: `u_${key}`, role: 'user', text, createdAt: new Date(this.now()).toISOString() };
+    if (clientId) message.clientId = clientId;
+    await this.store.append(conversationId, { event: 'message', data: message });
+    const turn = (this.turns.get(conversationId) ?? Promise.resolve()).then(() => this.reply(conversationId, key));
+    this.turns.set(conversationId, turn);
+    void turn.then(() => {
+      if (this.turns.get(conversationId) === turn) this.turns.delete(conversationId);
+    });
+    return message;
+  }
+
+  /** Generates one reply. Never rejects: failures become an `error` event on the stream. */
+  private async reply(conversationId: string, key: string): Promise<void> {
+    const id = `b_${key}`;
+    let text = '';
+    let streamed = false;
+    const buffer = new DeltaBuffer(
+      async (delta) => {
+        await this.store.append(conversationId, { event: 'message_delta', data: { id, delta } });
+        streamed = true;
+      },
+      this.o.coalesce ?? { maxChars: 64, maxDelayMs: 50 },
+    );
+    try {
+      const messages = await this.history(conversationId, key);
+      for await (const delta of this.gateway.streamChatCompletion({ messages, maxTokens: this.o.maxTokens, signal: this.stopping.signal })) {
+        text += delta;
+        buffer.push(delta);
+      }
+      await buffer.close();
+      if (text.trim() === '') throw new UpstreamError('upstream_error', 'The model sent an empty reply');
+      await this.store.append(conversationId, { event: 'message', data: this.botMessage(id, text) });
+    } catch (err) {
+      if (this.stopping.signal.aborted) return;
+      await this.fail(conversationId, err, async () => {
+        await buffer.close().catch(() => {});
+        // Every delta id is closed by a message (SPEC §4), even when the reply broke off.
+        if (streamed) await this.store.append(conversationId, { event: 'message', data: this.botMessage(id, text) });
+      });
+    }
+  }
+
+  private async fail(conversationId: string, err: unknown, closeDeltas: () => Promise<void>): Promise<void> {
+    const code: ErrorCode = err instanceof AppError ? err.code : 'internal_error';
+    this.o.logger?.warn('model reply failed', {
+      conversationId,
+      code,
+      upstreamStatus: err instanceof UpstreamError ? err.upstreamStatus : undefined,
+      error: err instanceof Error ? err.message : String(err),
+    });
+    try {
+      await closeDeltas();
+      const message = PLAIN_WORDS[code] ?? 'Something went wrong while writing the reply. Please try again.';
+      await this.store.append(conversationId, { event: 'error', data: { code, message } });
+    } catch (storeErr) {
+      this.o.logger?.error('model reply failure could not be stored', { conversationId, error: String(storeErr) });
+    }
+  }
+
+  private botMessage(id: string, text: string): Message {
+    return { id, role: 'bot', text, createdAt: new Date(this.now()).toISOString() };
+  }
+
+  /**
+   * The turns to send for the question `u_<key>`: earlier messages with each answer right after
+   * its question (an answer may have been stored after later questions that were waiting),
+   * questions queued behind this one left out, the newest `maxHistory` kept, the question last.
+   */
+  private async history(conversationId: string, key: string): Promise<ChatTurn[]> {
+    const messages = messagesOf(await this.readAll(conversationId));
+    const ids = new Set(messages.map((m) => m.id));
+    const own = messages.findIndex((m) => m.id === `u_${key}`);
+    const answers = new Map(messages.filter((m) => m.role === 'bot' && m.id.startsWith('b_')).map((m) => [m.id.slice(2), m]));
+    const ordered: Message[] = [];
+    messages.forEach((m, i) => {
+      if (i === own || (m.role === 'user' && i > own)) return;
+      if (m.role === 'bot' && m.id.startsWith('b_') && ids.has(`u_${m.id.slice(2)}`)) return; // placed after its question
+      ordered.push(m);
+      const answer = m.role === 'user' && m.id.startsWith('u_') ? answers.get(m.id.slice(2)) : undefined;
+      if (answer) ordered.push(answer);
+    });
+    if (own >= 0) ordered.push(messages[own]!);
+
+    const turns: ChatTurn[] = ordered
+      .filter((m) => typeof m.text === 'string' && m.text !== '')
+      .map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.text! }));
+    const recent = turns.slice(-this.o.maxHistory);
+    // Models expect the conversation to open with the user, so a cut that starts on an answer drops it.
+    while (recent.length > 1 && recent[0]!.role === 'assistant') recent.shift();
+    return this.o.systemPrompt ? [{ role: 'system', content: this.o.systemPrompt }, ...recent] : recent;
+  }
+
+  private async readAll(conversationId: string): Promise<StoredEvent[]> {
+    const events: StoredEvent[] = [];
+    for (let after = 0; ; ) {
+      const page = await this.store.read(conversationId, after, READ_PAGE);
+      events.push(...page);
+      if (page.length < READ_PAGE) return events;
+      after = page[page.length - 1]!.id;
+    }
+  }
+}
+
+/** The `message` events of a log, in log order; a repeated id keeps its first place and latest content. */
+function messagesOf(events: StoredEvent[]): Message[] {
+  const byId = new Map<string, Message>();
+  for (const e of events) if (e.event === 'message') byId.set(e.data.id, e.data);
+  return [...byId.values()];
+}
