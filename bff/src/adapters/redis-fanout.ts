@@ -51,7 +51,8 @@ export class RedisFanout {
     subscriber.on('ready', () => {
       const live = [...this.channels].filter(([, channel]) => channel.live);
       for (const [, channel] of live) channel.held ??= [];
-      this.refills = this.refills.then(() => this.refill(live));
+      // refill() handles its own failures; the catch only keeps the chain alive for the next one.
+      this.refills = this.refills.then(() => this.refill(live)).catch(() => {});
     });
   }
 
