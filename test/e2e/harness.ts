@@ -62,11 +62,11 @@ export interface World {
   close(): Promise<void>;
 }
 
-/** Starts everything a browser test needs. */
-export async function startWorld(): Promise<World> {
+/** Starts everything a browser test needs; `env` goes to the BFF. */
+export async function startWorld(env: Record<string, string> = {}): Promise<World> {
   ensureWidgetBuilt();
   mkdirSync(SCREENSHOTS, { recursive: true });
-  const bff = await startServer();
+  const bff = await startServer(env);
   // The simulator builds image URLs on http://localhost:PORT, so the page uses that origin too.
   const bffOrigin = `http://localhost:${bff.port}`;
   const host = await startHostPage(bffOrigin);

@@ -68,6 +68,7 @@ pre code{background:none;padding:0}
 .cb p,.ls p{margin:2px 0 0;color:var(--mu);font-size:13px}
 .cd .acts{padding:0 12px 12px}
 a.tl{color:inherit}
+.cr{align-self:stretch;min-width:0}
 .cs{display:flex;gap:10px;overflow-x:auto;scroll-snap-type:x mandatory;scroll-behavior:smooth;padding:2px 2px 8px;scrollbar-width:thin;-webkit-overflow-scrolling:touch}
 .cs>*{scroll-snap-align:start;flex:none;display:flex}
 .cn{display:flex;gap:6px;justify-content:flex-end}

@@ -13,7 +13,8 @@ export function Carousel({ cards, label, c }: { cards: BadgeCard[]; label?: stri
   const go = (by: number) => {
     const el = ref.current;
     const step = ((el?.firstElementChild as HTMLElement | null)?.offsetWidth || 240) + 10;
-    el?.scrollBy({ left: by * step, behavior: 'smooth' });
+    // No behavior here: the CSS says smooth, and the reduced-motion rule turns it off.
+    el?.scrollBy({ left: by * step });
   };
   const logical = c.dir === 'rtl' ? -1 : 1;
   const onKey = (e: KeyboardEvent) => {

@@ -1,0 +1,135 @@
+/**
+ * The widget in headless Chromium against the real BFF (demo mode, scripted agent), embedded in
+ * a page on another origin whose CSP allows nothing inline and nothing evaluated.
+ */
+import axe from 'axe-core';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composer, launcher, openHostPage, panel, SCREENSHOTS, sendMessage, startWorld, type OpenedPage, type World } from './harness.js';
+
+let world: World;
+let main: OpenedPage;
+
+const ANSWER_MS = 20_000;
+const log = (page: Page) => panel(page).getByRole('log');
+const userBubbles = (page: Page) => log(page).locator('.m.user .b');
+
+beforeAll(async () => {
+  world = await startWorld();
+  main = await openHostPage(world);
+});
+
+afterAll(async () => {
+  await world?.close();
+});
+
+describe('desktop', () => {
+  it('opens from the launcher, with focus in the composer', async () => {
+    const { page } = main;
+    await launcher(page).click();
+    await expect.poll(() => panel(page).isVisible()).toBe(true);
+    expect(await panel(page).getAttribute('aria-label')).toBeTruthy();
+    expect(await composer(page).evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)).toBe(true);
+  });
+
+  it('sends a message and shows the answer', async () => {
+    const { page } = main;
+    await sendMessage(page, 'help');
+    await expect.poll(() => userBubbles(page).allTextContents()).toEqual(['help']);
+    await log(page).getByText("Here's what I can do in this demo:").waitFor({ timeout: ANSWER_MS });
+    // Markdown became elements, not text.
+    expect(await log(page).locator('li strong', { hasText: 'Orders' }).count()).toBe(1);
+    expect(await composer(page).inputValue()).toBe('');
+  });
+
+  it('a badge postback button sends its value as the user message, which gets an answer', async () => {
+    const { page } = main;
+    await sendMessage(page, 'buttons');
+    const button = log(page).locator('.bs button').first();
+    await button.waitFor({ timeout: ANSWER_MS });
+    // The link button of the same badge opens in a new tab, without opener.
+    const link = log(page).locator('.bs a').first();
+    expect(await link.getAttribute('target')).toBe('_blank');
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+
+    await button.click();
+    await expect.poll(() => userBubbles(page).allTextContents()).toEqual(['help', 'buttons', 'Where is my order?']);
+    await log(page).getByText(/NO-48213/).waitFor({ timeout: ANSWER_MS });
+  });
+
+  it('shows a carousel that scrolls with its next button', async () => {
+    const { page } = main;
+    await sendMessage(page, 'carousel');
+    const scroller = log(page).locator('.cs').last();
+    await scroller.waitFor({ timeout: ANSWER_MS });
+    await log(page).locator('.cd img').first().waitFor();
+    await log(page).getByRole('button', { name: 'Next' }).last().click();
+    await expect.poll(() => scroller.evaluate((el) => el.scrollLeft)).toBeGreaterThan(100);
+    await page.screenshot({ path: `${SCREENSHOTS}desktop-open.png` });
+  });
+
+  it('has no serious or critical accessibility violation with the panel open', async () => {
+    const { page } = main;
+    // page.evaluate runs over CDP, which the page's CSP does not govern; the widget's own code is untouched.
+    await page.evaluate(axe.source);
+    const violations = await page.evaluate(async () => {
+      const result = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] });
+      return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) }));
+    });
+    const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad).toEqual([]);
+  });
+
+  it('keyboard: Escape closes and focus returns to the launcher; Enter on it opens again', async () => {
+    const { page } = main;
+    await composer(page).focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel(page).count()).toBe(0);
+    expect(await launcher(page).evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => panel(page).isVisible()).toBe(true);
+  });
+
+  it('restores the conversation after a reload and keeps talking', async () => {
+    const { page } = main;
+    await page.reload();
+    // The panel was open in this tab, so it opens again.
+    await panel(page).waitFor();
+    await expect.poll(() => userBubbles(page).allTextContents(), { timeout: ANSWER_MS }).toEqual(expect.arrayContaining(['help', 'buttons', 'Where is my order?']));
+    await log(page).getByText(/NO-48213/).waitFor();
+    await sendMessage(page, 'list');
+    await log(page).locator('ul.ls').last().waitFor({ timeout: ANSWER_MS });
+  });
+
+  it('shows the conversation live in a second tab', async () => {
+    const second = await main.context.newPage();
+    await second.goto(world.host.url);
+    await launcher(second).click();
+    await expect.poll(() => userBubbles(second).allTextContents(), { timeout: ANSWER_MS }).toEqual(expect.arrayContaining(['help']));
+    await sendMessage(main.page, 'shipping');
+    await log(second).getByText(/free over €75/).waitFor({ timeout: ANSWER_MS });
+    await second.close();
+  });
+
+  it('reported no CSP violation and no console error', () => {
+    expect(main.problems).toEqual([]);
+  });
+});
+
+describe('phone', () => {
+  it('covers the whole 375 px viewport, with 16 px text input', async () => {
+    const phone = await openHostPage(world, { width: 375, height: 740 });
+    const { page } = phone;
+    await launcher(page).click();
+    await panel(page).waitFor();
+    const box = await panel(page).boundingBox();
+    expect(box).toEqual({ x: 0, y: 0, width: 375, height: 740 });
+    expect(await composer(page).evaluate((el) => getComputedStyle(el).fontSize)).toBe('16px');
+    await sendMessage(page, 'card');
+    await log(page).locator('.cd').waitFor({ timeout: ANSWER_MS });
+    await log(page).locator('.cd img').waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}phone-open.png` });
+    expect(phone.problems).toEqual([]);
+    await phone.context.close();
+  });
+});
