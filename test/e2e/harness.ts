@@ -91,9 +91,17 @@ export interface OpenedPage {
   problems: string[];
 }
 
+export interface PageOptions {
+  viewport?: { width: number; height: number };
+  colorScheme?: 'light' | 'dark';
+  /** Another host page than the world's. */
+  url?: string;
+}
+
 /** A fresh browser context with the host page loaded and CSP/console problems collected. */
-export async function openHostPage(world: World, viewport = { width: 1280, height: 800 }): Promise<OpenedPage> {
-  const context = await world.browser.newContext({ viewport, reducedMotion: 'reduce' });
+export async function openHostPage(world: World, options: PageOptions = {}): Promise<OpenedPage> {
+  const { viewport = { width: 1280, height: 800 }, colorScheme = 'light', url = world.host.url } = options;
+  const context = await world.browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce' });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (msg) => {
@@ -107,7 +115,7 @@ export async function openHostPage(world: World, viewport = { width: 1280, heigh
       (window as unknown as { __cspViolation(t: string): void }).__cspViolation(`${e.violatedDirective} ${e.blockedURI}`),
     );
   });
-  await page.goto(world.host.url);
+  await page.goto(url);
   return { context, page, problems };
 }
 

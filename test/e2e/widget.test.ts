@@ -5,7 +5,7 @@
 import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composer, launcher, openHostPage, panel, SCREENSHOTS, sendMessage, startWorld, type OpenedPage, type World } from './harness.js';
+import { composer, launcher, openHostPage, panel, SCREENSHOTS, sendMessage, startHostPage, startWorld, type OpenedPage, type World } from './harness.js';
 
 let world: World;
 let main: OpenedPage;
@@ -118,7 +118,7 @@ describe('desktop', () => {
 
 describe('phone', () => {
   it('covers the whole 375 px viewport, with 16 px text input', async () => {
-    const phone = await openHostPage(world, { width: 375, height: 740 });
+    const phone = await openHostPage(world, { viewport: { width: 375, height: 740 } });
     const { page } = phone;
     await launcher(page).click();
     await panel(page).waitFor();
@@ -131,5 +131,42 @@ describe('phone', () => {
     await page.screenshot({ path: `${SCREENSHOTS}phone-open.png` });
     expect(phone.problems).toEqual([]);
     await phone.context.close();
+  });
+});
+
+describe('inline and dark', () => {
+  it('renders inside <parley-chat> as a region, without a launcher, and chats', async () => {
+    const host = await startHostPage(world.bffOrigin, '<h2>Support</h2><parley-chat></parley-chat>');
+    const inline = await openHostPage(world, { url: host.url });
+    const { page } = inline;
+    const region = page.getByRole('region', { name: 'Chat with us' });
+    await region.waitFor();
+    expect(await page.locator('[data-parley]').count()).toBe(0);
+    expect((await region.boundingBox())!.height).toBe(560);
+    await region.getByRole('textbox', { name: 'Message' }).fill('quick');
+    await region.getByRole('textbox', { name: 'Message' }).press('Enter');
+    const reply = region.locator('.qr button').first();
+    await reply.waitFor({ timeout: ANSWER_MS });
+    await reply.click();
+    // A used quick reply is gone: its message is no longer the last one.
+    await expect.poll(() => region.locator('.qr').count(), { timeout: ANSWER_MS }).toBe(0);
+    await page.screenshot({ path: `${SCREENSHOTS}desktop-inline.png` });
+    expect(inline.problems).toEqual([]);
+    await inline.context.close();
+    await host.close();
+  });
+
+  it('follows a dark color scheme', async () => {
+    const dark = await openHostPage(world, { colorScheme: 'dark' });
+    const { page } = dark;
+    await launcher(page).click();
+    await panel(page).waitFor();
+    await sendMessage(page, 'file');
+    await log(page).locator('a.fl').waitFor({ timeout: ANSWER_MS });
+    const bg = await panel(page).evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(bg).toBe('rgb(23, 25, 30)');
+    await page.screenshot({ path: `${SCREENSHOTS}desktop-dark.png` });
+    expect(dark.problems).toEqual([]);
+    await dark.context.close();
   });
 });

@@ -184,6 +184,35 @@ describe('history and stream', () => {
     expect(api.to('POST', '/api/session')).toHaveLength(1);
     expect(stored().sessionId).toBe('s2');
   });
+
+  it('builds a streamed answer from message_delta events and closes it with the message', async () => {
+    seedSession();
+    mockFetch({ 'GET /api/messages': { body: { items: [], hasMore: false } } });
+    const s = start();
+    await flush();
+    FakeEventSource.last.emit('message', { id: 'u1', role: 'user', text: 'Hi' }, 1);
+    expect(s.typing.value).toBe(true);
+    FakeEventSource.last.emit('message_delta', { id: 'm1', delta: 'Hel' }, 2);
+    expect(s.typing.value).toBe(false);
+    FakeEventSource.last.emit('message_delta', { id: 'm1', delta: 'lo' }, 3);
+    expect(s.messages.value[1]).toMatchObject({ id: 'm1', role: 'bot', text: 'Hello', streaming: true });
+    FakeEventSource.last.emit('message', { id: 'm1', role: 'bot', text: 'Hello!' }, 4);
+    expect(s.messages.value.map((m) => [m.id, m.text, m.streaming])).toEqual([
+      ['u1', 'Hi', undefined],
+      ['m1', 'Hello!', undefined],
+    ]);
+  });
+
+  it('sends the profile name with the first message and user variables once the conversation exists', async () => {
+    const api = mockFetch({ 'POST /api/session': { status: 201, body: sessionBody(1) }, 'PATCH /api/user': { status: 204 } });
+    const s = start();
+    s.identify({ profileName: 'Ada', variables: { plan: 'pro' } });
+    expect(api.to('PATCH', '/api/user')).toHaveLength(0);
+    s.send('hello');
+    await flush();
+    expect(api.to('POST', '/api/session')[0]!.body).toMatchObject({ text: 'hello', profileName: 'Ada' });
+    expect(api.to('PATCH', '/api/user').map((c) => [c.body, c.auth])).toEqual([[{ plan: 'pro' }, 'Bearer tok1']]);
+  });
 });
 
 describe('credentials', () => {

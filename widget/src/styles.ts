@@ -9,7 +9,8 @@
 const DARK = '--bg:#17191e;--fg:#eceef2;--mu:#a5abb6;--bd:#30343d;--bb:#252830;--ac:color-mix(in srgb,var(--a) 55%,#fff);--eb:#3b1e20;--ef:#ffc2c2';
 
 const CSS = `
-:host{all:initial}
+:host{all:initial;display:block}
+:host(parley-chat){height:560px}
 *{box-sizing:border-box}
 .r{--a:var(--parley-accent,var(--pa,#2454d6));--at:var(--parley-accent-text,var(--pat,#fff));--ac:var(--a);--bg:var(--parley-bg,#fff);--fg:var(--parley-fg,#1b1e24);--mu:var(--parley-muted,#5a616d);--bd:var(--parley-border,#e1e4e9);--bb:var(--parley-bubble,#eff1f4);--eb:#fdecec;--ef:#8a1c1c;--rad:var(--parley-radius,16px);font:15px/1.45 var(--parley-font,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif);color:var(--fg);-webkit-font-smoothing:antialiased}
 .dark{${DARK}}
@@ -27,6 +28,7 @@ svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 .n{position:absolute;top:-3px;right:-3px;min-width:22px;height:22px;padding:0 6px;border-radius:11px;background:#c8102e;color:#fff;font-size:12px;font-weight:700;line-height:22px;text-align:center;box-shadow:0 0 0 2px var(--bg)}
 .p{bottom:92px;width:384px;height:min(640px,calc(100vh - 112px));display:flex;flex-direction:column;background:var(--bg);color:var(--fg);border-radius:var(--rad);box-shadow:0 16px 48px rgba(0,0,0,.24);overflow:hidden;animation:in .2s ease-out}
 @keyframes in{from{opacity:0;transform:translateY(12px)}}
+.inline{height:100%}
 .inline .p{position:relative;right:auto;bottom:auto;width:100%;height:100%;min-height:420px;box-shadow:none;border:1px solid var(--bd);animation:none}
 .h{display:flex;align-items:center;gap:8px;padding:12px 10px;padding-inline-start:18px;background:var(--a);color:var(--at)}
 .h h2{flex:1;margin:0;font-size:16px;font-weight:650;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
@@ -34,7 +36,8 @@ svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 .ib:hover,.hb:hover{background:rgba(127,127,127,.2)}
 .hb{border:1px solid;border-radius:99px;background:transparent;padding:4px 12px;font-size:13px;white-space:nowrap}
 .bn{margin:0;padding:8px 18px;font-size:13px;background:var(--bb);border-bottom:1px solid var(--bd)}
-.log{flex:1;overflow-y:auto;padding:16px;display:flex;flex-direction:column;gap:10px;overscroll-behavior:contain}
+.log{flex:1;overflow-y:auto;overscroll-behavior:contain}
+.in{padding:16px;display:flex;flex-direction:column;gap:10px}
 .log:focus-visible{outline-offset:-2px}
 .m{display:flex;flex-direction:column;align-items:flex-start;gap:6px;max-width:86%}
 .m.user{align-self:flex-end;align-items:flex-end}
@@ -69,7 +72,7 @@ pre code{background:none;padding:0}
 .cd .acts{padding:0 12px 12px}
 a.tl{color:inherit}
 .cr{align-self:stretch;min-width:0}
-.cs{display:flex;gap:10px;overflow-x:auto;scroll-snap-type:x mandatory;scroll-behavior:smooth;padding:2px 2px 8px;scrollbar-width:thin;-webkit-overflow-scrolling:touch}
+.cs{display:flex;gap:10px;overflow-x:auto;scroll-snap-type:x mandatory;scroll-behavior:smooth;padding:2px 2px 8px;scrollbar-width:thin}
 .cs>*{scroll-snap-align:start;flex:none;display:flex}
 .cn{display:flex;gap:6px;justify-content:flex-end}
 .cn .ib{border:1px solid var(--bd);width:32px;height:32px}

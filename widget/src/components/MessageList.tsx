@@ -17,6 +17,14 @@ export function MessageList({ c }: { c: Ctx }) {
     const el = ref.current;
     if (el && pinned.current) el.scrollTop = el.scrollHeight;
   };
+  // Images, fonts and badges can grow the list after a render: stay at the bottom if pinned.
+  useLayoutEffect(() => {
+    const inner = ref.current?.firstElementChild;
+    if (!inner || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(follow);
+    ro.observe(inner);
+    return () => ro.disconnect();
+  }, []);
   useLayoutEffect(() => {
     const el = ref.current!;
     const first = list[0]?.id || '';
@@ -39,29 +47,30 @@ export function MessageList({ c }: { c: Ctx }) {
         const el = e.currentTarget;
         pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
       }}
-      onLoadCapture={follow}
     >
-      {s.hasMore.value ? (
-        <button type="button" class="old" disabled={s.loadingOlder.value} onClick={s.loadOlder}>
-          {t.older}
-        </button>
-      ) : (
-        greeting && (
-          <div class="m bot">
-            <div class="b">{markdown(greeting)}</div>
+      <div class="in">
+        {s.hasMore.value ? (
+          <button type="button" class="old" disabled={s.loadingOlder.value} onClick={s.loadOlder}>
+            {t.older}
+          </button>
+        ) : (
+          greeting && (
+            <div class="m bot">
+              <div class="b">{markdown(greeting)}</div>
+            </div>
+          )
+        )}
+        {list.map((m, i) => (
+          <MessageItem key={m.clientId || m.id} m={m} c={c} last={i === list.length - 1} />
+        ))}
+        {s.typing.value && (
+          <div class="ty" role="status" aria-label={t.typing}>
+            <i />
+            <i />
+            <i />
           </div>
-        )
-      )}
-      {list.map((m, i) => (
-        <MessageItem key={m.clientId || m.id} m={m} c={c} last={i === list.length - 1} />
-      ))}
-      {s.typing.value && (
-        <div class="ty" role="status" aria-label={t.typing}>
-          <i />
-          <i />
-          <i />
-        </div>
-      )}
+        )}
+      </div>
     </div>
   );
 }
