@@ -80,6 +80,17 @@ export function mockEventSource() {
   vi.stubGlobal('EventSource', FakeEventSource);
 }
 
+export const BFF = 'https://bff.test';
+export const KEY = 'parley:' + BFF;
+
+/** The session stored for `BFF`, parsed. */
+export const stored = () => JSON.parse(localStorage.getItem(KEY) || 'null');
+
+/** Stores a session for `BFF` as an earlier page load would have. */
+export function seedSession(extra: Record<string, unknown> = {}) {
+  localStorage.setItem(KEY, JSON.stringify({ ...sessionBody(1), ...extra }));
+}
+
 /** A session response with a token valid for `ttlSec`. */
 export function sessionBody(n = 1, ttlSec = 900) {
   return { sessionId: 's' + n, token: 'tok' + n, refreshToken: 'ref' + n, expiresAt: new Date(Date.now() + ttlSec * 1000).toISOString() };

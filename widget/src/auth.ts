@@ -1,0 +1,78 @@
+/**
+ * The conversation's credentials: requests made with its token, a refresh shortly before the
+ * token expires and after a `token_expired`, and the end of the conversation when its refresh
+ * token is no longer accepted.
+ */
+import { ApiError, request, type RequestInit } from './api.js';
+import { isExpired, refreshDelay, refreshSession, saveSession, sessionKey, type SessionData } from './session.js';
+
+/** True when the credentials can never work again (secret rotated, refresh token expired, gone). */
+export const isFatal = (e: unknown): boolean => e instanceof ApiError && [401, 403, 404].includes(e.status);
+
+/** Creates the credential keeper for `bff`; `onLost` runs when the session cannot be refreshed. */
+export function createAuth(bff: string, onLost: () => void, report: (e: unknown) => void) {
+  const key = sessionKey(bff);
+  let session: SessionData | undefined;
+  let refreshing: Promise<void> | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const noSession = () => new ApiError(401, 'unauthorized', 'No conversation');
+
+  function schedule() {
+    clearTimeout(timer);
+    if (session) timer = setTimeout(() => refresh().catch(report), refreshDelay(session));
+  }
+
+  /** Gets a new token (or the one another tab just got); one refresh at a time. */
+  function refresh(): Promise<void> {
+    const s = session;
+    if (!s) return Promise.reject(noSession());
+    return (refreshing ||= refreshSession(bff, key, s)
+      .then((next) => {
+        if (session?.sessionId !== next.sessionId) return;
+        session = next;
+        schedule();
+      })
+      .catch((e: unknown) => {
+        if (isFatal(e)) onLost();
+        throw e;
+      })
+      .finally(() => (refreshing = undefined)));
+  }
+
+  /** A request as the conversation: refreshes an expiring token first, and once more after `token_expired`. */
+  async function authed<T>(path: string, init: RequestInit = {}): Promise<T> {
+    const call = () => {
+      if (!session) throw noSession();
+      return request<T>(bff, path, { ...init, token: session.token });
+    };
+    if (session && isExpired(session)) await refresh();
+    try {
+      return await call();
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.code !== 'token_expired') throw e;
+      await refresh();
+      return call();
+    }
+  }
+
+  return {
+    key,
+    get session(): SessionData | undefined {
+      return session;
+    },
+    /** Replaces the session; `store` also writes it (or its removal) where every tab sees it. */
+    set(next: SessionData | undefined, store = true) {
+      session = next;
+      schedule();
+      if (store) saveSession(key, next);
+    },
+    /** Writes the current session (after its `lastEventId` or `state` changed). */
+    save: () => saveSession(key, session),
+    refresh,
+    authed,
+    stop: () => clearTimeout(timer),
+  };
+}
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,35 @@
+/** All of one widget's state, as signals. Components read them; only the store's actions write them. */
+import { computed, signal } from '@preact/signals';
+import type { PublicConfig } from '../../shared/types.js';
+import type { ChatMessage } from './messages.js';
+
+/** Where the conversation stands: not started, with the agent, with a person, or over. */
+export type Convo = 'none' | 'active' | 'escalated' | 'archived';
+
+/** Creates the signals of one widget. */
+export function createState() {
+  const convo = signal<Convo>('none');
+  const escalating = signal(false);
+  const config = signal<PublicConfig | undefined>(undefined);
+  return {
+    open: signal(false),
+    messages: signal<ChatMessage[]>([]),
+    /** An older page of history exists. */
+    hasMore: signal(false),
+    loadingOlder: signal(false),
+    /** The agent is working on an answer. */
+    typing: signal(false),
+    convo,
+    unread: signal(0),
+    /** The composer's text. */
+    draft: signal(''),
+    /** The last message was refused; its text is back in `draft`. */
+    failed: signal(false),
+    online: signal(navigator.onLine !== false),
+    escalating,
+    config,
+    canEscalate: computed(() => !!config.value?.features.escalation && convo.value === 'active' && !escalating.value),
+  };
+}
+
+export type State = ReturnType<typeof createState>;

@@ -1,0 +1,130 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createStore, type Store } from './store.js';
+import { BFF, FakeEventSource, flush, mockEventSource, mockFetch, seedSession, sessionBody, stored } from './test-utils.js';
+
+let store: Store | undefined;
+let events: Array<[string, unknown]> = [];
+
+function start() {
+  events = [];
+  store = createStore(BFF, (name, data) => events.push([name, data]));
+  void store.boot();
+  return store;
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  mockEventSource();
+});
+afterEach(() => {
+  store?.destroy();
+  store = undefined;
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('history and stream', () => {
+  const page = (ids: string[], hasMore: boolean) => ({
+    body: { items: ids.map((id) => ({ id, role: Number(id) % 2 ? 'bot' : 'user', text: 'm' + id })), limit: 20, offset: 0, hasMore },
+  });
+
+  it('restores the conversation, resumes the stream after the last event and merges by id in order', async () => {
+    seedSession({ lastEventId: '7' });
+    let first = true;
+    const api = mockFetch({
+      'GET /api/messages': (call) => (call.path.includes('offset=0') && first ? ((first = false), page(['1', '2', '3'], true)) : page(['0', '1'], false)),
+    });
+    const s = start();
+    expect(FakeEventSource.all).toHaveLength(0); // the URL is built asynchronously
+    await flush();
+    expect(new URL(FakeEventSource.last.url).searchParams.get('lastEventId')).toBe('7');
+    // The stream overlaps the history (3) and goes beyond it (4).
+    FakeEventSource.last.emit('message', { id: '3', role: 'bot', text: 'm3' }, 8);
+    FakeEventSource.last.emit('message', { id: '4', role: 'user', text: 'm4' }, 9);
+    expect(s.messages.value.map((m) => m.id)).toEqual(['1', '2', '3', '4']);
+    expect(s.hasMore.value).toBe(true);
+
+    await s.loadOlder();
+    expect(api.to('GET', '/api/messages')[1]!.path).toBe('/api/messages?limit=20&offset=4');
+    expect(s.messages.value.map((m) => m.id)).toEqual(['0', '1', '2', '3', '4']);
+    expect(s.hasMore.value).toBe(false);
+  });
+
+  it('treats the same user message from history and stream as one', async () => {
+    seedSession();
+    const t = Date.now();
+    mockFetch({
+      'GET /api/messages': { body: { items: [{ id: '100', role: 'user', text: 'Hi', createdAt: new Date(t).toISOString() }], hasMore: false } },
+    });
+    const s = start();
+    await flush();
+    FakeEventSource.last.emit('message', { id: 'u_9', role: 'user', text: 'Hi', createdAt: new Date(t + 900).toISOString() }, 1);
+    FakeEventSource.last.emit('message', { id: 'u_10', role: 'user', text: 'Hi again' }, 2);
+    expect(s.messages.value.map((m) => m.text)).toEqual(['Hi', 'Hi again']);
+  });
+
+  it('counts unread answers while closed and clears them on open', async () => {
+    seedSession();
+    mockFetch({ 'GET /api/messages': { body: { items: [], hasMore: false } } });
+    const s = start();
+    await flush();
+    FakeEventSource.last.emit('message', { id: '1', role: 'bot', text: 'a' }, 1);
+    FakeEventSource.last.emit('message', { id: '1', role: 'bot', text: 'a' }, 1); // a replayed duplicate
+    FakeEventSource.last.emit('message', { id: '2', role: 'operator', text: 'b', operatorName: 'Ana' }, 2);
+    expect(s.unread.value).toBe(2);
+    s.setOpen(true);
+    expect(s.unread.value).toBe(0);
+    expect(events.filter(([n]) => n === 'unread').map(([, d]) => d)).toEqual([{ count: 1 }, { count: 2 }, { count: 0 }]);
+  });
+
+  it('follows state events: escalated, then archived; the next message starts a new conversation', async () => {
+    seedSession();
+    const api = mockFetch({
+      'GET /api/messages': { body: { items: [{ id: '1', role: 'bot', text: 'hi' }], hasMore: false } },
+      'POST /api/session': { status: 201, body: sessionBody(2) },
+    });
+    const s = start();
+    await flush();
+    FakeEventSource.last.emit('state', { state: 'escalated' }, 1);
+    expect(s.convo.value).toBe('escalated');
+    expect(stored().state).toBe('escalated');
+    FakeEventSource.last.emit('archived', {}, 2);
+    expect(s.convo.value).toBe('archived');
+
+    s.send('new question');
+    expect(s.messages.value.map((m) => m.text)).toEqual(['new question']);
+    await flush();
+    expect(api.to('POST', '/api/session')).toHaveLength(1);
+    expect(stored().sessionId).toBe('s2');
+  });
+
+  it('builds a streamed answer from message_delta events and closes it with the message', async () => {
+    seedSession();
+    mockFetch({ 'GET /api/messages': { body: { items: [], hasMore: false } } });
+    const s = start();
+    await flush();
+    FakeEventSource.last.emit('message', { id: 'u1', role: 'user', text: 'Hi' }, 1);
+    expect(s.typing.value).toBe(true);
+    FakeEventSource.last.emit('message_delta', { id: 'm1', delta: 'Hel' }, 2);
+    expect(s.typing.value).toBe(false);
+    FakeEventSource.last.emit('message_delta', { id: 'm1', delta: 'lo' }, 3);
+    expect(s.messages.value[1]).toMatchObject({ id: 'm1', role: 'bot', text: 'Hello', streaming: true });
+    FakeEventSource.last.emit('message', { id: 'm1', role: 'bot', text: 'Hello!' }, 4);
+    expect(s.messages.value.map((m) => [m.id, m.text, m.streaming])).toEqual([
+      ['u1', 'Hi', undefined],
+      ['m1', 'Hello!', undefined],
+    ]);
+  });
+
+  it('sends the profile name with the first message and user variables once the conversation exists', async () => {
+    const api = mockFetch({ 'POST /api/session': { status: 201, body: sessionBody(1) }, 'PATCH /api/user': { status: 204 } });
+    const s = start();
+    s.identify({ profileName: 'Ada', variables: { plan: 'pro' } });
+    expect(api.to('PATCH', '/api/user')).toHaveLength(0);
+    s.send('hello');
+    await flush();
+    expect(api.to('POST', '/api/session')[0]!.body).toMatchObject({ text: 'hello', profileName: 'Ada' });
+    expect(api.to('PATCH', '/api/user').map((c) => [c.body, c.auth])).toEqual([[{ plan: 'pro' }, 'Bearer tok1']]);
+  });
+});
