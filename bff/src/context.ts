@@ -6,6 +6,7 @@ import type { WebhookVerifier } from './lib/webhook-verify.js';
 import type { Heartbeat } from './lib/sse.js';
 import type { ChatBackend } from './ports/chat-backend.js';
 import type { EventStore } from './ports/event-store.js';
+import type { FlowClient } from './ports/flows.js';
 import type { Observer } from './ports/observer.js';
 import type { RateLimiter } from './ports/rate-limiter.js';
 
@@ -33,6 +34,8 @@ export interface AppDeps {
   /** Prometheus text for `/metrics`; the route is absent when undefined. */
   metrics?: { render(): string };
   widget?: WidgetAsset;
+  /** Flow triggers (area C); without it the flow and upload routes answer `feature_disabled`. */
+  flows?: FlowClient;
   /** Extra readiness checks beyond `store.ping()` (e.g. Redis connections). */
   ready?: () => Promise<void>;
   now?: () => number;

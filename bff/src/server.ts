@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
@@ -5,10 +6,14 @@ import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { AppDeps } from './context.js';
+import { HttpFlowClient } from './adapters/http-flows.js';
+import { HttpGateway } from './adapters/http-gateway.js';
 import { HttpAgentUpstream } from './adapters/http-upstream.js';
 import { MemoryOnceStore, MemoryRateLimiter } from './adapters/memory-limits.js';
 import { MemoryEventStore } from './adapters/memory-store.js';
 import { AgentChat } from './chat/agent-chat.js';
+import { checkModelAvailable } from './chat/model-check.js';
+import { ModelChat } from './chat/model-chat.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics } from './lib/metrics.js';
 import { combineObservers } from './lib/observers.js';
@@ -37,14 +42,13 @@ interface Storage {
 
 /** Reads the configuration, builds the adapters, listens. The only place that does these things. */
 export async function start(env: Record<string, string | undefined> = process.env): Promise<RunningServer> {
-  const config = loadConfig(env);
+  const config = loadConfig(withDemoFlows(env));
   const logger = createLogger(config.logLevel);
   const storage = await openStorage(config);
   const heartbeat = new Heartbeat(config.heartbeatSec * 1000);
   const inspector = config.simulator ? (await import('../../demo/inspector.js')).createInspector() : undefined;
   const metrics = new Metrics();
   const observer = combineObservers(metrics, inspector?.observer);
-  if (config.chatMode === 'model') unavailableModelMode();
 
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
@@ -64,7 +68,22 @@ export async function start(env: Record<string, string | undefined> = process.en
     policy: { retries: config.upstreamRetries, timeoutMs: config.upstreamTimeoutMs },
     observer,
   });
-  const chat = new AgentChat(upstream, storage.store, config.escalationOperatorEmail);
+  // Model mode (area A). In the demo the gateway simulator below answers, with a key made up here.
+  const gatewayKey = config.gatewayApiKey || randomBytes(24).toString('base64url');
+  const gateway =
+    config.chatMode === 'model'
+      ? new HttpGateway({
+          baseUrl: config.gatewayBaseUrl ?? upstreamBaseUrl,
+          region: config.gatewayRegion,
+          apiKey: gatewayKey,
+          model: config.gatewayModel,
+          policy: { retries: config.upstreamRetries, timeoutMs: config.upstreamTimeoutMs },
+          observer,
+        })
+      : undefined;
+  const chat = gateway
+    ? new ModelChat(gateway, storage.store, { systemPrompt: config.gatewaySystemPrompt, maxHistory: config.gatewayMaxHistory, maxTokens: config.gatewayMaxTokens, logger })
+    : new AgentChat(upstream, storage.store, config.escalationOperatorEmail);
   const deps: AppDeps = {
     config,
     store: storage.store,
@@ -82,6 +101,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     observer,
     metrics,
     widget: loadWidgetAsset(),
+    flows: new HttpFlowClient({ baseUrl: upstreamBaseUrl, policy: { retries: config.upstreamRetries, timeoutMs: config.upstreamTimeoutMs }, observer }),
   };
   if (!deps.widget) logger.warn('widget not built: /widget.js answers 404 until `npm run build:widget`');
 
@@ -104,12 +124,28 @@ export async function start(env: Record<string, string | undefined> = process.en
       ...(env.SIM_REPLY_DELAY_MS ? { replyDelayMs: Number(env.SIM_REPLY_DELAY_MS) } : {}),
       ...(env.SIM_DUPLICATE_RATE ? { duplicateRate: Number(env.SIM_DUPLICATE_RATE) } : {}),
     });
+    // Areas A and C are simulated on the same base, ahead of the agent simulator's catch-all mount.
+    const { createGatewaySimulator } = await import('../../demo/simulator/gateway.js');
+    const { createFlowSimulator, signedMessagePoster } = await import('../../demo/simulator/flows.js');
+    app.route('/sim', createGatewaySimulator({ apiKey: gatewayKey }));
+    app.route('/sim', createFlowSimulator({ tokens: config.flowTokens, postResult: signedMessagePoster(`${loopback}/webhooks/agent`, simulator.signWebhook) }));
     app.mount('/sim', (req) => simulator.app.fetch(req));
     app.route('/', inspector.app);
     app.route('/', createDemoRoutes({ inspector, simulator, publicOrigin }));
     demo = simulator;
   }
   server.on('request', getRequestListener(app.fetch));
+
+  // Model mode starts only when the region lists the model (checked once the demo gateway answers).
+  if (gateway) {
+    await checkModelAvailable(gateway).catch(async (err: unknown) => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await demo?.close();
+      await storage.close();
+      throw err;
+    });
+  }
 
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   logger.info('listening', { url, port, mode: config.chatMode, simulator: config.simulator, store: config.redisUrl ? 'redis' : 'memory' });
@@ -123,6 +159,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       server.closeIdleConnections();
       await Promise.race([closed, new Promise((r) => setTimeout(r, 10_000).unref())]);
       server.closeAllConnections();
+      if (chat instanceof ModelChat) await chat.close();
       await demo?.close();
       await storage.close();
     })());
@@ -143,8 +180,10 @@ async function openStorage(config: Readonly<Config>): Promise<Storage> {
   return { store, rateLimiter: new MemoryRateLimiter(), onceStore: new MemoryOnceStore(), close: () => store.close() };
 }
 
-function unavailableModelMode(): never {
-  throw new ConfigError(['CHAT_MODE=model is not available in this build']);
+/** Demo mode with no flows configured gets a demo upload flow, so the demo shows uploads. Never with a real upstream. */
+function withDemoFlows(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  if (env.UPSTREAM_BASE_URL?.trim() || env.FLOW_TOKENS !== undefined || env.UPLOAD_FLOW !== undefined) return env;
+  return { ...env, FLOW_TOKENS: 'upload:demo-upload-token', UPLOAD_FLOW: 'upload' };
 }
 
 /** Entry point: starts the BFF and stops it gracefully on SIGTERM/SIGINT. */

@@ -23,7 +23,7 @@ describe('public routes', () => {
   it('GET /api/config gives public settings only', async () => {
     const res = await call(base, 'GET', '/api/config');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ mode: 'agent', features: { escalation: true, upload: false, flows: [] }, userVariables: ['email', 'plan'] });
+    expect(res.body).toMatchObject({ mode: 'agent', features: { escalation: true, upload: true, flows: [] }, userVariables: ['email', 'plan'] });
     expect(typeof res.body.title).toBe('string');
     expect(JSON.stringify(res.body)).not.toMatch(/secret|token|ops@nimbus/i);
   });

@@ -1,0 +1,145 @@
+import { Hono, type Context } from 'hono';
+import type { AppDeps, AppEnv } from '../context.js';
+import { AppError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
+import { readBody, readJsonObject, requireText } from '../lib/http.js';
+import { isRecord } from '../lib/normalize.js';
+import { requireSession } from '../middleware.js';
+import type { FlowClient } from '../ports/flows.js';
+import type { VariableValue } from '../ports/upstream.js';
+import { limit } from './session.js';
+
+/** Room in a multipart body for the non-file parts and the part headers. */
+const FORM_OVERHEAD_BYTES = 256 * 1024;
+const MAX_VARIABLES = 100;
+const MAX_STRING_VALUE = 10_000;
+const VARIABLE_NAME = /^[^\u0000-\u001f\u007f]{1,100}$/;
+const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+interface FormInput {
+  variables: Record<string, VariableValue>;
+  files: File[];
+  text?: string;
+  clientId?: string;
+}
+
+/**
+ * `POST /api/flows/:name` and `POST /api/upload` (SPEC §3, §6): only flows named in FLOW_TOKENS,
+ * whose tokens never leave the BFF. Every limit is checked before anything is forwarded, and a
+ * body is never read past `MAX_UPLOAD_FILES × MAX_UPLOAD_BYTES` plus a small allowance.
+ */
+export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const { config } = deps;
+  const auth = requireSession(deps);
+
+  app.post('/api/flows/:name', auth, async (c) => {
+    const name = c.req.param('name');
+    const token = Object.hasOwn(config.flowTokens, name) ? config.flowTokens[name] : undefined;
+    if (token === undefined) throw new NotFoundError('This flow does not exist', 'flow_not_found');
+    const flows = client(deps);
+    const { conversationId } = c.get('session');
+    await limit(deps, `flows:${conversationId}`, config.rateLimitMessagesPerMin);
+    const input: FormInput = isMultipart(c) ? await readForm(c, deps, ['variables', 'files']) : await readJsonVariables(c);
+    const { jobId } = await flows.triggerFlow(token, { sessionId: sessionIdOf(conversationId), variables: input.variables, files: input.files });
+    return c.json({ jobId }, 202);
+  });
+
+  app.post('/api/upload', auth, async (c) => {
+    const token = config.uploadFlow === undefined ? undefined : config.flowTokens[config.uploadFlow];
+    if (token === undefined || !deps.flows) throw new ForbiddenError('feature_disabled', 'File uploads are not available here');
+    const { conversationId } = c.get('session');
+    if (!isMultipart(c)) throw new AppError('unsupported_media_type', 'Send the files as multipart/form-data');
+    await limit(deps, `flows:${conversationId}`, config.rateLimitMessagesPerMin);
+    const form = await readForm(c, deps, ['files', 'text', 'clientId']);
+    if (form.files.length === 0) throw new ValidationError('Attach at least one file as "files"');
+    if (form.text !== undefined) {
+      // The words come first in the chat, then the flow's answer about the files.
+      await limit(deps, `messages:${conversationId}`, config.rateLimitMessagesPerMin);
+      await deps.chat.sendMessage(conversationId, { text: form.text, clientId: form.clientId });
+    }
+    const { jobId } = await deps.flows.triggerFlow(token, { sessionId: sessionIdOf(conversationId), variables: {}, files: form.files });
+    return c.json({ jobId }, 202);
+  });
+
+  return app;
+}
+
+function client(deps: AppDeps): FlowClient {
+  if (!deps.flows) throw new ForbiddenError('feature_disabled', 'Flows are not available here');
+  return deps.flows;
+}
+
+/** The service wants a positive integer `sessionId`; model-mode ids (`m_…`) are not service conversations. */
+function sessionIdOf(conversationId: string): number | undefined {
+  if (!/^\d{1,15}$/.test(conversationId)) return undefined;
+  const n = Number(conversationId);
+  return n > 0 ? n : undefined;
+}
+
+function isMultipart(c: Context<AppEnv>): boolean {
+  return /^multipart\/form-data\s*;.*boundary=/i.test(c.req.header('content-type') ?? '');
+}
+
+async function readJsonVariables(c: Context<AppEnv>): Promise<FormInput> {
+  const body = await readJsonObject(c, 64 * 1024);
+  for (const key of Object.keys(body)) if (key !== 'variables') throw new ValidationError(`Unknown field "${key}"; send {"variables": {...}}`);
+  return { variables: parseVariables(body.variables), files: [] };
+}
+
+/** Reads a bounded multipart body; refuses (413) too many or too large files before anything is forwarded. */
+async function readForm(c: Context<AppEnv>, deps: AppDeps, allowed: Array<'variables' | 'files' | 'text' | 'clientId'>): Promise<FormInput> {
+  const { maxUploadBytes, maxUploadFiles } = deps.config;
+  // `readBody` refuses a larger Content-Length at once and stops reading a longer body.
+  const bytes = await readBody(c.req.raw, maxUploadFiles * maxUploadBytes + FORM_OVERHEAD_BYTES);
+  let form: FormData;
+  try {
+    form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': c.req.header('content-type')! } }).formData();
+  } catch {
+    throw new ValidationError('The form data could not be read');
+  }
+  const input: FormInput = { variables: {}, files: [] };
+  const seen = new Set<string>();
+  for (const [name, value] of form.entries()) {
+    if (!(allowed as string[]).includes(name)) throw new ValidationError(`Unknown form field "${name.slice(0, 40)}"`);
+    if (name === 'files') {
+      if (typeof value === 'string') throw new ValidationError('Each "files" part must be a file');
+      input.files.push(value);
+      if (input.files.length > maxUploadFiles) throw new PayloadTooLargeError(`At most ${maxUploadFiles} files may be sent at once`);
+      if (value.size > maxUploadBytes) throw new PayloadTooLargeError(`Each file must be at most ${maxUploadBytes} bytes`);
+      if (value.name.length > 255) throw new ValidationError('File names must be at most 255 characters');
+      continue;
+    }
+    if (typeof value !== 'string' || seen.has(name)) throw new ValidationError(`"${name}" must be sent once, as text`);
+    seen.add(name);
+    if (name === 'variables') input.variables = parseVariables(parseJsonText(value));
+    else if (name === 'text') input.text = requireText(value);
+    else if (name === 'clientId') {
+      if (!CLIENT_ID.test(value)) throw new ValidationError('"clientId" must be letters, digits, _ or -, at most 64');
+      input.clientId = value;
+    }
+  }
+  return input;
+}
+
+function parseJsonText(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new ValidationError('"variables" must be a JSON object', 'invalid_json');
+  }
+}
+
+/** Flow inputs are string, number (finite) or boolean values under plain names (the seed's `data`). */
+function parseVariables(value: unknown): Record<string, VariableValue> {
+  if (value === undefined || value === null) return {};
+  if (!isRecord(value)) throw new ValidationError('"variables" must be an object of names to strings, numbers or booleans');
+  const entries = Object.entries(value);
+  if (entries.length > MAX_VARIABLES) throw new ValidationError(`At most ${MAX_VARIABLES} variables may be sent`);
+  for (const [name, v] of entries) {
+    if (!VARIABLE_NAME.test(name)) throw new ValidationError('Variable names must be 1 to 100 printable characters');
+    const ok = (typeof v === 'string' && v.length <= MAX_STRING_VALUE) || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+    if (!ok) throw new ValidationError(`Variable "${name.slice(0, 40)}" must be a string (up to ${MAX_STRING_VALUE} characters), a number or a boolean`);
+  }
+  // fromEntries defines own properties, so a "__proto__" name stays a plain key.
+  return Object.fromEntries(entries) as Record<string, VariableValue>;
+}
