@@ -19,8 +19,12 @@ export interface SpawnedServer {
  * Spawns the BFF from source (tsx) on a free loopback port and resolves once it listens.
  * With no `UPSTREAM_BASE_URL` in `env` it runs in demo mode with the built-in simulator.
  */
-export async function startServer(env: Record<string, string> = {}, options: { timeoutMs?: number } = {}): Promise<SpawnedServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bff/src/server.ts'], {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { timeoutMs?: number; /** e.g. ['taskset', '-c', '0'] to pin the server to a core */ prefix?: string[] } = {},
+): Promise<SpawnedServer> {
+  const argv = [...(options.prefix ?? []), process.execPath, '--import', 'tsx', 'bff/src/server.ts'];
+  const child = spawn(argv[0]!, argv.slice(1), {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, PayloadTooLargeError, StoreUnavailableError, ValidationError } from '../errors.js';
-import { readBody } from '../lib/http.js';
+import { readRequestBody } from '../lib/http.js';
 import { EnvelopeError, normalizeWebhook } from '../lib/normalize.js';
 import type { WebhookObservation, WebhookOutcome } from '../ports/observer.js';
 
@@ -30,7 +30,7 @@ export function webhookRoutes(deps: AppDeps): Hono<AppEnv> {
 
     let raw: Uint8Array;
     try {
-      raw = await readBody(c.req.raw, MAX_WEBHOOK_BYTES);
+      raw = await readRequestBody(c, MAX_WEBHOOK_BYTES);
     } catch (err) {
       if (err instanceof PayloadTooLargeError) report('too_large');
       throw err;

@@ -1,0 +1,152 @@
+// `npm run bench`: webhook throughput against a bare node:http twin, webhook → stream latency,
+// RSS per idle stream, and the same with Redis and two instances. Servers are pinned to core 0
+// and the load runs on core 1 (when taskset exists); everything talks to 127.0.0.1 only.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { MemoryOnceStore } from '../bff/src/adapters/memory-limits.js';
+import { TokenService } from '../bff/src/lib/tokens.js';
+import { startServer, type SpawnedServer } from '../test/helpers/server.js';
+import { startRedisServer } from '../test/redis/redis-server.js';
+import { blast, pct, post, rawStream, rss, SECRET, webhook } from './load.js';
+import { Agent } from 'node:http';
+
+const JWT_SECRET = 'bench-jwt-secret-0123456789-0123456789';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const STREAMS = Number(process.env.BENCH_STREAMS ?? 3000);
+const REDIS_STREAMS = Number(process.env.BENCH_REDIS_STREAMS ?? 10_000);
+const pin = existsSync('/usr/bin/taskset') ? ['taskset', '-c', '0'] : [];
+if (pin.length) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+
+const tokens = new TokenService({ secret: JWT_SECRET, accessTtlSec: 3600, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() });
+const env = (extra: Record<string, string> = {}) => ({
+  UPSTREAM_BASE_URL: 'http://127.0.0.1:9', // never called: webhooks and streams only
+  UPSTREAM_ACCESS_TOKEN: 'unused',
+  AGENT_BOT_KEY: 'unused',
+  WEBHOOK_SECRET: SECRET,
+  SESSION_JWT_SECRET: JWT_SECRET,
+  ALLOWED_ORIGINS: 'http://bench.local',
+  LOG_LEVEL: 'info',
+  RATE_LIMIT_SESSIONS_PER_MIN: '1000000',
+  ...extra,
+});
+const results: Array<[string, string]> = [];
+const report = (name: string, value: string) => {
+  results.push([name, value]);
+  console.log(`${name.padEnd(58)} ${value}`);
+};
+
+async function spawnBare(): Promise<{ url: string; child: ChildProcess }> {
+  const argv = [...pin, process.execPath, '--import', 'tsx', 'bench/bare-server.ts'];
+  const child = spawn(argv[0]!, argv.slice(1), { env: { ...process.env, WEBHOOK_SECRET: SECRET }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()).port)));
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+/** Median of `runs` throughput runs, alternating targets so drift hits both alike. */
+async function throughput(targetsA: string[], targetsB: string[], runs = 3): Promise<[number, number]> {
+  await blast(targetsA, 1000); // warm-up (JIT)
+  await blast(targetsB, 1000);
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    a.push((await blast(targetsA, SECONDS * 1000)).rps);
+    b.push((await blast(targetsB, SECONDS * 1000)).rps);
+  }
+  const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  return [median(a), median(b)];
+}
+
+/** Webhook POSTed to `postTo` → frame read from a stream on `streamFrom`; warm, sequential samples. */
+async function latency(postTo: string, streamFrom: SpawnedServer, samples = 1000): Promise<number[]> {
+  const conversation = 900_000 + Math.floor(Math.random() * 1000);
+  const { token } = await tokens.issue(String(conversation), undefined);
+  const waiting = new Map<string, () => void>();
+  const socket = await rawStream(streamFrom.port, token, (text) => {
+    for (const m of text.matchAll(/"text":"(lat-\d+)"/g)) waiting.get(m[1]!)?.();
+  });
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const url = new URL('/webhooks/agent', postTo);
+  const times: number[] = [];
+  for (let i = 0; i < samples + 200; i++) {
+    const { body, headers } = webhook(conversation, `lat-${i}`);
+    const got = new Promise<void>((resolve) => waiting.set(`lat-${i}`, resolve));
+    const started = performance.now();
+    await post(agent, url, body, headers);
+    await got;
+    if (i >= 200) times.push(performance.now() - started);
+    waiting.delete(`lat-${i}`);
+  }
+  socket.destroy();
+  agent.destroy();
+  return times.sort((a, b) => a - b);
+}
+
+/** Opens `count` idle streams (one conversation each) and returns the server's RSS growth per stream. */
+async function rssPerStream(servers: SpawnedServer[], count: number): Promise<number> {
+  const sockets: Socket[] = [];
+  const before = await Promise.all(servers.map((s) => rss(s.process.pid!)));
+  for (let i = 0; i < count; i += 200) {
+    const batch = [];
+    for (let j = i; j < Math.min(count, i + 200); j++) {
+      const { token } = await tokens.issue(String(500_000 + j), undefined);
+      batch.push(rawStream(servers[j % servers.length]!.port, token));
+    }
+    sockets.push(...(await Promise.all(batch)));
+  }
+  await new Promise((r) => setTimeout(r, 2000));
+  const after = await Promise.all(servers.map((s) => rss(s.process.pid!)));
+  for (const s of sockets) s.destroy();
+  const grown = after.reduce((sum, x, i) => sum + (x - before[i]!), 0);
+  return grown / count;
+}
+
+async function main() {
+  console.log(`Parley benchmarks — ${SECONDS}s runs, servers on core 0 (${pin.length ? 'pinned' : 'unpinned'}), node ${process.version}\n`);
+
+  // 1. Memory mode against the bare twin.
+  const bare = await spawnBare();
+  const bff = await startServer(env(), { prefix: pin });
+  const [bareRps, bffRps] = await throughput([bare.url], [bff.url]);
+  report('verified webhooks/s, bare node:http (same HMAC + dedup)', bareRps.toFixed(0));
+  report('verified webhooks/s, Parley BFF (memory store)', bffRps.toFixed(0));
+  report('ratio BFF / bare', `${(bffRps / bareRps).toFixed(2)}×`);
+  bare.child.kill('SIGTERM');
+
+  const lat = await latency(bff.url, bff);
+  report('webhook → stream latency, memory (p50 / p99)', `${pct(lat, 50).toFixed(2)} / ${pct(lat, 99).toFixed(2)} ms`);
+  report(`RSS per idle stream, memory (${STREAMS} streams)`, `${((await rssPerStream([bff], STREAMS)) / 1024).toFixed(1)} KB`);
+
+  // 2. Redis mode, two instances behind no balancer: load alternates between A and B.
+  if (process.env.BENCH_SKIP_REDIS === '1') return finish([bff]);
+  let redis;
+  try {
+    redis = await startRedisServer();
+  } catch (err) {
+    console.log(`\nRedis part skipped: ${(err as Error).message}`);
+    return finish([bff]);
+  }
+  const a = await startServer(env({ REDIS_URL: redis.url }), { prefix: pin });
+  const b = await startServer(env({ REDIS_URL: redis.url }), { prefix: pin });
+  const [memRps, redisRps] = await throughput([bff.url], [a.url, b.url]);
+  report('verified webhooks/s, memory (1 instance)', memRps.toFixed(0));
+  report('verified webhooks/s, Redis (2 instances, 1 core)', redisRps.toFixed(0));
+  report('ratio Redis / memory', `${(redisRps / memRps).toFixed(2)}×`);
+  const cross = await latency(a.url, b);
+  report('webhook on A → stream on B, Redis (p50 / p99)', `${pct(cross, 50).toFixed(2)} / ${pct(cross, 99).toFixed(2)} ms`);
+  report(`RSS per idle stream, Redis (${REDIS_STREAMS} streams over A+B)`, `${((await rssPerStream([a, b], REDIS_STREAMS)) / 1024).toFixed(1)} KB`);
+  await finish([bff, a, b]);
+  await redis.stop();
+}
+
+async function finish(servers: SpawnedServer[]) {
+  await Promise.all(servers.map((s) => s.stop()));
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
