@@ -228,6 +228,11 @@ describe('secrecy and the test CLI', () => {
     }
   });
 
+  it('the flow simulator answers 404 for a token it does not know', async () => {
+    const res = await call(base, 'POST', '/sim/webhook/not-a-token', { body: { data: {} } });
+    expect([res.status, res.body.error.code]).toEqual([404, 'webhook_not_found']);
+  });
+
   it('flow-test sends the sample payload to /webhook/test/{userId} and prints the jobId', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'bff/src/cli/flow-test.ts', 'user-42', '--session', '7', '--var', 'express=false', '--base', `${base}/sim`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
