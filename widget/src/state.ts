@@ -26,6 +26,8 @@ export function createState() {
     /** The last message was refused; its text is back in `draft`. */
     failed: signal(false),
     online: signal(navigator.onLine !== false),
+    /** The code of a stream `error` (e.g. `budget_exhausted`) until the next answer arrives. */
+    notice: signal<string | undefined>(undefined),
     escalating,
     config,
     canEscalate: computed(() => !!config.value?.features.escalation && convo.value === 'active' && !escalating.value),

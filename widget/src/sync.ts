@@ -79,6 +79,8 @@ export function createSync(bff: string, st: State, auth: Auth, emit: Emit, repor
       if (data.code === 'token_expired') (s.token === streamToken ? auth.refresh() : Promise.resolve()).then(() => stream?.restart(), report);
       else {
         setTyping(false);
+        // A store hiccup only means the stream reconnects; anything else the user should know.
+        if (data.code !== 'store_unavailable') st.notice.value = String(data.code);
         emit('error', data);
       }
     }
@@ -91,6 +93,7 @@ export function createSync(bff: string, st: State, auth: Auth, emit: Emit, repor
     if (!fresh) return;
     // A user message (from this tab or another) means the agent is now working on an answer.
     setTyping(m.role === 'user');
+    if (m.role !== 'user') st.notice.value = undefined;
     if (m.role !== 'user' && !st.open.value) setUnread(st.unread.value + 1);
     emit('message', m);
   }
@@ -130,6 +133,7 @@ export function createSync(bff: string, st: State, auth: Auth, emit: Emit, repor
       st.messages.value = st.messages.value.filter((m) => !dropQueued && m.src === 'l');
       st.hasMore.value = false;
       st.failed.value = false;
+      st.notice.value = undefined;
       st.escalating.value = false;
       st.convo.value = 'none';
       setTyping(false);

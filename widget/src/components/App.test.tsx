@@ -121,6 +121,17 @@ describe('conversation', () => {
     expect(screen.getByText('Ana here')).toBeTruthy();
   });
 
+  it('tells the user when the assistant cannot answer, until the next answer', async () => {
+    seedSession();
+    const { events } = await mount(routes);
+    fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+    act(() => FakeEventSource.last.emit('error', { code: 'budget_exhausted', message: 'No credit left' }, 1));
+    expect(screen.getByRole('alert').textContent).toBe("The assistant can't answer right now. Please try again later.");
+    expect(events).toContainEqual(['error', { code: 'budget_exhausted', message: 'No credit left' }]);
+    act(() => FakeEventSource.last.emit('message', { id: '5', role: 'bot', text: 'Back again' }, 2));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('hands over to a person, shows the banner, then ends and starts afresh', async () => {
     seedSession();
     const { api } = await mount(routes);

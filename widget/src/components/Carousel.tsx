@@ -24,10 +24,10 @@ export function Carousel({ cards, label, c }: { cards: BadgeCard[]; label?: stri
     go(by);
   };
   return (
-    <div class="cr" role="group" aria-roledescription="carousel" aria-label={label || c.t.title}>
+    <div class="cr" role="group" aria-roledescription={c.t.carousel} aria-label={label || c.t.title}>
       <div class="cs" ref={ref} tabIndex={0} onKeyDown={onKey}>
         {cards.map((card, i) => (
-          <div key={i} role="group" aria-roledescription="slide" aria-label={fill(c.t.slide, { i: i + 1, n: cards.length })}>
+          <div key={i} role="group" aria-roledescription={c.t.slideRole} aria-label={fill(c.t.slide, { i: i + 1, n: cards.length })}>
             <Card card={card} c={c} />
           </div>
         ))}

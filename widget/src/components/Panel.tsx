@@ -59,6 +59,11 @@ export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
         </p>
       )}
       <MessageList c={c} />
+      {s.notice.value && (
+        <p class="er" role="alert">
+          {t.unavailable}
+        </p>
+      )}
       {convo === 'archived' ? (
         <div class="end">
           <p>{t.ended}</p>
