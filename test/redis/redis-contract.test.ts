@@ -172,10 +172,15 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
     async function listening(prefix: string) {
       const [a, b] = [await ownInstance(prefix), await ownInstance(prefix)];
       const received: StoredEvent[] = [];
-      await b.store.subscribe('conv', (e) => received.push(e));
+      /** Indexes in `received` of events flagged as "ids started over". */
+      const restarts: number[] = [];
+      await b.store.subscribe('conv', (e, restarted) => {
+        if (restarted) restarts.push(received.length);
+        received.push(e);
+      });
       await a.store.append('conv', { event: 'state', data: { state: 'before' } });
       await until('first event', () => received.length === 1);
-      return { a, received };
+      return { a, received, restarts };
     }
     /** Drops every subscriber connection and proves it is still down after `work` ran. */
     async function whileSubscriberDown(prefix: string, work: () => Promise<unknown>): Promise<void> {
@@ -186,7 +191,7 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
 
     it('delivers, once, what was published while its subscriber connection was down', async () => {
       const prefix = freshPrefix();
-      const { a, received } = await listening(prefix);
+      const { a, received, restarts } = await listening(prefix);
       await whileSubscriberDown(prefix, () => a.store.append('conv', { event: 'state', data: { state: 'missed' } }));
       await until('gap filled', () => received.length >= 2);
       await a.store.append('conv', { event: 'state', data: { state: 'after' } });
@@ -197,11 +202,12 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
         [2, { state: 'missed' }],
         [3, { state: 'after' }],
       ]);
+      expect(restarts).toEqual([]);
     });
 
     it('delivers events whose ids started over because Redis lost its data while the subscriber was down', async () => {
       const prefix = freshPrefix();
-      const { a, received } = await listening(prefix);
+      const { a, received, restarts } = await listening(prefix);
       await whileSubscriberDown(prefix, async () => {
         await ownAdmin.flushall();
         const again = await a.store.append('conv', { event: 'state', data: { state: 'after loss' } });
@@ -213,6 +219,8 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
         [1, { state: 'before' }],
         [1, { state: 'after loss' }],
       ]);
+      // Flagged, so a listener that drops ids it has seen (the event stream) keeps this one.
+      expect(restarts).toEqual([1]);
     });
 
     it('fails fast with StoreUnavailableError while Redis is down, and delivers again after it restarts', async () => {

@@ -12,6 +12,8 @@ interface Channel {
   lastId: number;
   /** Live events held while a gap fill reads the log, so nothing is delivered out of order or twice. */
   held?: StoredEvent[];
+  /** Listeners to tell, with their next event, that ids started over (they would drop a known id). */
+  restarted?: Set<EventListener>;
 }
 
 /** What the fan-out needs from the store, and its connection. */
@@ -142,7 +144,7 @@ export class RedisFanout {
     const epoch = await this.retry(() => this.options.epoch());
     if (epoch !== undefined && epoch !== this.epoch) {
       // Redis came back empty (restarted without persistence): every id in it is new to us.
-      for (const [, channel] of live) channel.lastId = 0;
+      for (const [, channel] of live) restart(channel, 0);
       this.epoch = epoch;
     }
     await Promise.all(live.map(([id, channel]) => this.catchUp(id, channel)));
@@ -152,7 +154,7 @@ export class RedisFanout {
     const found = await this.retry(() => this.options.catchUp(conversationId, channel.lastId));
     if (found) {
       // A counter below what was delivered: Redis lost its latest writes (e.g. failover to a lagging replica).
-      if (found.counter < channel.lastId) channel.lastId = found.counter;
+      if (found.counter < channel.lastId) restart(channel, found.counter);
       for (const event of found.events) if (event.id > channel.lastId) deliver(channel, event);
     }
     release(channel);
@@ -178,11 +180,19 @@ function release(channel: Channel): void {
   for (const event of held) if (event.id > channel.lastId) deliver(channel, event);
 }
 
+/** Ids start over after `lastId`: the listeners present now are told so with their next event. */
+function restart(channel: Channel, lastId: number): void {
+  channel.lastId = lastId;
+  channel.restarted = new Set(channel.listeners);
+}
+
 function deliver(channel: Channel, event: StoredEvent): void {
   channel.lastId = event.id;
+  const restarted = channel.restarted;
+  channel.restarted = undefined;
   for (const listener of [...channel.listeners]) {
     try {
-      listener(event);
+      listener(event, restarted?.has(listener) ?? false);
     } catch {
       // A broken listener must not stop delivery to the others.
     }

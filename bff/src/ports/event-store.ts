@@ -1,7 +1,11 @@
 import type { StoredEvent, StreamEvent } from '../../../shared/types.js';
 
-/** Called for every event appended to a conversation after `subscribe` resolved. */
-export type EventListener = (event: StoredEvent) => void;
+/**
+ * Called for every event appended to a conversation after `subscribe` resolved, in id order.
+ * `restarted` is true on the first event after the store lost data and its ids started over
+ * (e.g. Redis restarted empty): that event's id may be one the listener has seen already.
+ */
+export type EventListener = (event: StoredEvent, restarted?: boolean) => void;
 
 /** Result of `append`: the stored event, or `duplicate` when the dedup key was seen before. */
 export type AppendResult = { status: 'stored'; event: StoredEvent } | { status: 'duplicate' };

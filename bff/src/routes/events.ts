@@ -24,15 +24,16 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
 
     // Subscribe before reading, and hold live events until the replay is written:
     // nothing appended in between is missed, and the id check drops what both paths saw.
-    let pending: StoredEvent[] | undefined = [];
+    // After the store lost its data, ids start over: then a known id is news, not a repeat.
+    let pending: Array<[StoredEvent, boolean]> | undefined = [];
     let sink: SseSink | undefined;
-    const send = (e: StoredEvent) => {
-      if (e.id <= lastSent || !sink) return;
+    const send = (e: StoredEvent, restarted = false) => {
+      if (!sink || (e.id <= lastSent && !restarted)) return;
       lastSent = e.id;
       sink.write(frame(e.id, e.event, e.data));
       deps.observer?.delivered?.(now() - e.ts);
     };
-    const unsubscribe = await deps.store.subscribe(conversationId, (e) => (pending ? pending.push(e) : send(e)));
+    const unsubscribe = await deps.store.subscribe(conversationId, (e, restarted = false) => (pending ? pending.push([e, restarted]) : send(e, restarted)));
 
     const headers: Record<string, string> = {};
     const origin = c.res.headers.get('access-control-allow-origin');
@@ -71,7 +72,7 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
       }
       const held = pending;
       pending = undefined;
-      for (const e of held) send(e);
+      for (const [e, restarted] of held) send(e, restarted);
     } catch (err) {
       // The stream is already open, so the failure can only be told in-band.
       deps.logger.warn('stream replay failed', { requestId: c.get('requestId'), error: String(err) });

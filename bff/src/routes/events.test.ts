@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { StoredEvent } from '../../../shared/types.js';
+import { createApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import type { AppDeps } from '../context.js';
+import { MemoryOnceStore, MemoryRateLimiter } from '../adapters/memory-limits.js';
+import { MemoryEventStore } from '../adapters/memory-store.js';
+import { silentLogger } from '../logger.js';
+import { Heartbeat } from '../lib/sse.js';
+import { TokenService } from '../lib/tokens.js';
+import { WebhookVerifier } from '../lib/webhook-verify.js';
+import type { EventListener, EventStore } from '../ports/event-store.js';
+
+/** A memory store whose listeners the test can call directly, as a Redis fan-out would. */
+function tappedStore() {
+  const memory = new MemoryEventStore({ maxEvents: 100, maxAgeMs: 60_000, dedupTtlMs: 60_000 });
+  const listeners: EventListener[] = [];
+  const store: EventStore = {
+    append: (...args) => memory.append(...args),
+    read: (...args) => memory.read(...args),
+    subscribe: async (id, listener) => {
+      listeners.push(listener);
+      return memory.subscribe(id, listener);
+    },
+    ping: () => memory.ping(),
+    close: () => memory.close(),
+  };
+  return { store, listeners };
+}
+
+async function openStream(store: EventStore) {
+  const config = loadConfig({});
+  const tokens = new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() });
+  const deps: AppDeps = {
+    config,
+    store,
+    rateLimiter: new MemoryRateLimiter(),
+    chat: {} as AppDeps['chat'], // the stream never reaches the chat backend
+    tokens,
+    verifier: new WebhookVerifier({ secrets: ['unused'] }),
+    heartbeat: new Heartbeat(60_000),
+    logger: silentLogger,
+  };
+  const { token } = await tokens.issue('7', undefined);
+  const controller = new AbortController();
+  const res = await createApp(deps).request(`/api/events?token=${token}`, { signal: controller.signal });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  return {
+    /** Reads until `count` event ids have arrived; returns them. */
+    async ids(count: number): Promise<number[]> {
+      const found = () => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+      while (found().length < count) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+      }
+      return found();
+    },
+    close: () => controller.abort(),
+  };
+}
+
+const message = (id: number, text: string): StoredEvent => ({ id, ts: Date.now(), event: 'message', data: { id: `m${id}`, role: 'bot', text } });
+
+describe('GET /api/events when the store restarted', () => {
+  it('drops a repeated id, but sends an event whose id is known when ids started over', async () => {
+    const { store, listeners } = tappedStore();
+    for (const text of ['a', 'b', 'c']) await store.append('7', { event: 'message', data: { id: text, role: 'bot', text } });
+    const stream = await openStream(store);
+    expect(await stream.ids(3)).toEqual([1, 2, 3]);
+    const [listener] = listeners;
+
+    listener!(message(3, 'late copy of c'), false); // the same event by the live path: dropped
+    listener!(message(1, 'first after the loss'), true);
+    listener!(message(2, 'second after the loss'), false);
+    expect(await stream.ids(5)).toEqual([1, 2, 3, 1, 2]);
+    stream.close();
+  });
+});
