@@ -18,11 +18,20 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
     deps.logger.debug('request', {
       requestId: id,
       method: c.req.method,
-      path: c.req.path,
+      path: redactPath(c.req.path),
       status: c.res.status,
       ms: Math.round((performance.now() - started) * 100) / 100,
     });
   };
+}
+
+// Flow tokens and bot keys travel in paths (`/webhook/{token}`, `/v1/bots/{bot_key}`); in demo
+// mode the simulated service runs in this app, so its request lines must not show them.
+const SECRET_PATH = /\/(webhook|bots)\/(?!test\/)[^/]+/g;
+
+/** A request path safe to log. */
+export function redactPath(path: string): string {
+  return path.replace(SECRET_PATH, '/$1/[redacted]');
 }
 
 /** True when `origin` may embed the widget. */

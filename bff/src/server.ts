@@ -42,7 +42,7 @@ interface Storage {
 
 /** Reads the configuration, builds the adapters, listens. The only place that does these things. */
 export async function start(env: Record<string, string | undefined> = process.env): Promise<RunningServer> {
-  const config = loadConfig(withDemoFlows(env));
+  const config = loadConfig(withDemoDefaults(env));
   const logger = createLogger(config.logLevel);
   const storage = await openStorage(config);
   const heartbeat = new Heartbeat(config.heartbeatSec * 1000);
@@ -156,8 +156,12 @@ export async function start(env: Record<string, string | undefined> = process.en
       logger.info('shutting down');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       heartbeat.closeAll(); // browsers reconnect elsewhere at once
+      // Keep-alive connections that finish their request after this point would otherwise wait
+      // for the keep-alive timeout; close each as soon as it falls idle.
       server.closeIdleConnections();
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
       await Promise.race([closed, new Promise((r) => setTimeout(r, 10_000).unref())]);
+      clearInterval(sweep);
       server.closeAllConnections();
       if (chat instanceof ModelChat) await chat.close();
       await demo?.close();
@@ -181,9 +185,26 @@ async function openStorage(config: Readonly<Config>): Promise<Storage> {
 }
 
 /** Demo mode with no flows configured gets a demo upload flow, so the demo shows uploads. Never with a real upstream. */
-function withDemoFlows(env: Record<string, string | undefined>): Record<string, string | undefined> {
-  if (env.UPSTREAM_BASE_URL?.trim() || env.FLOW_TOKENS !== undefined || env.UPLOAD_FLOW !== undefined) return env;
-  return { ...env, FLOW_TOKENS: 'upload:demo-upload-token', UPLOAD_FLOW: 'upload' };
+/**
+ * Demo mode only (no UPSTREAM_BASE_URL): turn on what the simulator can show — an upload flow,
+ * escalation to a (simulated) operator — and dress the widget as the demo shop. Anything the
+ * environment sets wins; production configuration never passes through here.
+ */
+function withDemoDefaults(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  if (env.UPSTREAM_BASE_URL?.trim()) return env;
+  const demo: Record<string, string> = {
+    ESCALATION_OPERATOR_EMAIL: 'operator@nimbus-outdoor.example',
+    WIDGET_TITLE: 'Nimbus Outdoor',
+    WIDGET_GREETING: "Hi, I'm Juniper, Nimbus Outdoor's assistant. Ask about orders, returns or gear, or try “carousel”.",
+    WIDGET_ACCENT: '#1f5f3f',
+  };
+  if (env.FLOW_TOKENS === undefined && env.UPLOAD_FLOW === undefined) {
+    demo.FLOW_TOKENS = 'upload:demo-upload-token';
+    demo.UPLOAD_FLOW = 'upload';
+  }
+  const merged: Record<string, string | undefined> = { ...env };
+  for (const [key, value] of Object.entries(demo)) if (merged[key] === undefined) merged[key] = value;
+  return merged;
 }
 
 /** Entry point: starts the BFF and stops it gracefully on SIGTERM/SIGINT. */

@@ -9,7 +9,8 @@ const fault = (spec: Record<string, unknown>) => call(base, 'POST', '/sim/__faul
 
 beforeAll(async () => {
   // Every webhook is delivered twice by the simulator; timeouts short so 504 is quick.
-  bff = await startBff({ SIM_DUPLICATE_RATE: '1', UPSTREAM_TIMEOUT_MS: '300', UPSTREAM_RETRIES: '2', RATE_LIMIT_SESSIONS_PER_MIN: '1000' });
+  // An empty ESCALATION_OPERATOR_EMAIL switches off the demo's default escalation.
+  bff = await startBff({ SIM_DUPLICATE_RATE: '1', UPSTREAM_TIMEOUT_MS: '300', UPSTREAM_RETRIES: '2', RATE_LIMIT_SESSIONS_PER_MIN: '1000', ESCALATION_OPERATOR_EMAIL: '' });
   base = bff.url;
 });
 afterAll(() => bff.stop());
