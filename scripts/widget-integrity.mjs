@@ -39,16 +39,16 @@ export function writeTypes(dir) {
   const result = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
   if (result.status !== 0) throw new Error('tsc failed:\n' + result.stdout + result.stderr);
   const from = './' + relative(dir, join(out, 'widget/src/public-types.js')).split('\\').join('/');
-  writeFileSync(
-    join(dir, 'widget.d.ts'),
-    `import type { ParleyInstance, ParleyOptions } from '${from}';
+  const dts = `import type { ParleyInstance, ParleyOptions } from '${from}';
 export type * from '${from}';
 /** Creates a widget; it shows once the DOM is ready. */
 export declare function createParley(options?: ParleyOptions): ParleyInstance;
 /** Creates the page's widget (replacing an earlier one), inline in \`<parley-chat>\` when the page has one. */
 export declare function init(options?: ParleyOptions): ParleyInstance;
-`,
-  );
+`;
+  // widget.d.ts for a package's "types" field; widget.d.mts is what TypeScript reads next to widget.mjs.
+  writeFileSync(join(dir, 'widget.d.ts'), dts);
+  writeFileSync(join(dir, 'widget.d.mts'), dts);
 }
 
 function main() {
@@ -62,7 +62,7 @@ function main() {
   const kb = (n) => (n / 1024).toFixed(2) + ' KB';
   console.log(`widget.js  ${m.bytes} B (${kb(m.bytes)})  gzip ${m.gzipBytes} B (${kb(m.gzipBytes)})  brotli ${m.brotliBytes} B`);
   console.log(`integrity  ${m.integrity}`);
-  console.log(`wrote      ${relative(root, join(dir, 'manifest.json'))}, ${relative(root, join(dir, 'widget.d.ts'))}`);
+  console.log(`wrote      ${relative(root, join(dir, 'manifest.json'))}, widget.d.ts, widget.d.mts, types/`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) main();

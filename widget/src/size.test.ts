@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +50,27 @@ describe('the built widget', () => {
     expect(esm).toMatch(/export\s*\{[^}]*\bcreateParley\b[^}]*\}/);
     expect(esm).toMatch(/export\s*\{[^}]*\binit\b[^}]*\}/);
   });
+
+  it('the emitted types let a TypeScript user call createParley, init and on()', async () => {
+    const script = join(ROOT, 'scripts/widget-integrity.mjs');
+    const { writeTypes } = (await import(script)) as { writeTypes(dir: string): void };
+    writeTypes(out);
+    writeFileSync(
+      join(out, 'use.mts'),
+      `import { createParley, init, type Message } from './widget.mjs';
+const p = createParley({ bff: 'https://chat.example.com', theme: { accent: '#123456' } });
+p.on('message', (m: Message) => m.text).on('unread', ({ count }) => count + 1);
+init({ locale: 'de' }).send('hi');
+// @ts-expect-error: not an event of the widget
+p.on('nope', () => {});
+`,
+    );
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    const args = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2023,dom', '--types', 'node', join(out, 'use.mts')];
+    const r = spawnSync(process.execPath, [tsc, ...args], { encoding: 'utf8' });
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  }, 60_000);
 
   it('the integrity script writes a manifest with the SRI hash and sizes', async () => {
     const script = join(ROOT, 'scripts/widget-integrity.mjs');
