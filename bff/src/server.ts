@@ -126,9 +126,16 @@ export async function start(env: Record<string, string | undefined> = process.en
     });
     // Areas A and C are simulated on the same base, ahead of the agent simulator's catch-all mount.
     const { createGatewaySimulator } = await import('../../demo/simulator/gateway.js');
-    const { createFlowSimulator, signedMessagePoster } = await import('../../demo/simulator/flows.js');
+    const { createFlowSimulator } = await import('../../demo/simulator/flows.js');
     app.route('/sim', createGatewaySimulator({ apiKey: gatewayKey }));
-    app.route('/sim', createFlowSimulator({ tokens: config.flowTokens, postResult: signedMessagePoster(`${loopback}/webhooks/agent`, simulator.signWebhook) }));
+    app.route('/sim', createFlowSimulator({ tokens: config.flowTokens, postResult: (sessionId, text) => {
+          // Through the simulator's dispatcher: signed, retried, sometimes duplicated, like any event.
+          try {
+            simulator.deliverMessage(sessionId, text);
+          } catch (err) {
+            logger.warn('flow result not delivered', { sessionId, error: String(err) });
+          }
+        } }));
     app.mount('/sim', (req) => simulator.app.fetch(req));
     app.route('/', inspector.app);
     app.route('/', createDemoRoutes({ inspector, simulator, publicOrigin }));

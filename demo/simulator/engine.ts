@@ -113,6 +113,12 @@ export class SimulatorEngine {
     return this.addAndEmit(conversation, text, 'operator', input.name);
   }
 
+  /** A bot message from outside the scripted agent (e.g. a flow's result), stored and sent as a webhook. */
+  botMessage(conversation: Conversation, text: string): StoredMessage {
+    if (conversation.state === 'archived') throw archivedError();
+    return this.addAndEmit(conversation, text, 'bot');
+  }
+
   /** True when no agent reply is waiting to be sent. */
   isIdle(): boolean {
     return this.pendingReplies === 0;

@@ -177,19 +177,3 @@ function humanSize(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
-
-/**
- * A `postResult` for the demo: posts the result as a signed `message.added` webhook to `url`
- * (the BFF's `/webhooks/agent`), so it takes the same verified path as every agent reply.
- */
-export function signedMessagePoster(url: string, sign: (timestamp: string, rawBody: string) => string, fetchImpl: typeof fetch = fetch): (sessionId: number, text: string) => void {
-  return (sessionId, text) => {
-    const id = `flow-${randomUUID()}`;
-    const body = JSON.stringify({ event: 'message.added', eventId: id, sessionId, createdAt: Date.now(), data: { messageId: id, message: text, hbo: 'bot' } });
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const headers = { 'content-type': 'application/json', 'x-service-timestamp': timestamp, 'x-service-signature': sign(timestamp, body), 'x-service-event-id': id };
-    void fetchImpl(url, { method: 'POST', headers, body })
-      .then((res) => res.body?.cancel())
-      .catch(() => {});
-  };
-}

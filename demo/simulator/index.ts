@@ -53,6 +53,8 @@ export interface Simulator {
   deliveries(limit?: number): DeliveryRecord[];
   /** Sends an operator message (escalated conversations only). */
   operatorReply(id: number | string, input: { text: string; name?: string } | { badge: BadgeKind; name?: string }): StoredMessage;
+  /** Posts a bot message into a conversation through the real dispatcher (a flow run's result). */
+  deliverMessage(id: number | string, text: string): StoredMessage;
   /** Sends a delivered event once more with a fresh signature (default: the latest); for the demo's replay button. */
   redeliver(eventId?: string): Promise<DeliveryRecord | undefined>;
   /** Signs a body with the webhook secret; lets the demo forge a stale-but-signed webhook. */
@@ -126,6 +128,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       const name = input.name?.trim() || DEFAULT_OPERATOR_NAME;
       return engine.operatorMessage(engine.get(id), 'text' in input ? { name, text: input.text } : { name, badge: input.badge });
     },
+    deliverMessage: (id, text) => engine.botMessage(engine.get(id), text),
     redeliver: (eventId) => dispatcher.redeliver(eventId),
     signWebhook: (timestamp, rawBody) => signWebhook(options.webhookSecret, timestamp, rawBody),
     async idle() {
