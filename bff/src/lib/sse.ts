@@ -31,40 +31,49 @@ export function frame(id: number, event: string, data: unknown): string {
   return `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
+/** The "ends once, tells everyone once" state both sinks share. */
+function endOnce() {
+  const callbacks: Array<() => void> = [];
+  const state = {
+    closed: false,
+    finish() {
+      if (state.closed) return;
+      state.closed = true;
+      for (const cb of callbacks) cb();
+    },
+    onClose(cb: () => void) {
+      callbacks.push(cb);
+    },
+  };
+  return state;
+}
+
 /** Opens a stream directly on Node's response; the caller returns `RESPONSE_ALREADY_SENT`. */
 export function nodeSink(res: ServerResponse, headers: Record<string, string>): SseSink {
   res.writeHead(200, { ...SSE_HEADERS, connection: 'keep-alive', ...headers });
   res.flushHeaders();
   res.socket?.setNoDelay(true);
-  let closed = false;
-  const callbacks: Array<() => void> = [];
-  const finish = () => {
-    if (closed) return;
-    closed = true;
-    for (const cb of callbacks) cb();
-  };
-  res.on('close', finish);
+  const end = endOnce();
+  res.on('close', end.finish);
   return {
     get closed() {
-      return closed;
+      return end.closed;
     },
     write(text) {
-      if (closed) return false;
+      if (end.closed) return false;
       res.write(text);
       if (res.writableLength > MAX_BUFFERED_BYTES) {
         res.destroy();
-        finish();
+        end.finish();
         return false;
       }
       return true;
     },
     close() {
-      if (!closed) res.end();
-      finish();
+      if (!end.closed) res.end();
+      end.finish();
     },
-    onClose(cb) {
-      callbacks.push(cb);
-    },
+    onClose: end.onClose,
   };
 }
 
@@ -72,26 +81,20 @@ export function nodeSink(res: ServerResponse, headers: Record<string, string>): 
 export function webSink(headers: Record<string, string>, signal?: AbortSignal): { sink: SseSink; response: Response } {
   const encoder = new TextEncoder();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  let closed = false;
-  const callbacks: Array<() => void> = [];
-  const finish = () => {
-    if (closed) return;
-    closed = true;
-    for (const cb of callbacks) cb();
-  };
+  const end = endOnce();
   const body = new ReadableStream<Uint8Array>({
     start(c) {
       controller = c;
     },
-    cancel: finish,
+    cancel: end.finish,
   });
   signal?.addEventListener('abort', () => sink.close(), { once: true });
   const sink: SseSink = {
     get closed() {
-      return closed;
+      return end.closed;
     },
     write(text) {
-      if (closed) return false;
+      if (end.closed) return false;
       controller.enqueue(encoder.encode(text));
       if ((controller.desiredSize ?? 0) < -MAX_BUFFERED_BYTES) {
         sink.close();
@@ -100,18 +103,16 @@ export function webSink(headers: Record<string, string>, signal?: AbortSignal): 
       return true;
     },
     close() {
-      if (!closed) {
+      if (!end.closed) {
         try {
           controller.close();
         } catch {
           // already closed by the reader
         }
       }
-      finish();
+      end.finish();
     },
-    onClose(cb) {
-      callbacks.push(cb);
-    },
+    onClose: end.onClose,
   };
   return { sink, response: new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...headers } }) };
 }
