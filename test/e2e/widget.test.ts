@@ -139,8 +139,11 @@ describe('inline and dark', () => {
     const host = await startHostPage(world.bffOrigin, '<h2>Support</h2><parley-chat></parley-chat>');
     const inline = await openHostPage(world, { url: host.url });
     const { page } = inline;
-    const region = page.getByRole('region', { name: 'Chat with us' });
+    const region = page.locator('parley-chat').getByRole('region');
     await region.waitFor();
+    // Labelled with the BFF's configured title once the settings arrived.
+    const { title } = (await (await fetch(`${world.bff.url}/api/config`)).json()) as { title: string };
+    await expect.poll(() => region.getAttribute('aria-label')).toBe(title);
     expect(await page.locator('[data-parley]').count()).toBe(0);
     expect((await region.boundingBox())!.height).toBe(560);
     await region.getByRole('textbox', { name: 'Message' }).fill('quick');
