@@ -3,9 +3,10 @@
  * strictest CSP the widget promises to work under, and headless Chromium (never downloaded).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { startServer, type SpawnedServer } from '../helpers/server.js';
@@ -13,10 +14,21 @@ import { startServer, type SpawnedServer } from '../helpers/server.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 
-/** Builds the widget once if `dist/widget/widget.js` is missing (the BFF serves that file). */
+/** Newest modification time of the files below `dir`. */
+function newest(dir: string): number {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .reduce((max, e) => Math.max(max, statSync(join(e.parentPath, e.name)).mtimeMs), 0);
+}
+
+/** Builds the widget when `dist/widget/widget.js` (which the BFF serves) is missing or older than its sources. */
 export function ensureWidgetBuilt(): void {
-  if (existsSync(`${ROOT}dist/widget/widget.js`)) return;
-  execFileSync(process.execPath, [`${ROOT}node_modules/vite/bin/vite.js`, 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  const out = `${ROOT}dist/widget/widget.js`;
+  if (existsSync(out) && statSync(out).mtimeMs > Math.max(newest(`${ROOT}widget/src`), newest(`${ROOT}shared`))) return;
+  // Vitest runs with NODE_ENV=test, which would give a development (JSX dev runtime) build.
+  const env = { ...process.env, NODE_ENV: 'production' };
+  execFileSync(process.execPath, [`${ROOT}node_modules/vite/bin/vite.js`, 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit', env });
+  execFileSync(process.execPath, [`${ROOT}scripts/widget-integrity.mjs`], { cwd: ROOT, stdio: 'inherit', env });
 }
 
 /** The CSP of the host page: nothing inline, nothing evaluated, everything from the BFF only. */

@@ -1,19 +1,10 @@
 /**
  * A safe Markdown subset rendered straight to VNodes: paragraphs with line breaks, bullet and
  * numbered lists, fenced code, **bold**, *italic*, `code` and links. There is no HTML path at
- * all, so markup in a message is only ever text.
+ * all, so markup in a message is only ever text; links pass the same gate as badge URLs.
  */
 import { h, type ComponentChildren } from 'preact';
-
-/** The URL, normalized, if it is absolute http, https or mailto; otherwise undefined. */
-export function safeUrl(raw: string | undefined): string | undefined {
-  try {
-    const u = new URL((raw || '').trim());
-    return /^(https?|mailto):$/.test(u.protocol) ? u.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
+import { safeUrl } from '../../shared/badge-url.js';
 
 // 1 code · 2/3 bold · 4 *italic* · 5 char before _ · 6 _italic_ · 7/8 [text](url) · 9 bare URL.
 // No lookbehind: Safari before 16.4 cannot parse it, and a syntax error would kill the widget.

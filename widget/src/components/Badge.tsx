@@ -1,13 +1,14 @@
 /** Rich elements (the BFF's parsed `Badge`) as accessible components. */
 import type { Badge, BadgeListItem } from '../../../shared/types.js';
-import { markdown, safeUrl } from '../markdown.js';
+import { httpUrl } from '../../../shared/badge-url.js';
+import { markdown } from '../markdown.js';
 import { Btn, Buttons, Card, ext, Title } from './Card.js';
 import { Carousel } from './Carousel.js';
 import type { Ctx } from './ctx.js';
 import { FILE, Icon } from './Icon.js';
 
 function Item({ it, c }: { it: BadgeListItem; c: Ctx }) {
-  const img = safeUrl(it.imageUrl);
+  const img = httpUrl(it.imageUrl);
   return (
     <li>
       {img && <img src={img} alt="" loading="lazy" />}
@@ -63,7 +64,7 @@ export function BadgeView({ b, c, last }: { b: Badge; c: Ctx; last: boolean }) {
         </>
       );
     case 'image': {
-      const src = safeUrl(b.url);
+      const src = httpUrl(b.url);
       return src ? (
         <figure class="im">
           <img src={src} alt={b.alt || b.caption || ''} loading="lazy" />
@@ -72,7 +73,7 @@ export function BadgeView({ b, c, last }: { b: Badge; c: Ctx; last: boolean }) {
       ) : null;
     }
     case 'file': {
-      const href = safeUrl(b.url);
+      const href = httpUrl(b.url);
       return href ? (
         <a class="fl" href={href} download={b.name} {...ext}>
           <Icon d={FILE} />

@@ -1,6 +1,6 @@
 /** Buttons and cards: the pieces that buttons, card, carousel and list badges share. */
 import type { BadgeButton, BadgeCard } from '../../../shared/types.js';
-import { safeUrl } from '../markdown.js';
+import { httpUrl, safeUrl } from '../../../shared/badge-url.js';
 import type { Ctx } from './ctx.js';
 
 export const ext = { target: '_blank', rel: 'noopener noreferrer' } as const;
@@ -47,7 +47,7 @@ export function Title({ text, url, c }: { text: string; url?: string; c: Ctx }) 
 
 /** A card: image, title (a link when it has a URL), subtitle and buttons. */
 export function Card({ card, c }: { card: BadgeCard; c: Ctx }) {
-  const img = safeUrl(card.imageUrl);
+  const img = httpUrl(card.imageUrl);
   return (
     <div class="cd">
       {img && <img src={img} alt="" loading="lazy" />}
