@@ -39,7 +39,7 @@ svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 .log{flex:1;overflow-y:auto;overscroll-behavior:contain}
 .in{padding:16px;display:flex;flex-direction:column;gap:10px}
 .log:focus-visible{outline-offset:-2px}
-.m{display:flex;flex-direction:column;align-items:flex-start;gap:6px;max-width:86%}
+.m{display:flex;flex-direction:column;align-items:flex-start;gap:6px;max-width:min(86%,560px)}
 .m.user{align-self:flex-end;align-items:flex-end}
 .m.w{max-width:100%;align-self:stretch}
 .b{padding:9px 13px;border-radius:18px;border-end-start-radius:6px;background:var(--bb);overflow-wrap:anywhere}
