@@ -8,13 +8,17 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Gives every request an id (kept from `X-Request-Id` when well-formed) and logs one line per request. */
 export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  const debug = deps.config.logLevel === 'debug';
   return async (c, next) => {
     const incoming = c.req.header('x-request-id');
     const id = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     c.set('requestId', id);
+    // Set before next(): a header added after the response exists makes Hono rebuild it
+    // around a stream body, which sends @hono/node-server down its slow path on every request.
+    c.header('x-request-id', id);
     const started = performance.now();
     await next();
-    c.header('x-request-id', id);
+    if (!debug) return;
     deps.logger.debug('request', {
       requestId: id,
       method: c.req.method,

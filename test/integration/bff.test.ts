@@ -28,6 +28,15 @@ describe('public routes', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/secret|token|ops@nimbus/i);
   });
 
+  it('every response carries a request id, a well-formed incoming one is kept', async () => {
+    const fresh = await call(base, 'GET', '/healthz');
+    expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const kept = await call(base, 'POST', '/api/session', { body: {}, headers: { 'x-request-id': 'trace-42' } });
+    expect(kept.headers.get('x-request-id')).toBe('trace-42');
+    const bogus = await call(base, 'GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(bogus.headers.get('x-request-id')).not.toBe('bad id with spaces');
+  });
+
   it('GET /healthz and /readyz', async () => {
     expect((await call(base, 'GET', '/healthz')).body).toEqual({ status: 'ok' });
     expect((await call(base, 'GET', '/readyz')).body).toEqual({ status: 'ready' });
