@@ -35,10 +35,15 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
     };
     const unsubscribe = await deps.store.subscribe(conversationId, (e, restarted = false) => (pending ? pending.push([e, restarted]) : send(e, restarted)));
 
-    const headers: Record<string, string> = {};
-    const origin = c.res.headers.get('access-control-allow-origin');
-    if (origin) headers['access-control-allow-origin'] = origin;
-    headers.vary = 'Origin';
+    // Headers are written here, on the raw response: reading `c.res` would make Hono wrap the
+    // RESPONSE_ALREADY_SENT marker in a new Response, and node-server would write a second head.
+    // widgetCors has already refused foreign origins, so an Origin present here is allowed.
+    const headers: Record<string, string> = { vary: 'Origin' };
+    const origin = c.req.header('origin');
+    if (origin) {
+      headers['access-control-allow-origin'] = origin;
+      headers['access-control-expose-headers'] = 'X-Request-Id';
+    }
     headers['x-request-id'] = c.get('requestId');
     let response: Response = RESPONSE_ALREADY_SENT;
     if (c.env?.outgoing && 'writeHead' in c.env.outgoing) {
