@@ -1,0 +1,23 @@
+-- wrk script: replays pre-signed, unique webhooks from PARLEY_WRK_FILE
+-- (one "timestamp signature body" line each), so every request is new work for the server.
+local requests = {}
+local i = 0
+
+function init(args)
+  local file = assert(io.open(os.getenv("PARLEY_WRK_FILE"), "r"))
+  for line in file:lines() do
+    local ts, sig, body = line:match("^(%d+) (%x+) (.*)$")
+    requests[#requests + 1] = wrk.format("POST", "/webhooks/agent", {
+      ["Content-Type"] = "application/json",
+      ["x-service-timestamp"] = ts,
+      ["x-service-signature"] = sig,
+    }, body)
+  end
+  file:close()
+end
+
+function request()
+  i = i + 1
+  if i > #requests then i = 1 end
+  return requests[i]
+end
