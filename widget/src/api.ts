@@ -34,9 +34,12 @@ export async function request<T>(base: string, path: string, init: RequestInit =
     throw new ApiError(0, 'network', String(e));
   }
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    const err = (data as { error?: { code?: string; message?: string } }).error;
-    throw new ApiError(res.status, err?.code || 'http_' + res.status, err?.message || 'Request failed');
-  }
+  if (!res.ok) throw refusal(res.status, data);
   return data as T;
+}
+
+/** The `ApiError` for a refused answer with the parsed body `data`. */
+export function refusal(status: number, data: unknown): ApiError {
+  const err = (data as { error?: { code?: string; message?: string } }).error;
+  return new ApiError(status, err?.code || 'http_' + status, err?.message || 'Request failed');
 }

@@ -40,21 +40,24 @@ export function createAuth(bff: string, onLost: () => void, report: (e: unknown)
       .finally(() => (refreshing = undefined)));
   }
 
-  /** A request as the conversation: refreshes an expiring token first, and once more after `token_expired`. */
-  async function authed<T>(path: string, init: RequestInit = {}): Promise<T> {
-    const call = () => {
+  /** Runs `call` with the token: refreshes an expiring token first, and once more after `token_expired`. */
+  async function withToken<T>(call: (token: string) => Promise<T>): Promise<T> {
+    const run = () => {
       if (!session) throw noSession();
-      return request<T>(bff, path, { ...init, token: session.token });
+      return call(session.token);
     };
     if (session && isExpired(session)) await refresh();
     try {
-      return await call();
+      return await run();
     } catch (e) {
       if (!(e instanceof ApiError) || e.code !== 'token_expired') throw e;
       await refresh();
-      return call();
+      return run();
     }
   }
+
+  /** A JSON request as the conversation (see `withToken`). */
+  const authed = <T>(path: string, init: RequestInit = {}): Promise<T> => withToken((token) => request<T>(bff, path, { ...init, token }));
 
   return {
     key,
@@ -71,6 +74,7 @@ export function createAuth(bff: string, onLost: () => void, report: (e: unknown)
     save: () => saveSession(key, session),
     refresh,
     authed,
+    withToken,
     stop: () => clearTimeout(timer),
   };
 }

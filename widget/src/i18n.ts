@@ -1,6 +1,7 @@
 /**
  * The widget's strings in English, German and French. Every string can be overridden through
- * `options.strings`; `{n}` and `{i}` are placeholders filled in by `fill`.
+ * `options.strings`; `{n}` and `{i}` are placeholders filled in by `fill` (`{n}` of `tooBig` is
+ * in megabytes: the unit's name differs by language).
  */
 
 const en = {
@@ -34,6 +35,14 @@ const en = {
   operator: 'Team member',
   log: 'Conversation',
   newTab: '(opens in a new tab)',
+  region: "The assistant isn't available in your region.",
+  attach: 'Attach files',
+  uploading: 'Uploading',
+  tooMany: 'At most {n} files at a time.',
+  tooBig: 'Files can be at most {n} MB each.',
+  tooLarge: 'These files are too large to send.',
+  uploadOff: "Files can't be sent here.",
+  notUploaded: 'Your files were not sent.',
 };
 
 /** Every string the widget shows. */
@@ -70,6 +79,14 @@ const de: Strings = {
   operator: 'Teammitglied',
   log: 'Gespräch',
   newTab: '(öffnet in neuem Tab)',
+  region: 'Der Assistent ist in Ihrer Region nicht verfügbar.',
+  attach: 'Dateien anhängen',
+  uploading: 'Wird hochgeladen',
+  tooMany: 'Höchstens {n} Dateien auf einmal.',
+  tooBig: 'Jede Datei darf höchstens {n} MB groß sein.',
+  tooLarge: 'Diese Dateien sind zu groß zum Senden.',
+  uploadOff: 'Dateien können hier nicht gesendet werden.',
+  notUploaded: 'Ihre Dateien wurden nicht gesendet.',
 };
 
 const fr: Strings = {
@@ -103,6 +120,14 @@ const fr: Strings = {
   operator: 'Membre de l’équipe',
   log: 'Conversation',
   newTab: '(s’ouvre dans un nouvel onglet)',
+  region: 'L’assistant n’est pas disponible dans votre région.',
+  attach: 'Joindre des fichiers',
+  uploading: 'Envoi en cours',
+  tooMany: '{n} fichiers au maximum à la fois.',
+  tooBig: 'Chaque fichier doit faire au maximum {n} Mo.',
+  tooLarge: 'Ces fichiers sont trop volumineux pour être envoyés.',
+  uploadOff: 'L’envoi de fichiers n’est pas possible ici.',
+  notUploaded: 'Vos fichiers n’ont pas été envoyés.',
 };
 
 const LOCALES: Record<string, Strings> = { en, de, fr };

@@ -12,11 +12,16 @@ export interface ChatMessage extends Message {
   src?: Source;
   /** An optimistic user message on its way (`sending`) or waiting for the network (`queued`). */
   pending?: 'sending' | 'queued';
+  /** Percentage of an upload's files sent so far. */
+  progress?: number;
   /** Text still arriving as `message_delta` events. */
   streaming?: boolean;
 }
 
 const TWIN_WINDOW_MS = 5 * 60_000;
+
+/** A new `clientId` for an optimistic message. */
+export const newId = () => 'c_' + Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
 
 /**
  * Merges `incoming` into `list`: a message with a known id (or the optimistic message with its
@@ -26,7 +31,7 @@ export function mergeMessages(list: ChatMessage[], incoming: Message[], src: Sou
   const out = list.slice();
   const added: ChatMessage[] = [];
   for (const m of incoming) {
-    const next: ChatMessage = { ...m, src, pending: undefined, streaming: undefined };
+    const next: ChatMessage = { ...m, src, pending: undefined, progress: undefined, streaming: undefined };
     const i = findIndex(out, m, src);
     const j = i < 0 ? findIndex(added, m, src) : -1;
     if (i >= 0) out[i] = { ...out[i], ...next };

@@ -6,6 +6,14 @@ import type { ChatMessage } from './messages.js';
 /** Where the conversation stands: not started, with the agent, with a person, or over. */
 export type Convo = 'none' | 'active' | 'escalated' | 'archived';
 
+/** A message on its way: text, or files with a text (`sent`: that text already arrived, only the files are left). */
+export interface Outgoing {
+  clientId: string;
+  text: string;
+  files?: File[];
+  sent?: boolean;
+}
+
 /** Creates the signals of one widget. */
 export function createState() {
   const convo = signal<Convo>('none');
@@ -26,6 +34,8 @@ export function createState() {
     /** The last message was refused; its text is back in `draft`. */
     failed: signal(false),
     online: signal(navigator.onLine !== false),
+    /** Why the last files were not sent (`too_many`, `too_big` or the BFF's code); `item` can be retried. */
+    upload: signal<{ code: string; item?: Outgoing } | undefined>(undefined),
     /** The code of a stream `error` (e.g. `budget_exhausted`) until the next answer arrives. */
     notice: signal<string | undefined>(undefined),
     escalating,

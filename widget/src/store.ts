@@ -7,18 +7,14 @@ import { batch } from '@preact/signals';
 import type { PublicConfig, SessionResponse } from '../../shared/types.js';
 import { ApiError, request } from './api.js';
 import { createAuth, isFatal } from './auth.js';
-import { serverCount, type ChatMessage } from './messages.js';
+import { newId, serverCount, type ChatMessage } from './messages.js';
 import { loadSession } from './session.js';
-import { createState } from './state.js';
+import { createState, type Outgoing } from './state.js';
 import { createSync, type Emit } from './sync.js';
+import { createUploads } from './upload.js';
 
 export type { Convo } from './state.js';
 export type { Emit };
-
-interface Outgoing {
-  clientId: string;
-  text: string;
-}
 
 /** Creates the store of one widget instance talking to `bff`. */
 export function createStore(bff: string, emit: Emit, profileName?: string) {
@@ -48,7 +44,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string) {
       // storage unavailable: the queue still lives in memory
     }
   };
-  const saveOutbox = () => remember(qKey, JSON.stringify(outbox));
+  // Files cannot be stored: an upload lives as long as the page.
+  const saveOutbox = () => remember(qKey, JSON.stringify(outbox.filter((o) => !o.files)));
 
   // ---- sending -----------------------------------------------------------------------------
 
@@ -65,8 +62,9 @@ export function createStore(bff: string, emit: Emit, profileName?: string) {
     }
   }
 
-  function mark(pending: ChatMessage['pending'], clientIds: string[]) {
-    st.messages.value = st.messages.value.map((m) => (m.src === 'l' && clientIds.includes(m.clientId!) ? { ...m, pending } : m));
+  // Any source: a retried upload's text may already be confirmed while its files go again.
+  function mark(pending: ChatMessage['pending'], clientIds: string[], progress?: number) {
+    st.messages.value = st.messages.value.map((m) => (clientIds.includes(m.clientId!) ? { ...m, pending, progress } : m));
   }
 
   /** Sends the queue in order; network failures keep it for later, refusals give the text back. */
@@ -80,7 +78,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string) {
         if (!st.online.value) return mark('queued', outbox.map((o) => o.clientId));
         mark('sending', [item.clientId]);
         try {
-          if (auth.session) await auth.authed('/api/messages', { body: { text: item.text, clientId: item.clientId } });
+          if (item.files) await uploads.upload(item);
+          else if (auth.session) await auth.authed('/api/messages', { body: { text: item.text, clientId: item.clientId } });
           else await start(item);
           retries = 0;
         } catch (e) {
@@ -90,13 +89,19 @@ export function createStore(bff: string, emit: Emit, profileName?: string) {
             return;
           }
           if (e instanceof ApiError && e.code === 'conversation_archived') sync.setConvo('archived');
-          else if (isFatal(e)) sync.lost();
+          // Uploads being off is not the conversation's end.
+          else if (isFatal(e) && (e as ApiError).code !== 'feature_disabled') sync.lost();
           outbox.shift();
           saveOutbox();
           batch(() => {
-            st.messages.value = st.messages.value.filter((m) => m.clientId !== item.clientId || m.src !== 'l');
-            st.draft.value = st.draft.value ? item.text + '\n' + st.draft.value : item.text;
-            st.failed.value = true;
+            // Files stay with the error for Retry; a text that already arrived stays on screen.
+            if (item.sent) mark(undefined, [item.clientId]);
+            else st.messages.value = st.messages.value.filter((m) => m.clientId !== item.clientId || m.src !== 'l');
+            if (item.files) st.upload.value = { code: (e as ApiError).code, item };
+            else {
+              st.draft.value = st.draft.value ? item.text + '\n' + st.draft.value : item.text;
+              st.failed.value = true;
+            }
           });
           report(e);
           continue;
@@ -111,20 +116,35 @@ export function createStore(bff: string, emit: Emit, profileName?: string) {
     }
   }
 
+  /** Shows the item at once as the user's message and queues it. */
+  function queue(item: Outgoing) {
+    if (st.convo.value === 'archived') reset();
+    st.failed.value = false;
+    const { clientId, text } = item;
+    const m: ChatMessage = { id: clientId, clientId, role: 'user', text, src: 'l', pending: 'sending', createdAt: new Date().toISOString() };
+    st.messages.value = [...st.messages.value, m];
+    outbox.push(item);
+    saveOutbox();
+    void pump();
+  }
+
   /** Shows `text` at once as the user's message and queues it; false for blank text. */
   function send(text: string): boolean {
     text = text.trim();
     if (!text) return false;
-    if (st.convo.value === 'archived') reset();
-    st.failed.value = false;
-    const clientId = 'c_' + Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
-    const m: ChatMessage = { id: clientId, clientId, role: 'user', text, src: 'l', pending: 'sending', createdAt: new Date().toISOString() };
-    st.messages.value = [...st.messages.value, m];
-    outbox.push({ clientId, text });
-    saveOutbox();
-    void pump();
+    queue({ clientId: newId(), text });
     return true;
   }
+
+  const uploads = createUploads(bff, st, auth, {
+    start,
+    queue,
+    mark,
+    resend(item) {
+      outbox.push(item);
+      void pump();
+    },
+  });
 
   /** Sends the composer's text (also the retry after a failed send). */
   function submit() {
@@ -221,7 +241,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string) {
     removeEventListener('offline', onOffline);
   }
 
-  return { ...st, setOpen, send, submit, escalate, loadOlder, identify, reset, boot, destroy };
+  return { ...st, setOpen, send, submit, attach: uploads.attach, retryUpload: uploads.retry, escalate, loadOlder, identify, reset, boot, destroy };
 }
 
 /** One widget instance's store. */

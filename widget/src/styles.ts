@@ -91,6 +91,9 @@ a.tl{color:inherit}
 .c{display:flex;align-items:flex-end;gap:8px;padding:10px 12px;border-top:1px solid var(--bd)}
 textarea{flex:1;resize:none;margin:0;min-height:42px;max-height:140px;field-sizing:content;padding:9px 14px;border:1px solid var(--bd);border-radius:21px;background:var(--bg);color:var(--fg);font:inherit;font-size:16px;line-height:22px}
 textarea::placeholder{color:var(--mu)}
+.c .ib{width:42px;height:42px;flex:none;color:var(--mu)}
+.pg{width:140px;max-width:100%;height:4px;border-radius:2px;background:var(--bd);overflow:hidden}
+.pg i{display:block;height:100%;background:var(--ac);transition:width .2s}
 .sb,.pb{border:0;background:var(--a);color:var(--at)}
 .sb{width:42px;height:42px;border-radius:50%;display:grid;place-items:center;flex:none}
 .sb:disabled{cursor:default;background:var(--bb);color:var(--mu)}

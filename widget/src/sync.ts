@@ -133,6 +133,7 @@ export function createSync(bff: string, st: State, auth: Auth, emit: Emit, repor
       st.messages.value = st.messages.value.filter((m) => !dropQueued && m.src === 'l');
       st.hasMore.value = false;
       st.failed.value = false;
+      st.upload.value = undefined;
       st.notice.value = undefined;
       st.escalating.value = false;
       st.convo.value = 'none';

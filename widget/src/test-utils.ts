@@ -80,6 +80,60 @@ export function mockEventSource() {
   vi.stubGlobal('EventSource', FakeEventSource);
 }
 
+/** An `XMLHttpRequest` the test drives: `progress` reports bytes sent, `respond` answers, `fail` drops it. */
+export class FakeXHR {
+  static all: FakeXHR[] = [];
+  static get last(): FakeXHR {
+    return FakeXHR.all[FakeXHR.all.length - 1]!;
+  }
+  method = '';
+  url = '';
+  headers: Record<string, string> = {};
+  body: FormData | undefined;
+  status = 0;
+  responseText = '';
+  upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  onabort: (() => void) | null = null;
+
+  constructor() {
+    FakeXHR.all.push(this);
+  }
+  open(method: string, url: string) {
+    Object.assign(this, { method, url });
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name.toLowerCase()] = value;
+  }
+  send(body: FormData) {
+    this.body = body;
+  }
+  progress(loaded: number, total: number) {
+    this.upload.onprogress?.({ lengthComputable: true, loaded, total });
+  }
+  respond(status: number, body?: unknown) {
+    this.status = status;
+    this.responseText = body === undefined ? '' : JSON.stringify(body);
+    this.onload?.();
+  }
+  fail() {
+    this.onerror?.();
+  }
+  /** The multipart fields sent: file names for `files`, the text of the others. */
+  get fields(): Record<string, string[]> {
+    const out: Record<string, string[]> = {};
+    for (const [k, v] of this.body!.entries()) (out[k] ||= []).push(typeof v === 'string' ? v : v.name);
+    return out;
+  }
+}
+
+/** Installs `FakeXHR` as the global `XMLHttpRequest`. */
+export function mockXHR() {
+  FakeXHR.all = [];
+  vi.stubGlobal('XMLHttpRequest', FakeXHR);
+}
+
 export const BFF = 'https://bff.test';
 export const KEY = 'parley:' + BFF;
 

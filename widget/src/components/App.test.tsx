@@ -132,6 +132,14 @@ describe('conversation', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('says in plain words when the model is not available in this region', async () => {
+    seedSession();
+    await mount(routes);
+    fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+    act(() => FakeEventSource.last.emit('error', { code: 'model_unavailable_in_region', message: 'HTTP 451' }, 1));
+    expect(screen.getByRole('alert').textContent).toBe("The assistant isn't available in your region.");
+  });
+
   it('hands over to a person, shows the banner, then ends and starts afresh', async () => {
     seedSession();
     const { api } = await mount(routes);

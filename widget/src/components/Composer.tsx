@@ -1,11 +1,31 @@
-/** The text box: Enter sends, Shift+Enter adds a line; a refused message comes back with a retry. */
+/**
+ * The text box: Enter sends, Shift+Enter adds a line; a refused message comes back with a retry.
+ * With uploads on, an attach button opens the file picker; files over the limits are refused here.
+ */
+import { useRef } from 'preact/hooks';
+import { fill } from '../i18n.js';
 import type { Ctx } from './ctx.js';
-import { Icon, SEND } from './Icon.js';
+import { CLIP, Icon, SEND } from './Icon.js';
 
 /** The composer of the panel. */
 export function Composer({ c }: { c: Ctx }) {
   const { s, t } = c;
   const text = s.draft.value;
+  const config = s.config.value;
+  const lim = config?.limits;
+  const up = s.upload.value;
+  const picker = useRef<HTMLInputElement>(null);
+  const upText =
+    up &&
+    (up.code === 'too_many'
+      ? fill(t.tooMany, { n: lim!.maxUploadFiles })
+      : up.code === 'too_big'
+        ? fill(t.tooBig, { n: Math.round(lim!.maxUploadBytes / 104857.6) / 10 })
+        : up.code === 'payload_too_large'
+          ? t.tooLarge
+          : up.code === 'feature_disabled'
+            ? t.uploadOff
+            : t.notUploaded);
   return (
     <>
       {s.failed.value && (
@@ -16,6 +36,16 @@ export function Composer({ c }: { c: Ctx }) {
           </button>
         </p>
       )}
+      {upText && (
+        <p class="er" role="alert">
+          {upText}
+          {up.item && (
+            <button type="button" onClick={s.retryUpload}>
+              {t.retry}
+            </button>
+          )}
+        </p>
+      )}
       <form
         class="c"
         onSubmit={(e) => {
@@ -23,11 +53,29 @@ export function Composer({ c }: { c: Ctx }) {
           s.submit();
         }}
       >
+        {config?.features.upload && (
+          <>
+            {/* The button is the control people use; the hidden input only hosts the browser's picker. */}
+            <input
+              ref={picker}
+              type="file"
+              multiple
+              hidden
+              onChange={(e) => {
+                s.attach(Array.from(e.currentTarget.files || []));
+                e.currentTarget.value = ''; // the same file again must fire `change` again
+              }}
+            />
+            <button type="button" class="ib" aria-label={t.attach} onClick={() => picker.current!.click()}>
+              <Icon d={CLIP} />
+            </button>
+          </>
+        )}
         <textarea
           rows={1}
           aria-label={t.message}
           placeholder={t.placeholder}
-          maxLength={s.config.value?.limits.textMaxLength || 4000}
+          maxLength={lim?.textMaxLength || 4000}
           value={text}
           onInput={(e) => (s.draft.value = e.currentTarget.value)}
           onKeyDown={(e) => {

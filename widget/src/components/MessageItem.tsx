@@ -13,6 +13,12 @@ export function MessageItem({ m, c, last }: { m: ChatMessage; c: Ctx; last: bool
       {m.role === 'operator' ? <div class="who">{who}</div> : <span class="sr">{who}:</span>}
       {m.text && <div class="b">{m.role === 'user' ? m.text : markdown(m.text)}</div>}
       {m.badge && <BadgeView b={m.badge} c={c} last={last} />}
+      {m.progress !== undefined && (
+        <div class="pg" role="progressbar" aria-label={t.uploading} aria-valuenow={m.progress}>
+          {/* A CSSOM width, not a style attribute: allowed under a CSP without unsafe-inline. */}
+          <i style={{ width: m.progress + '%' }} />
+        </div>
+      )}
       {m.pending === 'queued' && <div class="st">{t.queued}</div>}
     </div>
   );

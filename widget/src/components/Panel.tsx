@@ -61,7 +61,7 @@ export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
       <MessageList c={c} />
       {s.notice.value && (
         <p class="er" role="alert">
-          {t.unavailable}
+          {s.notice.value === 'model_unavailable_in_region' ? t.region : t.unavailable}
         </p>
       )}
       {convo === 'archived' ? (

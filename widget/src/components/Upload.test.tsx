@@ -1,0 +1,236 @@
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { pickStrings } from '../i18n.js';
+import { FakeEventSource, FakeXHR, flush, makeCtx, mockEventSource, mockFetch, mockXHR, PUBLIC_CONFIG, seedSession, sessionBody, stored } from '../test-utils.js';
+import { App } from './App.js';
+
+const MB = 1024 * 1024;
+const UPLOADS = { ...PUBLIC_CONFIG, features: { ...PUBLIC_CONFIG.features, upload: true }, limits: { textMaxLength: 4000, maxUploadBytes: 10 * MB, maxUploadFiles: 5 } };
+
+async function mount(routes: Parameters<typeof mockFetch>[0] = {}, options: Parameters<typeof makeCtx>[0] = {}, config: object = UPLOADS) {
+  const api = mockFetch({ 'GET /api/config': { body: config }, 'GET /api/messages': { body: { items: [], hasMore: false } }, ...routes });
+  const { c, events } = await makeCtx(options);
+  render(<App c={c} />);
+  await act(async () => {
+    await c.s.boot();
+    await flush();
+  });
+  fireEvent.click(screen.getByRole('button', { name: /^(Open chat|Chat öffnen|Ouvrir le chat)$/ }));
+  return { api, c, events };
+}
+
+/** A file of `size` bytes without allocating them. */
+function file(name: string, size = 5): File {
+  const f = new File(['hello'], name, { type: 'text/plain' });
+  Object.defineProperty(f, 'size', { value: size });
+  return f;
+}
+
+const picker = () => document.querySelector('form.c input[type=file]') as HTMLInputElement;
+async function pick(...files: File[]) {
+  fireEvent.change(picker(), { target: { files } });
+  await act(flush);
+}
+const log = () => screen.getByRole('log');
+const bar = () => screen.queryByRole('progressbar', { name: 'Uploading' });
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  mockEventSource();
+  mockXHR();
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('attach button', () => {
+  it('is there only when uploads are on, and opens the hidden multiple-file picker', async () => {
+    await mount();
+    const button = screen.getByRole('button', { name: 'Attach files' });
+    expect(picker().multiple).toBe(true);
+    expect(picker().hidden).toBe(true);
+    const click = vi.spyOn(picker(), 'click').mockImplementation(() => {});
+    fireEvent.click(button);
+    expect(click).toHaveBeenCalledOnce();
+  });
+
+  it('is absent when uploads are off', async () => {
+    await mount({}, {}, PUBLIC_CONFIG);
+    expect(screen.getByRole('textbox', { name: 'Message' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Attach files' })).toBeNull();
+    expect(picker()).toBeNull();
+  });
+
+  it('is translated', async () => {
+    await mount({}, { t: pickStrings('fr') });
+    expect(screen.getByRole('button', { name: 'Joindre des fichiers' })).toBeTruthy();
+  });
+});
+
+describe('limits, checked before anything is sent', () => {
+  it('refuses more files than allowed at once', async () => {
+    const { api } = await mount();
+    await pick(...['a', 'b', 'c', 'd', 'e', 'f'].map((n) => file(n + '.txt')));
+    expect(screen.getByRole('alert').textContent).toBe('At most 5 files at a time.');
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    expect(FakeXHR.all).toHaveLength(0);
+    expect(api.to('POST', '/api/')).toHaveLength(0);
+    expect(log().querySelector('.m.user')).toBeNull();
+  });
+
+  it('refuses a file over the size limit, naming the limit in megabytes', async () => {
+    seedSession();
+    const { api } = await mount();
+    await pick(file('small.txt'), file('huge.mov', 10 * MB + 1));
+    expect(screen.getByRole('alert').textContent).toBe('Files can be at most 10 MB each.');
+    expect(FakeXHR.all).toHaveLength(0);
+    expect(api.to('POST', '/api/')).toHaveLength(0);
+    expect(log().querySelector('.m.user')).toBeNull();
+
+    // Files within the limits clear the message and go.
+    await pick(file('small.txt'), file('exact.mov', 10 * MB));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(FakeXHR.all).toHaveLength(1);
+  });
+
+  it('says it in the widget language', async () => {
+    await mount({}, { t: pickStrings('fr') });
+    await pick(file('huge.mov', 11 * MB));
+    expect(screen.getByRole('alert').textContent).toBe('Chaque fichier doit faire au maximum 10 Mo.');
+  });
+});
+
+describe('sending', () => {
+  it('shows the files as a message with a progress bar that follows the upload, then reconciles the echo', async () => {
+    seedSession();
+    await mount();
+    fireEvent.input(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'my receipt' } });
+    await pick(file('a.pdf'), file('b.png'));
+
+    const x = FakeXHR.last;
+    expect([x.method, x.url, x.headers.authorization]).toEqual(['POST', 'https://bff.test/api/upload', 'Bearer tok1']);
+    const clientId = x.fields.clientId![0]!;
+    expect(x.fields).toEqual({ files: ['a.pdf', 'b.png'], text: ['my receipt\n📎 a.pdf, b.png'], clientId: [clientId] });
+    expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe('');
+    expect(screen.getByText('my receipt 📎 a.pdf, b.png', { normalizer: (s) => s.replace(/\s+/g, ' ') })).toBeTruthy();
+    expect(bar()!.getAttribute('aria-valuenow')).toBe('0');
+
+    act(() => x.progress(512, 1024));
+    expect(bar()!.getAttribute('aria-valuenow')).toBe('50');
+    act(() => x.progress(1024, 1024));
+    expect(bar()!.getAttribute('aria-valuenow')).toBe('100');
+
+    act(() => x.respond(202, { jobId: 'j1' }));
+    await act(flush);
+    expect(bar()).toBeNull();
+    expect(screen.getByRole('status', { name: 'Typing…' })).toBeTruthy();
+    act(() => FakeEventSource.last.emit('message', { id: 'u9', role: 'user', text: 'my receipt\n📎 a.pdf, b.png', clientId }, 1));
+    act(() => FakeEventSource.last.emit('message', { id: 'b9', role: 'bot', text: 'Received 2 files: a.pdf, b.png.' }, 2));
+    expect(log().querySelectorAll('.m.user')).toHaveLength(1);
+    expect(screen.getByText('Received 2 files: a.pdf, b.png.')).toBeTruthy();
+  });
+
+  it('starts the conversation with the file names first when there is none', async () => {
+    const { api } = await mount({ 'POST /api/session': { status: 201, body: sessionBody(1) } });
+    await pick(file('a.pdf'));
+    const [start] = api.to('POST', '/api/session');
+    expect(start!.body.text).toBe('📎 a.pdf');
+    // The text already arrived with the session: the upload carries the files only.
+    expect(FakeXHR.last.fields).toEqual({ files: ['a.pdf'] });
+    expect(FakeXHR.last.headers.authorization).toBe('Bearer tok1');
+    act(() => FakeXHR.last.respond(202, { jobId: 'j1' }));
+    await act(flush);
+    expect(stored().sessionId).toBe('s1');
+    expect(screen.getByText('📎 a.pdf')).toBeTruthy();
+  });
+
+  it('refreshes an expired token once and sends again', async () => {
+    seedSession();
+    const { api } = await mount({ 'POST /api/token': { body: { token: 'tok2', refreshToken: 'ref2', expiresAt: new Date(Date.now() + 900_000).toISOString() } } });
+    await pick(file('a.pdf'));
+    act(() => FakeXHR.last.respond(401, { error: { code: 'token_expired', message: 'expired' } }));
+    await act(flush);
+    expect(api.to('POST', '/api/token')).toHaveLength(1);
+    expect(FakeXHR.all.map((x) => x.headers.authorization)).toEqual(['Bearer tok1', 'Bearer tok2']);
+    act(() => FakeXHR.last.respond(202, { jobId: 'j1' }));
+    await act(flush);
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByText('📎 a.pdf')).toBeTruthy();
+  });
+
+  it('waits out a network failure and sends once the browser is back online', async () => {
+    seedSession();
+    await mount();
+    await pick(file('a.pdf'));
+    act(() => FakeXHR.last.fail());
+    await act(flush);
+    expect(screen.getByText('Waiting for connection…')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    act(() => void window.dispatchEvent(new Event('online')));
+    await act(flush);
+    expect(FakeXHR.all).toHaveLength(2);
+    expect(FakeXHR.last.fields.files).toEqual(['a.pdf']);
+  });
+});
+
+describe('refusals keep the files for Retry', () => {
+  it.each([
+    [413, 'payload_too_large', 'These files are too large to send.'],
+    [403, 'feature_disabled', "Files can't be sent here."],
+    [503, 'upstream_unavailable', 'Your files were not sent.'],
+  ])('%i %s: says so, and Retry sends the same files again', async (status, code, text) => {
+    seedSession();
+    const { events } = await mount();
+    await pick(file('a.pdf'));
+    act(() => FakeXHR.last.respond(status, { error: { code, message: 'no' } }));
+    await act(flush);
+    expect(screen.getByRole('alert').textContent).toBe(text + 'Retry');
+    expect(screen.queryByText('📎 a.pdf')).toBeNull();
+    expect(events).toContainEqual(['error', { code, message: 'no' }]);
+    // Refused files are not the end of the conversation.
+    expect(stored().sessionId).toBe('s1');
+    expect(screen.getByRole('textbox', { name: 'Message' })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await act(flush);
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(FakeXHR.all).toHaveLength(2);
+    expect(FakeXHR.last.fields.files).toEqual(['a.pdf']);
+    expect(FakeXHR.last.fields.text).toEqual(['📎 a.pdf']);
+    act(() => FakeXHR.last.respond(202, { jobId: 'j2' }));
+    await act(flush);
+    expect(screen.getByText('📎 a.pdf')).toBeTruthy();
+  });
+
+  it('does not send the text twice when only the files failed', async () => {
+    const { api } = await mount({ 'POST /api/session': { status: 201, body: sessionBody(1) } });
+    await pick(file('a.pdf'));
+    act(() => FakeXHR.last.respond(500, { error: { code: 'internal_error', message: 'boom' } }));
+    await act(flush);
+    // The conversation started with the names: that message stays.
+    expect(screen.getByText('📎 a.pdf')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await act(flush);
+    expect(FakeXHR.last.fields).toEqual({ files: ['a.pdf'] });
+    expect(api.to('POST', '/api/session')).toHaveLength(1);
+    expect(log().querySelectorAll('.m.user')).toHaveLength(1);
+  });
+
+  it('does not send the text twice when the BFF passed it on before the files failed', async () => {
+    seedSession();
+    await mount();
+    await pick(file('a.pdf'));
+    const clientId = FakeXHR.last.fields.clientId![0];
+    act(() => FakeEventSource.last.emit('message', { id: 'u1', role: 'user', text: '📎 a.pdf', clientId }, 1));
+    act(() => FakeXHR.last.respond(502, { error: { code: 'upstream_unavailable', message: 'flow down' } }));
+    await act(flush);
+    expect(screen.getByText('📎 a.pdf')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await act(flush);
+    expect(FakeXHR.last.fields).toEqual({ files: ['a.pdf'] });
+    expect(log().querySelectorAll('.m.user')).toHaveLength(1);
+  });
+});
