@@ -136,7 +136,8 @@ describe('POST /api/upload', () => {
     const file = randomBytes(1500);
     const form = new FormData();
     form.append('files', new Blob([file], { type: 'image/png' }), 'photo.png');
-    form.set('text', 'Here is the photo of the damage');
+    // Multipart text fields travel with CRLF line breaks (as browsers send them); the chat shows \n.
+    form.set('text', 'Here is the photo\r\nof the damage');
     form.set('clientId', 'up-1');
     const res = await post('/api/upload', s.token, form);
     expect(res.status).toBe(202);
@@ -145,7 +146,7 @@ describe('POST /api/upload', () => {
     expect(record).toMatchObject({ flow: 'upload', sessionId: Number(s.sessionId), variables: {} });
     expect(record.files[0]).toMatchObject({ name: 'photo.png', size: 1500, md5: md5(file) });
     const text = await sse.next((e) => e.event === 'message' && JSON.parse(e.data).clientId === 'up-1');
-    expect(JSON.parse(text.data)).toMatchObject({ role: 'user', text: 'Here is the photo of the damage' });
+    expect(JSON.parse(text.data)).toMatchObject({ role: 'user', text: 'Here is the photo\nof the damage' });
     const result = await sse.next((e) => e.event === 'message' && /^Received 1 file/.test(JSON.parse(e.data).text ?? ''));
     expect(JSON.parse(result.data).text).toBe(`Received 1 file: photo.png (1.5 KB, md5 ${md5(file).slice(0, 8)}…).`);
     expect(Number(result.id)).toBeGreaterThan(Number(text.id));

@@ -88,10 +88,14 @@ export async function readJsonObject(c: Context, maxBytes = 16 * 1024): Promise<
   return body;
 }
 
-/** The chat text rule of SPEC §3: a string of 1 to 4000 characters after trimming. */
+/**
+ * The chat text rule of SPEC §3: a string of 1 to 4000 characters after trimming, with line
+ * breaks as `\n` (browsers send multipart text fields with CRLF, so the same message would
+ * otherwise read differently from a JSON send and on the stream).
+ */
 export function requireText(value: unknown, max = 4000): string {
   if (typeof value !== 'string') throw new ValidationError('"text" must be a string', 'text_invalid');
-  const text = value.trim();
+  const text = value.replace(/\r\n?/g, '\n').trim();
   if (text.length === 0) throw new ValidationError('"text" must not be empty', 'text_invalid');
   if (text.length > max) throw new ValidationError(`"text" must be at most ${max} characters`, 'text_invalid');
   return text;
