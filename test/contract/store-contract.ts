@@ -87,6 +87,17 @@ export function describeEventStoreContract(name: string, makeStore: MakeStore): 
       expect(await store.read(unique('never-written'), 0, 10)).toEqual([]);
     });
 
+    it('tells the newest id given out: 0 for a new conversation, and it survives trimming', async () => {
+      const store = await open({ maxEvents: 2 });
+      const conversation = unique('last');
+      expect(await store.lastId(conversation)).toBe(0);
+      for (let n = 1; n <= 5; n++) await store.append(conversation, message(n));
+      expect(await store.lastId(conversation)).toBe(5);
+      await store.append(conversation, message(1), { dedupKey: unique('k') });
+      expect(await store.lastId(conversation)).toBe(6);
+      expect(await store.lastId(unique('other'))).toBe(0);
+    });
+
     it('keeps only the newest `maxEvents` events, and ids keep growing', async () => {
       const store = await open({ maxEvents: 5 });
       const conversation = unique('count');

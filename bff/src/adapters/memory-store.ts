@@ -58,6 +58,10 @@ export class MemoryEventStore implements EventStore {
     return events.slice(start, start + limit);
   }
 
+  async lastId(conversationId: string): Promise<number> {
+    return this.logs.get(conversationId)?.lastId ?? 0;
+  }
+
   async subscribe(conversationId: string, listener: EventListener): Promise<() => void> {
     const log = this.log(conversationId);
     log.listeners.add(listener);

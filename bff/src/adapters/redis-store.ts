@@ -136,7 +136,7 @@ export class RedisEventStore implements EventStore {
       subscriber: this.subscriber,
       channelPrefix: `${this.prefix}ev:`,
       epoch: () => this.client.parleyEpoch(`${this.prefix}epoch`, randomUUID()),
-      lastId: async (conversationId) => Number(await this.client.get(this.seqKey(conversationId))),
+      lastId: (conversationId) => this.lastId(conversationId),
       catchUp: (conversationId, afterId) => this.readWithCounter(conversationId, afterId, this.retention.maxEvents),
     });
   }
@@ -156,6 +156,14 @@ export class RedisEventStore implements EventStore {
 
   async read(conversationId: string, afterId: number, limit: number): Promise<StoredEvent[]> {
     return (await this.readWithCounter(conversationId, afterId, limit)).events;
+  }
+
+  async lastId(conversationId: string): Promise<number> {
+    try {
+      return Number(await this.client.get(this.seqKey(conversationId)));
+    } catch (err) {
+      throw redisFailure(err);
+    }
   }
 
   async subscribe(conversationId: string, listener: EventListener): Promise<() => void> {

@@ -25,6 +25,11 @@ export interface EventStore {
   /** Events with `id > afterId`, oldest first, at most `limit` (retention may have dropped older ones). */
   read(conversationId: string, afterId: number, limit: number): Promise<StoredEvent[]>;
   /**
+   * The newest id given out in the conversation (0 when none). It is lower than an id a client
+   * holds only when the store lost its data (a restarted memory store, a Redis that came back empty).
+   */
+  lastId(conversationId: string): Promise<number>;
+  /**
    * Registers a listener for events appended from now on. Resolves once the subscription
    * is live, so a `read` started afterwards cannot miss an event. Returns the unsubscribe.
    */

@@ -18,6 +18,7 @@ function tappedStore() {
   const store: EventStore = {
     append: (...args) => memory.append(...args),
     read: (...args) => memory.read(...args),
+    lastId: (id) => memory.lastId(id),
     subscribe: async (id, listener) => {
       listeners.push(listener);
       return memory.subscribe(id, listener);
@@ -28,7 +29,7 @@ function tappedStore() {
   return { store, listeners };
 }
 
-async function openStream(store: EventStore) {
+async function openStream(store: EventStore, lastEventId?: number) {
   const config = loadConfig({});
   const tokens = new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() });
   const deps: AppDeps = {
@@ -43,7 +44,8 @@ async function openStream(store: EventStore) {
   };
   const { token } = await tokens.issue('7', undefined);
   const controller = new AbortController();
-  const res = await createApp(deps).request(`/api/events?token=${token}`, { signal: controller.signal });
+  const query = lastEventId === undefined ? '' : `&lastEventId=${lastEventId}`;
+  const res = await createApp(deps).request(`/api/events?token=${token}${query}`, { signal: controller.signal });
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let text = '';
@@ -76,6 +78,25 @@ describe('GET /api/events when the store restarted', () => {
     listener!(message(1, 'first after the loss'), true);
     listener!(message(2, 'second after the loss'), false);
     expect(await stream.ids(5)).toEqual([1, 2, 3, 1, 2]);
+    stream.close();
+  });
+
+  it('a client whose Last-Event-ID the store never gave out (the BFF restarted) gets every event the store holds now', async () => {
+    const { store } = tappedStore(); // a fresh store: the one that numbered the client's 57 events is gone
+    await store.append('7', { event: 'message', data: { id: 'a', role: 'bot', text: 'after the restart' } });
+    const stream = await openStream(store, 57);
+    expect(await stream.ids(1)).toEqual([1]);
+    await store.append('7', { event: 'message', data: { id: 'b', role: 'bot', text: 'live' } });
+    expect(await stream.ids(2)).toEqual([1, 2]);
+    stream.close();
+  });
+
+  it('a client that is up to date gets nothing twice', async () => {
+    const { store } = tappedStore();
+    for (const text of ['a', 'b']) await store.append('7', { event: 'message', data: { id: text, role: 'bot', text } });
+    const stream = await openStream(store, 2);
+    await store.append('7', { event: 'message', data: { id: 'c', role: 'bot', text: 'c' } });
+    expect(await stream.ids(1)).toEqual([3]);
     stream.close();
   });
 });

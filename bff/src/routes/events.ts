@@ -34,6 +34,14 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
       deps.observer?.delivered?.(now() - e.ts);
     };
     const unsubscribe = await deps.store.subscribe(conversationId, (e, restarted = false) => (pending ? pending.push([e, restarted]) : send(e, restarted)));
+    // An id the store never gave out means the store started over since (a restarted memory
+    // BFF, a Redis that lost its data): everything it holds now is new to this client.
+    try {
+      if (lastSent > 0 && lastSent > (await deps.store.lastId(conversationId))) lastSent = 0;
+    } catch (err) {
+      unsubscribe();
+      throw err;
+    }
 
     // Headers are written here, on the raw response: reading `c.res` would make Hono wrap the
     // RESPONSE_ALREADY_SENT marker in a new Response, and node-server would write a second head.

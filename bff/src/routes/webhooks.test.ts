@@ -45,6 +45,7 @@ describe('webhook route with a failing store', () => {
     const flaky: EventStore = {
       append: (...args) => (down ? Promise.reject(new StoreUnavailableError()) : memory.append(...args)),
       read: (...args) => memory.read(...args),
+      lastId: (id) => memory.lastId(id),
       subscribe: (...args) => memory.subscribe(...args),
       ping: () => (down ? Promise.reject(new StoreUnavailableError()) : Promise.resolve()),
       close: () => memory.close(),
