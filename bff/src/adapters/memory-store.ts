@@ -9,19 +9,38 @@ interface Log {
 
 /**
  * In-process event store: one bounded array per conversation, dedup keys in an
- * insertion-ordered map bounded by age and count. Fan-out is synchronous.
+ * insertion-ordered map bounded by age and count. Fan-out is synchronous. A sweep drops
+ * conversations whose events have all expired, which nobody would read again.
  */
 export class MemoryEventStore implements EventStore {
   private readonly logs = new Map<string, Log>();
   /** dedup key → expiry (ms). A Map keeps insertion order, so the oldest keys come first. */
   private readonly seen = new Map<string, number>();
   private readonly maxSeen: number;
+  private readonly sweeper: ReturnType<typeof setInterval>;
 
   constructor(
     private readonly retention: RetentionOptions,
     private readonly now: () => number = Date.now,
+    sweepEveryMs = 60_000,
   ) {
     this.maxSeen = Math.max(10_000, retention.maxEvents * 100);
+    this.sweeper = setInterval(() => this.sweep(), sweepEveryMs);
+    this.sweeper.unref();
+  }
+
+  /**
+   * Drops expired events and expired dedup keys everywhere, and forgets conversations left with
+   * no event and no listener. Their ids start at 1 again, which the event route tells from an
+   * old `Last-Event-ID` by `lastId`, so a client that comes back later loses nothing.
+   */
+  sweep(): void {
+    const now = this.now();
+    for (const [id, log] of this.logs) {
+      this.trim(log, now);
+      if (log.events.length === 0 && log.listeners.size === 0) this.logs.delete(id);
+    }
+    this.expireSeen(now);
   }
 
   async append(conversationId: string, event: StreamEvent, options?: { dedupKey?: string }): Promise<AppendResult> {
@@ -74,6 +93,7 @@ export class MemoryEventStore implements EventStore {
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {
+    clearInterval(this.sweeper);
     for (const log of this.logs.values()) log.listeners.clear();
   }
 
