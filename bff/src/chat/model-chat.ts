@@ -87,7 +87,11 @@ export class ModelChat implements ChatBackend {
     await this.store.append(conversationId, { event: 'archived', data: {} });
   }
 
-  /** Stops replies in progress (they end without an error event) and waits for them. */
+  /**
+   * Stops replies in progress and waits for them. Each one is closed as a failure would be (the
+   * text so far as its `message`, then an `error` event), so no browser keeps a half-written
+   * bubble and the visitor knows to ask again, maybe of another instance.
+   */
   async close(): Promise<void> {
     this.stopping.abort();
     await Promise.allSettled([...this.turns.values()]);
@@ -129,8 +133,8 @@ export class ModelChat implements ChatBackend {
       await buffer.close();
       if (text.trim() === '') throw new UpstreamError('upstream_error', 'The model sent an empty reply');
       await this.store.append(conversationId, { event: 'message', data: this.botMessage(id, text) });
-    } catch (err) {
-      if (this.stopping.signal.aborted) return;
+    } catch (caught) {
+      const err = this.stopping.signal.aborted ? new UpstreamError('upstream_unavailable', 'Reply stopped: the server is shutting down') : caught;
       await this.fail(conversationId, err, async () => {
         await buffer.close().catch(() => {});
         // Every delta id is closed by a message (SPEC §4), even when the reply broke off.

@@ -126,18 +126,22 @@ describe('conversation', () => {
     const { events } = await mount(routes);
     fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
     act(() => FakeEventSource.last.emit('error', { code: 'budget_exhausted', message: 'No credit left' }, 1));
-    expect(screen.getByRole('alert').textContent).toBe("The assistant can't answer right now. Please try again later.");
+    expect(screen.getByRole('alert').textContent).toBe("The assistant has reached its usage limit and can't answer for now.");
     expect(events).toContainEqual(['error', { code: 'budget_exhausted', message: 'No credit left' }]);
     act(() => FakeEventSource.last.emit('message', { id: '5', role: 'bot', text: 'Back again' }, 2));
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
-  it('says in plain words when the model is not available in this region', async () => {
+  it.each([
+    ['model_unavailable_in_region', "The assistant can't answer: its AI model isn't available in the region this chat runs in."],
+    ['budget_exhausted', "The assistant has reached its usage limit and can't answer for now."],
+    ['upstream_unavailable', "The assistant can't answer right now. Please try again later."],
+  ])('says in plain words why the assistant cannot answer (%s)', async (code, words) => {
     seedSession();
     await mount(routes);
     fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
-    act(() => FakeEventSource.last.emit('error', { code: 'model_unavailable_in_region', message: 'HTTP 451' }, 1));
-    expect(screen.getByRole('alert').textContent).toBe("The assistant isn't available in your region.");
+    act(() => FakeEventSource.last.emit('error', { code, message: 'upstream detail' }, 1));
+    expect(screen.getByRole('alert').textContent).toBe(words);
   });
 
   it('hands over to a person, shows the banner, then ends and starts afresh', async () => {

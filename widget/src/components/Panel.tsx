@@ -61,7 +61,7 @@ export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
       <MessageList c={c} />
       {s.notice.value && (
         <p class="er" role="alert">
-          {s.notice.value === 'model_unavailable_in_region' ? t.region : t.unavailable}
+          {s.notice.value === 'model_unavailable_in_region' ? t.region : s.notice.value === 'budget_exhausted' ? t.budget : t.unavailable}
         </p>
       )}
       {convo === 'archived' ? (
