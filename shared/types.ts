@@ -89,8 +89,10 @@ export const STREAM_EVENT_NAMES: readonly StreamEventName[] = [
 export interface PublicConfig {
   mode: 'agent' | 'model';
   features: { escalation: boolean; upload: boolean; flows: string[] };
-  title: string;
-  greeting: string;
+  /** Set only when the operator chose one (WIDGET_TITLE); else the widget's strings in the visitor's language. */
+  title?: string;
+  /** Set only when the operator chose one (WIDGET_GREETING), like `title`. */
+  greeting?: string;
   theme: { accent: string; position: 'right' | 'left'; scheme: 'light' | 'dark' | 'auto' };
   limits: { textMaxLength: number; maxUploadBytes: number; maxUploadFiles: number };
   userVariables: string[];

@@ -41,8 +41,8 @@ export interface Config {
   eventRetentionSec: number;
   dedupTtlSec: number;
   heartbeatSec: number;
-  widgetTitle: string;
-  widgetGreeting: string;
+  widgetTitle?: string;
+  widgetGreeting?: string;
   widgetAccent: string;
   widgetPosition: 'right' | 'left';
   widgetScheme: 'light' | 'dark' | 'auto';
@@ -143,8 +143,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     eventRetentionSec: p.int('EVENT_RETENTION_SEC', 7 * 86_400, 60, 365 * 86_400),
     dedupTtlSec: p.int('DEDUP_TTL_SEC', 86_400, 60, 30 * 86_400),
     heartbeatSec: p.int('HEARTBEAT_SEC', 15, 1, 25),
-    widgetTitle: p.string('WIDGET_TITLE', 'Chat with us'),
-    widgetGreeting: p.string('WIDGET_GREETING', 'Hi! How can we help you today?'),
+    widgetTitle: p.optional('WIDGET_TITLE'),
+    widgetGreeting: p.optional('WIDGET_GREETING'),
     widgetAccent: p.color('WIDGET_ACCENT', '#4f46e5'),
     widgetPosition: p.oneOf('WIDGET_POSITION', ['right', 'left'] as const, 'right'),
     widgetScheme: p.oneOf('WIDGET_SCHEME', ['light', 'dark', 'auto'] as const, 'auto'),

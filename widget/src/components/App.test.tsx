@@ -64,6 +64,23 @@ describe('launcher and panel', () => {
     expect(screen.getByRole('button', { name: 'Senden' })).toBeTruthy();
     expect(document.querySelector('.r')!.getAttribute('dir')).toBe('rtl');
   });
+
+  it("speaks the visitor's language when the BFF sets no title or greeting", async () => {
+    const { title: _t, greeting: _g, ...untitled } = PUBLIC_CONFIG;
+    await mount({ 'GET /api/config': { body: untitled } }, { t: pickStrings('fr') });
+    fireEvent.click(screen.getByRole('button', { name: 'Ouvrir le chat' }));
+    expect(screen.getByRole('dialog', { name: 'Chat' })).toBeTruthy();
+    expect(screen.getByText('Bonjour ! Comment pouvons-nous vous aider ?')).toBeTruthy();
+  });
+
+  it("the page's string overrides win over the BFF's title and greeting", async () => {
+    const strings = { title: 'Hilfe', greeting: 'Wie können wir helfen?' };
+    await mount({}, { t: pickStrings('de', strings), o: { strings } });
+    fireEvent.click(screen.getByRole('button', { name: 'Chat öffnen' }));
+    expect(screen.getByRole('dialog', { name: 'Hilfe' })).toBeTruthy();
+    expect(screen.getByText('Wie können wir helfen?')).toBeTruthy();
+    expect(screen.queryByText('Hello from the config')).toBeNull();
+  });
 });
 
 describe('composer', () => {

@@ -11,7 +11,7 @@ export function MessageList({ c }: { c: Ctx }) {
   const ref = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const before = useRef({ first: '', height: 0 });
-  const greeting = c.o.greeting ?? s.config.value?.greeting ?? t.greeting;
+  const greeting = c.o.greeting ?? c.o.strings?.greeting ?? s.config.value?.greeting ?? t.greeting;
 
   const follow = () => {
     const el = ref.current;

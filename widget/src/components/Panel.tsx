@@ -9,7 +9,7 @@ import { MessageList } from './MessageList.js';
 export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
   const { s, t } = c;
   const ref = useRef<HTMLElement>(null);
-  const title = c.o.title || s.config.value?.title || t.title;
+  const title = c.o.title || c.o.strings?.title || s.config.value?.title || t.title;
   const convo = s.convo.value;
   const focusInput = () => {
     const box = ref.current;
