@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { boot } from './embed.js';
-import { flush, mockEventSource, mockFetch, PUBLIC_CONFIG } from './test-utils.js';
+import { FakeEventSource, flush, mockEventSource, mockFetch, PUBLIC_CONFIG, sessionBody } from './test-utils.js';
 
 type Global = { Parley?: any };
 const w = window as unknown as Global;
@@ -70,6 +70,44 @@ describe('window.Parley', () => {
 
     w.Parley.destroy();
     expect(el.shadowRoot!.childNodes).toHaveLength(0);
+  });
+
+  it('keeps page handlers across a re-init, and takes them before the first init (data-manual)', async () => {
+    mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG } });
+    boot(scriptTag({ 'data-manual': '' }));
+    const seen: string[] = [];
+    const onOpen = () => seen.push('open');
+    w.Parley.on('open', onOpen);
+    w.Parley('on', 'ready', () => seen.push('ready'));
+    w.Parley.init({ title: 'First' });
+    await flush();
+    w.Parley.open();
+    w.Parley.init({ title: 'Second' }); // opens as the tab left it
+    await flush();
+    w.Parley.close();
+    w.Parley.open();
+    w.Parley.off('open', onOpen);
+    w.Parley.close();
+    w.Parley.init({ title: 'Third' });
+    await flush();
+    w.Parley.open();
+    expect(seen).toEqual(['ready', 'open', 'ready', 'open', 'ready']);
+  });
+
+  it('counts nothing as unread inline, where every message is on screen', async () => {
+    localStorage.setItem('parley:https://chat.example.com', JSON.stringify(sessionBody(1)));
+    mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'GET /api/messages': { body: { items: [], limit: 20, offset: 0, hasMore: false } } });
+    document.body.innerHTML = '<parley-chat></parley-chat>';
+    boot(scriptTag());
+    const unread: unknown[] = [];
+    const messages: unknown[] = [];
+    w.Parley.on('unread', (n: unknown) => unread.push(n));
+    w.Parley.on('message', (m: unknown) => messages.push(m));
+    await flush();
+    FakeEventSource.last.emit('message', { id: '7', role: 'bot', text: 'Seen at once' }, 1);
+    await flush();
+    expect(messages).toHaveLength(1);
+    expect(unread).toEqual([]);
   });
 
   it('never throws into the page: a bad call becomes a warning or an error event', async () => {

@@ -4,13 +4,15 @@
  * settings once, replays the calls queued before the script loaded, and starts.
  */
 import { createParley } from './parley.js';
-import type { ParleyInstance, ParleyOptions } from './public-types.js';
+import type { ParleyEventName, ParleyInstance, ParleyOptions } from './public-types.js';
 
 const METHODS = ['init', 'open', 'close', 'toggle', 'send', 'identify', 'on', 'off', 'reset', 'destroy'] as const;
 
 let current: ParleyInstance | undefined;
 let inlineHost: HTMLElement | undefined;
 let defaults: ParleyOptions = {};
+/** `Parley('on', …)` handlers belong to the page: they outlive a re-init and may come before the first. */
+const pageHandlers: Array<[ParleyEventName, (data: any) => void]> = [];
 
 /** Creates the page's widget (replacing an earlier one); inline in `<parley-chat>` when the page has one. */
 export function init(options: ParleyOptions = {}): ParleyInstance {
@@ -18,6 +20,7 @@ export function init(options: ParleyOptions = {}): ParleyInstance {
   defineElement();
   inlineHost = options.container || document.querySelector<HTMLElement>('parley-chat') || undefined;
   current = createParley({ ...defaults, ...options, theme: { ...defaults.theme, ...options.theme }, container: inlineHost });
+  for (const [event, fn] of pageHandlers) current.on(event, fn);
   return current;
 }
 
@@ -56,6 +59,12 @@ export function boot(script: HTMLScriptElement) {
   const call = (method: string, ...args: unknown[]): unknown => {
     try {
       if (method === 'init') return init(args[0] as ParleyOptions);
+      if (method === 'on' || method === 'off') {
+        const [event, fn] = args as [ParleyEventName, (data: any) => void];
+        const i = pageHandlers.findIndex(([e, f]) => e === event && f === fn);
+        if (method === 'on' && i < 0) pageHandlers.push([event, fn]);
+        if (method === 'off' && i >= 0) pageHandlers.splice(i, 1);
+      }
       const fn = (current as unknown as Record<string, unknown> | undefined)?.[method];
       return typeof fn === 'function' ? fn(...args) : undefined;
     } catch (e) {

@@ -39,7 +39,7 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
   };
   const mount = (el?: HTMLElement) => {
     unmount();
-    c.inline = !!el;
+    c.inline = s.inline.value = !!el;
     host = el || document.body.appendChild(document.createElement('div'));
     if (!el) host.setAttribute('data-parley', '');
     root = host.shadowRoot || host.attachShadow({ mode: 'open' });

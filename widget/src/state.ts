@@ -21,6 +21,8 @@ export function createState() {
   const config = signal<PublicConfig | undefined>(undefined);
   return {
     open: signal(false),
+    /** Rendered inline (`<parley-chat>`): always on screen, so nothing is unread. */
+    inline: signal(false),
     messages: signal<ChatMessage[]>([]),
     /** An older page of history exists. */
     hasMore: signal(false),

@@ -94,7 +94,7 @@ export function createSync(bff: string, st: State, auth: Auth, emit: Emit, repor
     // A user message (from this tab or another) means the agent is now working on an answer.
     setTyping(m.role === 'user');
     if (m.role !== 'user') st.notice.value = undefined;
-    if (m.role !== 'user' && !st.open.value) setUnread(st.unread.value + 1);
+    if (m.role !== 'user' && !st.open.value && !st.inline.value) setUnread(st.unread.value + 1);
     emit('message', m);
   }
 
