@@ -65,6 +65,19 @@ describe('loadConfig', () => {
     expect(p.join('\n')).not.toContain('s'.repeat(32));
   });
 
+  it('a model-only deployment (CHAT_MODE=model, GATEWAY_BASE_URL, no service host) is real, not the demo', () => {
+    const model = { CHAT_MODE: 'model', GATEWAY_BASE_URL: 'https://gw.example.com', SESSION_JWT_SECRET: 's'.repeat(32), ALLOWED_ORIGINS: 'https://www.example.com' };
+    expect(problems({ ...model })).toEqual(['GATEWAY_API_KEY is required', 'GATEWAY_MODEL is required']);
+    const c = loadConfig({ ...model, GATEWAY_API_KEY: 'k', GATEWAY_MODEL: 'mistral/mistral-small' });
+    expect(c).toMatchObject({ simulator: false, chatMode: 'model', allowedOrigins: ['https://www.example.com'], sessionJwtSecret: 's'.repeat(32) });
+    // No agent secrets asked for; flows need the service host and a webhook secret for their results.
+    expect(problems({ ...model, GATEWAY_API_KEY: 'k', GATEWAY_MODEL: 'm/m', FLOW_TOKENS: 'lead:t' })).toEqual([
+      'FLOW_TOKENS needs UPSTREAM_BASE_URL: flows run on the service host',
+      'WEBHOOK_SECRET is required',
+    ]);
+    expect(problems({ CHAT_MODE: 'model', GATEWAY_BASE_URL: 'https://gw.example.com' })).toContain('ALLOWED_ORIGINS is required');
+  });
+
   it('requires the gateway key and model in model mode with a real upstream', () => {
     expect(problems({ ...upstream, CHAT_MODE: 'model' })).toEqual(['GATEWAY_API_KEY is required', 'GATEWAY_MODEL is required']);
   });

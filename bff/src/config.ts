@@ -61,23 +61,39 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * Simulator (demo) mode: nothing real configured, that is no service host and, in model mode,
+ * no gateway host either. A model-only deployment (CHAT_MODE=model with GATEWAY_BASE_URL) is real.
+ */
+export function isSimulatorEnv(env: Env): boolean {
+  const set = (name: string) => !!env[name]?.trim();
+  return !set('UPSTREAM_BASE_URL') && !(env.CHAT_MODE?.trim() === 'model' && set('GATEWAY_BASE_URL'));
+}
+
 /** Parses and validates the environment once; throws `ConfigError` naming every bad variable. */
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const problems: string[] = [];
   const p = new Parser(env, problems);
 
   const upstreamBaseUrl = p.url('UPSTREAM_BASE_URL');
-  const simulator = upstreamBaseUrl === undefined;
+  const simulator = isSimulatorEnv(env);
   const chatMode = p.oneOf('CHAT_MODE', ['agent', 'model'] as const, 'agent');
-  // Secrets are required against a real upstream; the simulator gets fresh random ones.
-  const needed = !simulator;
-  const secret = (name: string) => p.string(name, needed ? undefined : randomBytes(32).toString('base64url'));
+  const flowTokens = parseFlowTokens(p.list('FLOW_TOKENS', []), problems);
+  // Secrets are required against a real upstream; the simulator gets fresh random ones. Model
+  // mode talks to no agent: its token and bot key are not needed, nor a webhook secret unless
+  // flows (whose results come back as webhooks) are on. An unknown random secret refuses every webhook.
+  const secret = (name: string, needed = !simulator) => p.string(name, needed ? undefined : randomBytes(32).toString('base64url'));
+  const agentNeeded = !simulator && chatMode === 'agent';
+  const webhooksNeeded = agentNeeded || (!simulator && Object.keys(flowTokens).length > 0);
+  if (!simulator && upstreamBaseUrl === undefined && Object.keys(flowTokens).length > 0) {
+    problems.push('FLOW_TOKENS needs UPSTREAM_BASE_URL: flows run on the service host');
+  }
 
   const sessionJwtSecret = secret('SESSION_JWT_SECRET');
   if (sessionJwtSecret && Buffer.byteLength(sessionJwtSecret) < 32) {
     problems.push('SESSION_JWT_SECRET must be at least 32 bytes');
   }
-  const webhookSecrets = p.list('WEBHOOK_SECRET', needed ? undefined : [randomBytes(32).toString('base64url')]);
+  const webhookSecrets = p.list('WEBHOOK_SECRET', webhooksNeeded ? undefined : [randomBytes(32).toString('base64url')]);
 
   const allowedOrigins = p.list('ALLOWED_ORIGINS', simulator ? ['*'] : undefined).map((o) => o.replace(/\/+$/, ''));
   for (const origin of allowedOrigins) {
@@ -88,17 +104,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     }
   }
 
-  const flowTokens: Record<string, string> = {};
-  for (const entry of p.list('FLOW_TOKENS', [])) {
-    const i = entry.indexOf(':');
-    const name = entry.slice(0, i).trim();
-    const token = entry.slice(i + 1).trim();
-    if (i <= 0 || !token || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
-      problems.push('FLOW_TOKENS must look like name:token,name2:token2 (names of letters, digits, _ or -)');
-      break;
-    }
-    flowTokens[name] = token;
-  }
   const uploadFlow = p.optional('UPLOAD_FLOW');
   if (uploadFlow !== undefined && !(uploadFlow in flowTokens)) {
     problems.push(`UPLOAD_FLOW names "${uploadFlow}", which is not in FLOW_TOKENS`);
@@ -109,8 +114,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     host: p.string('HOST', '0.0.0.0'),
     upstreamBaseUrl: upstreamBaseUrl?.replace(/\/+$/, ''),
     simulator,
-    upstreamAccessToken: secret('UPSTREAM_ACCESS_TOKEN'),
-    agentBotKey: secret('AGENT_BOT_KEY'),
+    upstreamAccessToken: secret('UPSTREAM_ACCESS_TOKEN', agentNeeded),
+    agentBotKey: secret('AGENT_BOT_KEY', agentNeeded),
     webhookSecrets,
     sessionJwtSecret,
     allowedOrigins,
@@ -154,6 +159,22 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/** `name:token,name2:token2` → `{name: token}`; a malformed entry adds one problem. */
+function parseFlowTokens(entries: string[], problems: string[]): Record<string, string> {
+  const flowTokens: Record<string, string> = {};
+  for (const entry of entries) {
+    const i = entry.indexOf(':');
+    const name = entry.slice(0, i).trim();
+    const token = entry.slice(i + 1).trim();
+    if (i <= 0 || !token || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
+      problems.push('FLOW_TOKENS must look like name:token,name2:token2 (names of letters, digits, _ or -)');
+      break;
+    }
+    flowTokens[name] = token;
+  }
+  return flowTokens;
 }
 
 function isOrigin(value: string): boolean {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, isSimulatorEnv, loadConfig, type Config } from './config.js';
 import type { AppDeps } from './context.js';
 import { HttpFlowClient } from './adapters/http-flows.js';
 import { HttpGateway } from './adapters/http-gateway.js';
@@ -198,7 +198,7 @@ async function openStorage(config: Readonly<Config>): Promise<Storage> {
  * environment sets wins; production configuration never passes through here.
  */
 function withDemoDefaults(env: Record<string, string | undefined>): Record<string, string | undefined> {
-  if (env.UPSTREAM_BASE_URL?.trim()) return env;
+  if (!isSimulatorEnv(env)) return env;
   const demo: Record<string, string> = {
     ESCALATION_OPERATOR_EMAIL: 'operator@nimbus-outdoor.example',
     WIDGET_TITLE: 'Nimbus Outdoor',
