@@ -171,6 +171,9 @@ describe('authenticated routes', () => {
     expect(JSON.parse((await sse.next((e) => e.event === 'state')).data)).toEqual({ state: 'escalated' });
     expect((await call(base, 'POST', '/api/archive', { token: s.token })).status).toBe(202);
     expect(JSON.parse((await sse.next((e) => e.event === 'archived')).data)).toEqual({});
+    // The service refuses messages to a closed conversation (409): the widget hears "archived", not a failure.
+    const late = await call(base, 'POST', '/api/messages', { token: s.token, body: { text: 'one more thing' } });
+    expect([late.status, late.body.error.code]).toEqual([409, 'conversation_archived']);
     sse.close();
   });
 });
@@ -275,10 +278,11 @@ describe('POST /webhooks/agent', () => {
     expect((await postWebhook(base, envelope(Number(s.sessionId), id))).body).toEqual({ ok: true });
   });
 
-  it('400 for bad JSON with a valid signature, 413 over 1 MiB, 200 and ignored for unknown kinds', async () => {
+  it('400 for bad JSON with a valid signature, 413 over 1 MiB, 200 and ignored for unknown kinds and unusable events', async () => {
     expect((await postWebhook(base, undefined, { raw: '{"event":' })).body.error.code).toBe('invalid_json');
     expect((await postWebhook(base, undefined, { raw: '[1,2]' })).status).toBe(400);
-    expect((await postWebhook(base, { event: 'message.added', eventId: 'x' })).status).toBe(400);
+    // Well-formed but unusable (no conversation): acknowledged and left out, so it is not resent forever.
+    expect(await postWebhook(base, { event: 'message.added', eventId: 'x' })).toEqual({ status: 200, body: { ok: true, ignored: true } });
     const big = await postWebhook(base, undefined, { raw: JSON.stringify({ event: 'message.added', pad: 'x'.repeat(1024 * 1024) }) });
     expect([big.status, big.body.error.code]).toEqual([413, 'payload_too_large']);
     expect(await postWebhook(base, { event: 'billing.invoice', eventId: 'u1', sessionId: 1, data: {} })).toEqual({ status: 200, body: { ok: true, ignored: true } });

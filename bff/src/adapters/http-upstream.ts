@@ -1,4 +1,4 @@
-import { UpstreamError } from '../errors.js';
+import { AppError, UpstreamError } from '../errors.js';
 import { fetchWithRetry, type RetryPolicy } from '../lib/http-retry.js';
 import { isRecord, unwrapList } from '../lib/normalize.js';
 import type { Observer } from '../ports/observer.js';
@@ -65,8 +65,9 @@ export class HttpAgentUpstream implements AgentUpstream {
     });
     if (res.ok) return res;
     await res.body?.cancel().catch(() => {});
-    if (res.status === 404) throw new UpstreamError('upstream_error', 'The conversation is not known to the service', { upstreamStatus: 404 });
-    if (res.status === 409) throw new UpstreamError('upstream_error', 'The conversation is closed', { upstreamStatus: 409 });
+    // The conversation's own state, not a service failure: the widget offers a new one.
+    if (res.status === 404) throw new AppError('conversation_archived', 'This conversation is no longer available');
+    if (res.status === 409) throw new AppError('conversation_archived', 'This conversation is closed');
     throw new UpstreamError('upstream_error', 'The service refused the request', { upstreamStatus: res.status });
   }
 }

@@ -9,6 +9,8 @@ export interface NormalizedWebhook {
   conversationId?: string;
   /** Undefined for kinds that carry nothing the widget shows (e.g. `conversation.created`, unknown kinds). */
   event?: StreamEvent;
+  /** Why a known kind was left out (no conversation, no text, the user's own message). */
+  skipped?: string;
 }
 
 /** Thrown for a well-signed body that is not a usable event envelope. */
@@ -41,16 +43,20 @@ export function normalizeWebhook(body: unknown, rawBody: Uint8Array, headerEvent
   const data = isRecord(body.data) ? body.data : {};
   const at = toIso(body.createdAt);
 
+  // A signed event the chat cannot use (no conversation, no text) is acknowledged and left out,
+  // with a reason for the logs: a 4xx would only make the service send it again and again.
   const result: NormalizedWebhook = { kind, dedupKey, conversationId };
   if (conversationId === undefined) {
-    if (KNOWN_KINDS.has(kind) && kind !== 'conversation.created') throw new EnvelopeError('Webhook body has no valid "sessionId"');
+    if (KNOWN_KINDS.has(kind) && kind !== 'conversation.created') result.skipped = 'no valid "sessionId"';
     return result;
   }
   switch (kind) {
     case 'message.added': {
       const message = toMessage(data, at, bodyEventId ?? dedupKey);
-      if (message) result.event = { event: 'message', data: message };
-      else throw new EnvelopeError('message.added has no message text');
+      // The BFF put the user's own message on the stream when the service accepted it.
+      if (message?.role === 'user') result.skipped = "the user's own message";
+      else if (message) result.event = { event: 'message', data: message };
+      else result.skipped = 'no message text';
       break;
     }
     case 'conversation.state_changed': {
@@ -86,7 +92,9 @@ const ROLES: Record<string, Role> = { bot: 'bot', agent: 'bot', assistant: 'bot'
  */
 export function toMessage(item: Record<string, unknown>, fallbackAt?: string, fallbackId?: string): Message | undefined {
   const rawId = item.messageId ?? item.id ?? item.message_id ?? fallbackId;
-  const text = firstString(item, ['message', 'text', 'content', 'body']);
+  // A rich element may come as JSON text or as the object itself.
+  const rich = [item.message, item.content].find((v) => isRecord(v) || Array.isArray(v));
+  const text = firstString(item, ['message', 'text', 'content', 'body']) ?? (rich === undefined ? undefined : JSON.stringify(rich));
   if ((typeof rawId !== 'string' && typeof rawId !== 'number') || text === undefined) return undefined;
   const roleName = firstString(item, ['hbo', 'role', 'sender', 'from'])?.toLowerCase() ?? 'bot';
   const role = ROLES[roleName] ?? 'bot';

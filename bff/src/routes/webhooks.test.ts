@@ -89,4 +89,32 @@ describe('webhook route with a failing store', () => {
     expect(await (await app.request('/webhooks/agent', signed(bare))).json()).toEqual({ ok: true });
     expect(await (await app.request('/webhooks/agent', signed(bare))).json()).toEqual({ ok: true, duplicate: true });
   });
+
+  it('acknowledges signed events it cannot show (200, nothing stored) so the service does not resend them forever', async () => {
+    const observations: WebhookObservation[] = [];
+    const store = new MemoryEventStore({ maxEvents: 100, maxAgeMs: 60_000, dedupTtlMs: 60_000 });
+    const app = appWith(store, observations);
+    const cases = [
+      { event: 'message.added', eventId: 'x-1', sessionId: 7, data: { messageId: 2, message: '', hbo: 'bot' } },
+      { event: 'message.added', eventId: 'x-2', data: { messageId: 3, message: 'no session', hbo: 'bot' } },
+      { event: 'message.added', eventId: 'x-3', sessionId: 7, data: { messageId: 4, message: 'my own words', hbo: 'user' } },
+    ];
+    for (const body of cases) {
+      const res = await app.request('/webhooks/agent', signed(body));
+      expect([res.status, await res.json()]).toEqual([200, { ok: true, ignored: true }]);
+    }
+    expect(await store.read('7', 0, 10)).toEqual([]);
+    expect(observations.map((o) => o.outcome)).toEqual(['ignored', 'ignored', 'ignored']);
+  });
+
+  it('takes a rich element sent as a JSON object, not only as JSON text', async () => {
+    const store = new MemoryEventStore({ maxEvents: 100, maxAgeMs: 60_000, dedupTtlMs: 60_000 });
+    const app = appWith(store);
+    const badge = { type: 'buttons', text: 'Pick one', buttons: [{ title: 'Yes', payload: 'yes' }] };
+    const res = await app.request('/webhooks/agent', signed({ event: 'message.added', eventId: 'o-1', sessionId: 7, data: { messageId: 5, message: badge, hbo: 'bot' } }));
+    expect(res.status).toBe(200);
+    const [stored] = await store.read('7', 0, 10);
+    expect(stored!.data).toMatchObject({ id: '5', role: 'bot', badge: { type: 'buttons' } });
+    expect((stored!.data as { text?: string }).text ?? '').not.toContain('{'); // never the raw JSON
+  });
 });

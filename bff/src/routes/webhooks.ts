@@ -65,6 +65,7 @@ export function webhookRoutes(deps: AppDeps): Hono<AppEnv> {
     seen.conversationId = normalized.conversationId;
 
     if (!normalized.event || normalized.conversationId === undefined) {
+      if (normalized.skipped) deps.logger.info('webhook left out', { eventId: normalized.dedupKey, kind: normalized.kind, reason: normalized.skipped });
       report('ignored');
       return c.json({ ok: true, ignored: true });
     }
