@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { frame, Heartbeat, MAX_BUFFERED_BYTES, nodeSink, type SseSink } from './sse.js';
+import { frame, Heartbeat, MAX_BUFFERED_BYTES, nodeSink, webSink, type SseSink } from './sse.js';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));
@@ -34,6 +34,32 @@ describe('SSE writer', () => {
     expect(sink.write('data: more\n\n')).toBe(false);
     socket.destroy();
     expect(MAX_BUFFERED_BYTES).toBeLessThanOrEqual(1024 * 1024);
+  });
+
+  it('a client that left before the stream opened ends it at once (nothing stays subscribed)', async () => {
+    const ended = new Promise<boolean>((resolve) => {
+      server = createServer((_req, res) => {
+        // As the route does while it awaits the store: the client is gone by the time the sink opens.
+        res.on('close', () => {
+          const sink = nodeSink(res, {});
+          sink.onClose(() => resolve(sink.closed));
+        });
+      }).listen(0, '127.0.0.1');
+    });
+    await new Promise((r) => server!.once('listening', r));
+    const socket = connect((server!.address() as AddressInfo).port, '127.0.0.1');
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    setTimeout(() => socket.destroy(), 50);
+    expect(await ended).toBe(true);
+  });
+
+  it('a web stream whose request was aborted already is closed at once', () => {
+    const controller = new AbortController();
+    controller.abort();
+    const { sink } = webSink({}, controller.signal);
+    let told = false;
+    sink.onClose(() => (told = true));
+    expect([sink.closed, told, sink.write('data: x\n\n')]).toEqual([true, true, false]);
   });
 
   it('one heartbeat timer writes a comment to every open stream and forgets closed ones', async () => {

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 
 /**
  * Where one event stream is written. Two implementations: straight onto Node's response
- * (measured as cheap as bare node:http, see PERFORMANCE.md) and a web `ReadableStream`
+ * (measured as cheap per stream as bare node:http: the README's benchmarks) and a web `ReadableStream`
  * for runtimes without Node's response (and `app.request()` in tests).
  */
 export interface SseSink {
@@ -41,8 +41,10 @@ function endOnce() {
       state.closed = true;
       for (const cb of callbacks) cb();
     },
+    /** Runs `cb` when the stream ends, or at once if it has ended already. */
     onClose(cb: () => void) {
-      callbacks.push(cb);
+      if (state.closed) cb();
+      else callbacks.push(cb);
     },
   };
   return state;
@@ -55,6 +57,8 @@ export function nodeSink(res: ServerResponse, headers: Record<string, string>): 
   res.socket?.setNoDelay(true);
   const end = endOnce();
   res.on('close', end.finish);
+  // The client may have gone while the route awaited the store: 'close' has fired already.
+  if (res.destroyed || !res.socket || res.socket.destroyed) end.finish();
   return {
     get closed() {
       return end.closed;
@@ -88,7 +92,6 @@ export function webSink(headers: Record<string, string>, signal?: AbortSignal): 
     },
     cancel: end.finish,
   });
-  signal?.addEventListener('abort', () => sink.close(), { once: true });
   const sink: SseSink = {
     get closed() {
       return end.closed;
@@ -114,6 +117,8 @@ export function webSink(headers: Record<string, string>, signal?: AbortSignal): 
     },
     onClose: end.onClose,
   };
+  if (signal?.aborted) sink.close();
+  else signal?.addEventListener('abort', () => sink.close(), { once: true });
   return { sink, response: new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...headers } }) };
 }
 

@@ -29,7 +29,7 @@ function tappedStore() {
   return { store, listeners };
 }
 
-async function openStream(store: EventStore, lastEventId?: number) {
+async function openStream(store: EventStore, lastEventId?: number, observer?: AppDeps['observer']) {
   const config = loadConfig({});
   const tokens = new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() });
   const deps: AppDeps = {
@@ -41,6 +41,7 @@ async function openStream(store: EventStore, lastEventId?: number) {
     verifier: new WebhookVerifier({ secrets: ['unused'] }),
     heartbeat: new Heartbeat(60_000),
     logger: silentLogger,
+    observer,
   };
   const { token } = await tokens.issue('7', undefined);
   const controller = new AbortController();
@@ -88,6 +89,19 @@ describe('GET /api/events when the store restarted', () => {
     expect(await stream.ids(1)).toEqual([1]);
     await store.append('7', { event: 'message', data: { id: 'b', role: 'bot', text: 'live' } });
     expect(await stream.ids(2)).toEqual([1, 2]);
+    stream.close();
+  });
+
+  it('measures delivery latency on live events only, not on replayed ones', async () => {
+    const { store } = tappedStore();
+    for (const text of ['old', 'older']) await store.append('7', { event: 'message', data: { id: text, role: 'bot', text } });
+    const delivered: number[] = [];
+    const stream = await openStream(store, undefined, { delivered: (ms) => delivered.push(ms) });
+    expect(await stream.ids(2)).toEqual([1, 2]);
+    expect(delivered).toEqual([]);
+    await store.append('7', { event: 'message', data: { id: 'new', role: 'bot', text: 'new' } });
+    expect(await stream.ids(3)).toEqual([1, 2, 3]);
+    expect(delivered).toHaveLength(1);
     stream.close();
   });
 

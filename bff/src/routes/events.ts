@@ -27,11 +27,12 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
     // After the store lost its data, ids start over: then a known id is news, not a repeat.
     let pending: Array<[StoredEvent, boolean]> | undefined = [];
     let sink: SseSink | undefined;
-    const send = (e: StoredEvent, restarted = false) => {
+    const send = (e: StoredEvent, restarted = false, live = true) => {
       if (!sink || (e.id <= lastSent && !restarted)) return;
       lastSent = e.id;
       sink.write(frame(e.id, e.event, e.data));
-      deps.observer?.delivered?.(now() - e.ts);
+      // Delivery latency is a live figure: a replayed event may be days old.
+      if (live) deps.observer?.delivered?.(now() - e.ts);
     };
     const unsubscribe = await deps.store.subscribe(conversationId, (e, restarted = false) => (pending ? pending.push([e, restarted]) : send(e, restarted)));
     // An id the store never gave out means the store started over since (a restarted memory
@@ -80,7 +81,7 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
     try {
       for (;;) {
         const page = await deps.store.read(conversationId, lastSent, REPLAY_PAGE);
-        for (const e of page) send(e);
+        for (const e of page) send(e, false, false);
         if (page.length < REPLAY_PAGE || sink.closed) break;
       }
       const held = pending;
