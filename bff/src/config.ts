@@ -24,6 +24,8 @@ export interface Config {
   uploadFlow?: string;
   maxUploadBytes: number;
   maxUploadFiles: number;
+  /** Bytes all uploads in progress may hold in this process at once (MAX_UPLOAD_MEMORY_BYTES). */
+  maxUploadMemoryBytes: number;
   chatMode: 'agent' | 'model';
   gatewayBaseUrl?: string;
   gatewayApiKey: string;
@@ -60,6 +62,14 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** Room in a multipart body for the non-file parts and the part headers. */
+export const FORM_OVERHEAD_BYTES = 256 * 1024;
+
+/** The largest multipart body a flow or upload request may have. */
+export function maxFormBytes(maxUploadFiles: number, maxUploadBytes: number): number {
+  return maxUploadFiles * maxUploadBytes + FORM_OVERHEAD_BYTES;
+}
 
 /**
  * Simulator (demo) mode: nothing real configured, that is no service host and, in model mode,
@@ -104,6 +114,14 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     }
   }
 
+  const maxUploadBytes = p.int('MAX_UPLOAD_BYTES', 10_485_760, 1, 1_073_741_824);
+  const maxUploadFiles = p.int('MAX_UPLOAD_FILES', 5, 1, 100);
+  // One request may need this much; by default at least four such at once, and 256 MiB.
+  const oneUpload = maxFormBytes(maxUploadFiles, maxUploadBytes);
+  const maxUploadMemoryBytes = p.int('MAX_UPLOAD_MEMORY_BYTES', Math.max(256 * 1024 * 1024, 4 * oneUpload), 1, Number.MAX_SAFE_INTEGER);
+  if (maxUploadMemoryBytes < oneUpload) {
+    problems.push(`MAX_UPLOAD_MEMORY_BYTES must hold one whole upload: at least ${oneUpload} (MAX_UPLOAD_FILES × MAX_UPLOAD_BYTES + ${FORM_OVERHEAD_BYTES})`);
+  }
   const uploadFlow = p.optional('UPLOAD_FLOW');
   if (uploadFlow !== undefined && !(uploadFlow in flowTokens)) {
     problems.push(`UPLOAD_FLOW names "${uploadFlow}", which is not in FLOW_TOKENS`);
@@ -128,8 +146,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     userVariables: p.list('USER_VARIABLES', []),
     flowTokens,
     uploadFlow,
-    maxUploadBytes: p.int('MAX_UPLOAD_BYTES', 10_485_760, 1, 1_073_741_824),
-    maxUploadFiles: p.int('MAX_UPLOAD_FILES', 5, 1, 100),
+    maxUploadBytes,
+    maxUploadFiles,
+    maxUploadMemoryBytes,
     chatMode,
     gatewayBaseUrl: p.url('GATEWAY_BASE_URL')?.replace(/\/+$/, ''),
     gatewayApiKey: chatMode === 'model' && !simulator ? p.string('GATEWAY_API_KEY') : p.string('GATEWAY_API_KEY', ''),

@@ -251,3 +251,35 @@ describe('secrecy and the test CLI', () => {
     });
   });
 });
+
+describe('memory held by uploads in progress', () => {
+  let tight: RunningServer;
+  beforeAll(async () => {
+    // Room for exactly one largest-possible upload (1 file × 2048 B + 256 KiB of form overhead).
+    tight = await startBff({ FLOW_TOKENS: `upload:${UPLOAD_TOKEN}`, UPLOAD_FLOW: 'upload', MAX_UPLOAD_BYTES: '2048', MAX_UPLOAD_FILES: '1', MAX_UPLOAD_MEMORY_BYTES: String(2048 + 256 * 1024) });
+  });
+  afterAll(() => tight.stop());
+
+  it('answers 429 with Retry-After while other uploads hold the memory, and takes uploads again once they end', async () => {
+    const s = (await call(tight.url, 'POST', '/api/session', { body: { text: 'two uploads' } })).body as { token: string };
+    const upload = async () => {
+      const form = new FormData();
+      form.append('files', new Blob(['small']), 'small.txt');
+      return fetch(`${tight.url}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${s.token}` }, body: form });
+    };
+    // A slow upload with no Content-Length holds the most a request may need.
+    const slow = request(`${tight.url}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'multipart/form-data; boundary=xyz' } });
+    const slowDone = new Promise<void>((resolve) => {
+      slow.on('error', () => resolve());
+      slow.on('close', () => resolve());
+    });
+    slow.write('--xyz\r\n');
+    await new Promise((r) => setTimeout(r, 200));
+
+    const busy = await upload();
+    expect([busy.status, busy.headers.get('retry-after'), ((await busy.json()) as any).error.code]).toEqual([429, '5', 'rate_limited']);
+    slow.destroy();
+    await slowDone;
+    await expect.poll(async () => (await upload()).status, { timeout: 5000 }).toBe(202);
+  });
+});

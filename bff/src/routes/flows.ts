@@ -1,6 +1,8 @@
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { maxFormBytes } from '../config.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
+import { ByteBudget } from '../lib/byte-budget.js';
 import { readBody, readJsonObject, requireText } from '../lib/http.js';
 import { isRecord } from '../lib/normalize.js';
 import { requireSession } from '../middleware.js';
@@ -8,8 +10,8 @@ import type { FlowClient } from '../ports/flows.js';
 import type { VariableValue } from '../ports/upstream.js';
 import { limit } from './session.js';
 
-/** Room in a multipart body for the non-file parts and the part headers. */
-const FORM_OVERHEAD_BYTES = 256 * 1024;
+/** Seconds a client is asked to wait when the uploads in progress hold all the memory they may. */
+const BUSY_RETRY_SEC = 5;
 const MAX_VARIABLES = 100;
 const MAX_STRING_VALUE = 10_000;
 const VARIABLE_NAME = /^[^\u0000-\u001f\u007f]{1,100}$/;
@@ -31,8 +33,22 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { config } = deps;
   const auth = requireSession(deps);
+  const maxBody = maxFormBytes(config.maxUploadFiles, config.maxUploadBytes);
+  const memory = new ByteBudget(config.maxUploadMemoryBytes);
+  /** Holds a multipart request's bytes (as declared, else the most it may have) until it is answered. */
+  const holdMemory: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (!isMultipart(c)) return next();
+    const declared = Number(c.req.header('content-length'));
+    const release = memory.take(declared > 0 && declared <= maxBody ? declared : maxBody);
+    if (!release) throw new AppError('rate_limited', 'Too many uploads at once; try again in a moment', { retryAfterSec: BUSY_RETRY_SEC });
+    try {
+      await next();
+    } finally {
+      release();
+    }
+  };
 
-  app.post('/api/flows/:name', auth, async (c) => {
+  app.post('/api/flows/:name', auth, holdMemory, async (c) => {
     const name = c.req.param('name');
     const token = Object.hasOwn(config.flowTokens, name) ? config.flowTokens[name] : undefined;
     if (token === undefined) throw new NotFoundError('This flow does not exist', 'flow_not_found');
@@ -44,7 +60,7 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ jobId }, 202);
   });
 
-  app.post('/api/upload', auth, async (c) => {
+  app.post('/api/upload', auth, holdMemory, async (c) => {
     const token = config.uploadFlow === undefined ? undefined : config.flowTokens[config.uploadFlow];
     if (token === undefined || !deps.flows) throw new ForbiddenError('feature_disabled', 'File uploads are not available here');
     const { conversationId } = c.get('session');
@@ -90,7 +106,7 @@ async function readJsonVariables(c: Context<AppEnv>): Promise<FormInput> {
 async function readForm(c: Context<AppEnv>, deps: AppDeps, allowed: Array<'variables' | 'files' | 'text' | 'clientId'>): Promise<FormInput> {
   const { maxUploadBytes, maxUploadFiles } = deps.config;
   // `readBody` refuses a larger Content-Length at once and stops reading a longer body.
-  const bytes = await readBody(c.req.raw, maxUploadFiles * maxUploadBytes + FORM_OVERHEAD_BYTES);
+  const bytes = await readBody(c.req.raw, maxFormBytes(maxUploadFiles, maxUploadBytes));
   let form: FormData;
   try {
     form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': c.req.header('content-type')! } }).formData();

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { ByteBudget } from './byte-budget.js';
+
+describe('ByteBudget', () => {
+  it('hands out bytes until the capacity is reached, and takes them back once', () => {
+    const budget = new ByteBudget(100);
+    const a = budget.take(60)!;
+    expect(budget.take(41)).toBeUndefined();
+    const b = budget.take(40)!;
+    expect(budget.inUse).toBe(100);
+    a();
+    a(); // a second release gives nothing back twice
+    expect(budget.inUse).toBe(40);
+    expect(budget.take(61)).toBeUndefined();
+    expect(budget.take(60)).toBeTypeOf('function');
+    b();
+    expect(budget.inUse).toBe(60);
+  });
+});
