@@ -1,3 +1,4 @@
+import { ExpiringKeys } from '../lib/expiring-keys.js';
 import type { OnceStore } from '../ports/once-store.js';
 import type { RateLimiter, RateLimitResult } from '../ports/rate-limiter.js';
 
@@ -29,20 +30,15 @@ export class MemoryRateLimiter implements RateLimiter {
 
 /** Claim-once keys in process memory, forgotten after their TTL. */
 export class MemoryOnceStore implements OnceStore {
-  private readonly keys = new Map<string, number>();
+  // Bounded only by expiry: a claim forgotten early would let a refresh token be used twice.
+  private readonly keys = new ExpiringKeys(Number.MAX_SAFE_INTEGER);
 
   constructor(private readonly now: () => number = Date.now) {}
 
   async claim(key: string, ttlMs: number): Promise<boolean> {
     const now = this.now();
-    for (const [k, until] of this.keys) {
-      if (until > now) break;
-      this.keys.delete(k);
-    }
-    const until = this.keys.get(key);
-    if (until !== undefined && until > now) return false;
-    this.keys.delete(key);
-    this.keys.set(key, now + ttlMs);
+    if (this.keys.has(key, now)) return false;
+    this.keys.add(key, now + ttlMs, now);
     return true;
   }
 }

@@ -1,4 +1,5 @@
 import type { StoredEvent, StreamEvent } from '../../../shared/types.js';
+import { ExpiringKeys } from '../lib/expiring-keys.js';
 import type { AppendResult, EventListener, EventStore, RetentionOptions } from '../ports/event-store.js';
 
 interface Log {
@@ -14,9 +15,8 @@ interface Log {
  */
 export class MemoryEventStore implements EventStore {
   private readonly logs = new Map<string, Log>();
-  /** dedup key → expiry (ms). A Map keeps insertion order, so the oldest keys come first. */
-  private readonly seen = new Map<string, number>();
-  private readonly maxSeen: number;
+  /** Dedup keys of stored events, until `dedupTtlMs` after they were stored. */
+  private readonly seen: ExpiringKeys;
   private readonly sweeper: ReturnType<typeof setInterval>;
 
   constructor(
@@ -24,7 +24,7 @@ export class MemoryEventStore implements EventStore {
     private readonly now: () => number = Date.now,
     sweepEveryMs = 60_000,
   ) {
-    this.maxSeen = Math.max(10_000, retention.maxEvents * 100);
+    this.seen = new ExpiringKeys(Math.max(10_000, retention.maxEvents * 100));
     this.sweeper = setInterval(() => this.sweep(), sweepEveryMs);
     this.sweeper.unref();
   }
@@ -40,22 +40,18 @@ export class MemoryEventStore implements EventStore {
       this.trim(log, now);
       if (log.events.length === 0 && log.listeners.size === 0) this.logs.delete(id);
     }
-    this.expireSeen(now);
+    this.seen.expire(now);
   }
 
   async append(conversationId: string, event: StreamEvent, options?: { dedupKey?: string }): Promise<AppendResult> {
     const now = this.now();
     const key = options?.dedupKey;
-    if (key !== undefined) {
-      this.expireSeen(now);
-      const until = this.seen.get(key);
-      if (until !== undefined && until > now) return { status: 'duplicate' };
-    }
+    if (key !== undefined && this.seen.has(key, now)) return { status: 'duplicate' };
     const log = this.log(conversationId);
     const stored = { ...event, id: ++log.lastId, ts: now } as StoredEvent;
     log.events.push(stored);
     this.trim(log, now);
-    if (key !== undefined) this.seen.set(key, now + this.retention.dedupTtlMs);
+    if (key !== undefined) this.seen.add(key, now + this.retention.dedupTtlMs, now);
     for (const listener of [...log.listeners]) {
       try {
         listener(stored);
@@ -113,10 +109,4 @@ export class MemoryEventStore implements EventStore {
     if (drop > 0) log.events.splice(0, drop);
   }
 
-  private expireSeen(now: number): void {
-    for (const [key, until] of this.seen) {
-      if (until > now && this.seen.size <= this.maxSeen) break;
-      this.seen.delete(key);
-    }
-  }
 }
