@@ -21,9 +21,16 @@ export interface SpawnedServer {
  */
 export async function startServer(
   env: Record<string, string> = {},
-  options: { timeoutMs?: number; /** e.g. ['taskset', '-c', '0'] to pin the server to a core */ prefix?: string[] } = {},
+  options: {
+    timeoutMs?: number;
+    /** e.g. ['taskset', '-c', '0'] to pin the server to a core */
+    prefix?: string[];
+    /** Run the compiled server (`dist/`) instead of the sources through tsx. */
+    compiled?: boolean;
+  } = {},
 ): Promise<SpawnedServer> {
-  const argv = [...(options.prefix ?? []), process.execPath, '--import', 'tsx', 'bff/src/server.ts'];
+  const entry = options.compiled ? ['dist/server/bff/src/server.js'] : ['--import', 'tsx', 'bff/src/server.ts'];
+  const argv = [...(options.prefix ?? []), process.execPath, ...entry];
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },

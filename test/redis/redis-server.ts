@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 export interface TestRedis {
   url: string;
   port: number;
+  /** The running process's pid (undefined while stopped). */
+  readonly pid: number | undefined;
   /** Kills the process (SIGKILL: a crash, not a clean shutdown) and waits for it to exit. */
   stop(): Promise<void>;
   /** Starts a fresh, empty redis-server on the same port (after `stop`). */
@@ -51,6 +53,9 @@ export async function startRedisServer(): Promise<TestRedis> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    get pid() {
+      return current?.pid;
+    },
     async stop() {
       const proc = current;
       current = undefined;
