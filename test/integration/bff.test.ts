@@ -325,3 +325,29 @@ describe('origins and rate limits', () => {
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
+
+describe('limits on the other conversation calls', () => {
+  let slow: RunningServer;
+  beforeAll(async () => {
+    slow = await startBff({ RATE_LIMIT_MESSAGES_PER_MIN: '1' }); // calls 4/min, stream opens 2/min
+  });
+  afterAll(() => slow.stop());
+
+  it('history, variables, escalation and archive share 4× the message rate; stream opens 2×', async () => {
+    const s = (await call(slow.url, 'POST', '/api/session', { body: { text: 'hi' } })).body as { token: string };
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await call(slow.url, 'GET', '/api/messages', { token: s.token })).status);
+    statuses.push((await call(slow.url, 'POST', '/api/escalate', { token: s.token })).status);
+    const over = await call(slow.url, 'GET', '/api/messages', { token: s.token });
+    expect(statuses).toEqual([200, 200, 200, 202]);
+    expect([over.status, over.body.error.code, Number(over.headers.get('retry-after')) > 0]).toEqual([429, 'rate_limited', true]);
+
+    const opens: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${slow.url}/api/events?token=${s.token}`);
+      opens.push(res.status);
+      await res.body?.cancel();
+    }
+    expect(opens).toEqual([200, 200, 429]);
+  });
+});

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import type { MessagesPage } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
@@ -16,6 +16,14 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { config } = deps;
   const auth = requireSession(deps);
+  /**
+   * History, variables, escalation and archive share one allowance per conversation, four times
+   * the message rate: each may cost the service several calls (retries), so none is unlimited.
+   */
+  const calls: MiddlewareHandler<AppEnv> = async (c, next) => {
+    await limit(deps, `calls:${c.get('session').conversationId}`, config.rateLimitMessagesPerMin * 4);
+    await next();
+  };
 
   app.post('/api/messages', auth, async (c) => {
     const { conversationId } = c.get('session');
@@ -27,7 +35,7 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({}, 202);
   });
 
-  app.get('/api/messages', auth, async (c) => {
+  app.get('/api/messages', auth, calls, async (c) => {
     const pageSize = queryInt(c.req.query('limit'), 'limit', 20, 1, MAX_PAGE);
     const offset = queryInt(c.req.query('offset'), 'offset', 0, 0, 1_000_000);
     const page = await deps.chat.listMessages(c.get('session').conversationId, pageSize, offset);
@@ -35,7 +43,7 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(response);
   });
 
-  app.patch('/api/user', auth, async (c) => {
+  app.patch('/api/user', auth, calls, async (c) => {
     const body = await readJsonObject(c);
     const variables: Record<string, VariableValue> = {};
     const entries = Object.entries(body);
@@ -50,7 +58,7 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.body(null, 204);
   });
 
-  app.post('/api/escalate', auth, async (c) => {
+  app.post('/api/escalate', auth, calls, async (c) => {
     if (!config.escalationOperatorEmail || deps.chat.mode !== 'agent') {
       throw new ForbiddenError('feature_disabled', 'Talking to a person is not available here');
     }
@@ -58,7 +66,7 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({}, 202);
   });
 
-  app.post('/api/archive', auth, async (c) => {
+  app.post('/api/archive', auth, calls, async (c) => {
     await deps.chat.archive(c.get('session').conversationId);
     return c.json({}, 202);
   });
