@@ -37,8 +37,9 @@ const report = (name: string, value: string) => {
   console.log(`${name.padEnd(58)} ${value}`);
 };
 
-async function spawnBare(): Promise<{ url: string; child: ChildProcess }> {
-  const argv = [...pin, process.execPath, 'bench/bare-server.mjs'];
+/** Starts one of the twins (`bench/bare-server.mjs`, `bench/hono-server.mjs`) on core 0. */
+async function spawnTwin(file: string): Promise<{ url: string; child: ChildProcess }> {
+  const argv = [...pin, process.execPath, file];
   const child = spawn(argv[0]!, argv.slice(1), { env: { ...process.env, WEBHOOK_SECRET: SECRET }, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()).port)));
   return { url: `http://127.0.0.1:${port}`, child };
@@ -70,18 +71,15 @@ async function alone<T>(others: Side, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Median of `runs` throughput runs, alternating sides so drift hits both alike, each side alone. */
-async function throughput(sideA: Side, sideB: Side, runs = 3): Promise<[number, number]> {
-  await alone(sideB, () => load(sideA.targets, 1)); // warm-up (JIT)
-  await alone(sideA, () => load(sideB.targets, 1));
-  const a: number[] = [];
-  const b: number[] = [];
+/** Median of `runs` throughput runs per side, taking turns so drift hits all alike, each side alone. */
+async function throughput(sides: Side[], runs = 3): Promise<number[]> {
+  const others = (side: Side): Side => ({ targets: [], pids: sides.filter((s) => s !== side).flatMap((s) => s.pids) });
+  for (const side of sides) await alone(others(side), () => load(side.targets, 1)); // warm-up (JIT)
+  const rps: number[][] = sides.map(() => []);
   for (let i = 0; i < runs; i++) {
-    a.push(await alone(sideB, () => load(sideA.targets, SECONDS)));
-    b.push(await alone(sideA, () => load(sideB.targets, SECONDS)));
+    for (const [n, side] of sides.entries()) rps[n]!.push(await alone(others(side), () => load(side.targets, SECONDS)));
   }
-  const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-  return [median(a), median(b)];
+  return rps.map((xs) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!);
 }
 
 /** Webhook POSTed to `postTo` → frame read from a stream on `streamFrom`; warm, sequential samples. */
@@ -136,14 +134,21 @@ async function main() {
   // a million retained events in its heap, and its GC would be measured instead of the code.
   const memory = () => startServer(env(), { prefix: pin, compiled: true });
 
-  // 1. Memory mode against the bare twin.
-  const bare = await spawnBare();
+  // 1. Memory mode against the bare twin, with the same work on Hono between them.
+  const bare = await spawnTwin('bench/bare-server.mjs');
+  const hono = await spawnTwin('bench/hono-server.mjs');
   const bff = await memory();
-  const [bareRps, bffRps] = await throughput({ targets: [bare.url], pids: [bare.child.pid!] }, { targets: [bff.url], pids: [bff.process.pid!] });
-  report('verified webhooks/s, bare node:http (same HMAC + dedup)', bareRps.toFixed(0));
-  report('verified webhooks/s, Parley BFF (memory store)', bffRps.toFixed(0));
-  report('ratio BFF / bare', `${(bffRps / bareRps).toFixed(2)}×`);
-  bare.child.kill('SIGTERM');
+  const [bareRps, honoRps, bffRps] = await throughput([
+    { targets: [bare.url], pids: [bare.child.pid!] },
+    { targets: [hono.url], pids: [hono.child.pid!] },
+    { targets: [bff.url], pids: [bff.process.pid!] },
+  ]);
+  report('verified webhooks/s, bare node:http (same HMAC + dedup)', bareRps!.toFixed(0));
+  report('verified webhooks/s, the same as one Hono route', honoRps!.toFixed(0));
+  report('verified webhooks/s, Parley BFF (memory store)', bffRps!.toFixed(0));
+  report('ratio Hono route / bare', `${(honoRps! / bareRps!).toFixed(2)}×`);
+  report('ratio BFF / bare', `${(bffRps! / bareRps!).toFixed(2)}×`);
+  for (const twin of [bare, hono]) twin.child.kill('SIGTERM');
   const lat = await latency(bff.url, bff);
   report('webhook → stream latency, memory (p50 / p99)', `${pct(lat, 50).toFixed(2)} / ${pct(lat, 99).toFixed(2)} ms`);
   await finish([bff]);
@@ -165,11 +170,14 @@ async function main() {
     a = await startServer(env({ REDIS_URL: redis.url }), { prefix: pin, compiled: true });
     b = await startServer(env({ REDIS_URL: redis.url }), { prefix: pin, compiled: true });
     // B is up and subscribed, load goes to A; Redis belongs to that side.
-    const [memRps, redisRps] = await throughput({ targets: [mem.url], pids: [mem.process.pid!] }, { targets: [a.url], pids: [a.process.pid!, b.process.pid!, redis.pid!] });
+    const [memRps, redisRps] = await throughput([
+      { targets: [mem.url], pids: [mem.process.pid!] },
+      { targets: [a.url], pids: [a.process.pid!, b.process.pid!, redis.pid!] },
+    ]);
     await finish([mem]);
-    report('verified webhooks/s, memory (1 instance)', memRps.toFixed(0));
-    report('verified webhooks/s, Redis (to A; B, A and Redis on core 0)', redisRps.toFixed(0));
-    report('ratio Redis / memory', `${(redisRps / memRps).toFixed(2)}×`);
+    report('verified webhooks/s, memory (1 instance)', memRps!.toFixed(0));
+    report('verified webhooks/s, Redis (to A; B, A and Redis on core 0)', redisRps!.toFixed(0));
+    report('ratio Redis / memory', `${(redisRps! / memRps!).toFixed(2)}×`);
     const cross = await latency(a.url, b);
     report('webhook on A → stream on B, Redis (p50 / p99)', `${pct(cross, 50).toFixed(2)} / ${pct(cross, 99).toFixed(2)} ms`);
   }
