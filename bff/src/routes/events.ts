@@ -4,6 +4,7 @@ import type { StoredEvent } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { ValidationError } from '../errors.js';
 import { frame, nodeSink, webSink, type SseSink } from '../lib/sse.js';
+import { nodeResponse } from '../lib/http.js';
 import { requireSession } from '../middleware.js';
 import { limit } from './session.js';
 
@@ -58,8 +59,9 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
     }
     headers['x-request-id'] = c.get('requestId');
     let response: Response = RESPONSE_ALREADY_SENT;
-    if (c.env?.outgoing && 'writeHead' in c.env.outgoing) {
-      sink = nodeSink(c.env.outgoing as import('node:http').ServerResponse, headers);
+    const outgoing = nodeResponse(c);
+    if (outgoing) {
+      sink = nodeSink(outgoing, headers);
     } else {
       const web = webSink(headers, c.req.raw.signal);
       sink = web.sink;

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, PayloadTooLargeError, StoreUnavailableError, ValidationError } from '../errors.js';
-import { readRequestBody } from '../lib/http.js';
+import { quickJson, readRequestBody } from '../lib/http.js';
 import { EnvelopeError, normalizeWebhook } from '../lib/normalize.js';
 import type { WebhookObservation, WebhookOutcome } from '../ports/observer.js';
 
@@ -77,7 +77,7 @@ export function webhookRoutes(deps: AppDeps): Hono<AppEnv> {
       throw err instanceof StoreUnavailableError ? err : new StoreUnavailableError('Event store unavailable', { cause: err });
     }
     report(result.status === 'duplicate' ? 'duplicate' : 'stored');
-    return c.json({ ok: true, ...(result.status === 'duplicate' ? { duplicate: true } : {}) });
+    return quickJson(c, result.status === 'duplicate' ? '{"ok":true,"duplicate":true}' : '{"ok":true}', { 'x-request-id': c.get('requestId') });
   });
 
   return app;
