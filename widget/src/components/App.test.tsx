@@ -50,6 +50,28 @@ describe('launcher and panel', () => {
     expect(events.map(([n]) => n)).toEqual(['open', 'close']);
   });
 
+  it('full screen on a phone, the panel is modal and Tab cycles inside it', async () => {
+    const real = window.matchMedia;
+    vi.stubGlobal('matchMedia', (q: string) => ({ ...real(q), matches: q.includes('max-width: 480px') }));
+    await mount();
+    fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Nimbus help' });
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    const focusables = [...dialog.querySelectorAll<HTMLElement>('button:not([disabled]),textarea')];
+    const [first, last] = [focusables[0]!, focusables[focusables.length - 1]!];
+    last.focus();
+    fireEvent.keyDown(last, { key: 'Tab' });
+    expect(document.activeElement).toBe(first);
+    fireEvent.keyDown(first, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(last);
+  });
+
+  it('on a desktop the floating panel is not modal', async () => {
+    await mount();
+    fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+    expect((await screen.findByRole('dialog')).hasAttribute('aria-modal')).toBe(false);
+  });
+
   it('puts the unread count in the launcher label', async () => {
     seedSession();
     await mount({ 'GET /api/messages': { body: { items: [], hasMore: false } } });

@@ -20,6 +20,20 @@ export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
   useEffect(() => {
     if (onClose) focusInput();
   }, []);
+  // Full screen on a phone, the floating panel is modal: Tab cycles inside it, not into the page behind.
+  const modal = !!onClose && !c.inline && matchMedia('(max-width: 480px)').matches;
+  const trapTab = (e: KeyboardEvent) => {
+    const box = ref.current!;
+    const all = box.querySelectorAll<HTMLElement>('button:not([disabled]),textarea,a[href],input:not([type=file])');
+    const first = all[0];
+    const last = all[all.length - 1];
+    const active = (box.getRootNode() as ShadowRoot).activeElement;
+    if (!first || !last) return;
+    if (e.shiftKey ? active === first || active === box : active === last) {
+      e.preventDefault();
+      (e.shiftKey ? last : first).focus();
+    }
+  };
 
   return (
     <section
@@ -27,12 +41,14 @@ export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
       class="p"
       role={onClose ? 'dialog' : 'region'}
       aria-label={title}
+      aria-modal={modal || undefined}
       tabIndex={-1}
       onKeyDown={(e) => {
         if (e.key === 'Escape' && onClose) {
           e.stopPropagation();
           onClose();
         }
+        if (e.key === 'Tab' && modal) trapTab(e);
       }}
     >
       <div class="h">
