@@ -85,6 +85,8 @@ describe('scripted agent', () => {
     for (const word of ['buttons', 'carousel', 'human', 'order']) expect(help).toContain(word);
     expect((await ask('can I talk to a person?')).join(' ')).toMatch(/Talk to a person/);
     expect((await ask('agent please')).join(' ')).toMatch(/Talk to a person/);
+    // An upload's message (files after 📎) is acknowledged, even when a file name is a keyword.
+    expect(await ask('📎 buttons.png')).toEqual(['Thanks, I have your files. Give me a moment to look at them.']);
     const fallback = (await ask('qwertyuiop')).join(' ');
     expect(fallback.length).toBeGreaterThan(20);
     expect(fallback.trim().startsWith('{')).toBe(false);

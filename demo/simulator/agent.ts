@@ -18,6 +18,11 @@ const badge = (kind: BadgeKind) => (ctx: AgentContext) => [badgeJson(kind, ctx.v
 // typing "list" in the demo always shows a list.
 const RULES: Rule[] = [
   {
+    // The widget names uploaded files after a 📎 in the user's message; the upload flow answers about them.
+    test: /📎/u,
+    reply: () => ['Thanks, I have your files. Give me a moment to look at them.'],
+  },
+  {
     test: /\b(human|agent|person|operator|someone real)\b/i,
     reply: () => [
       'Of course. I can hand this conversation to someone from our team: choose **Talk to a person** in the chat menu and a Nimbus gear expert will join right here.',
