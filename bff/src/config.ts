@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Parser, type Env } from './env-parser.js';
 
 /** Every setting of the BFF, parsed once from the environment (SPEC §2). Frozen. */
 export interface Config {
@@ -60,8 +61,6 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
-
-type Env = Record<string, string | undefined>;
 
 /** Room in a multipart body for the non-file parts and the part headers. */
 export const FORM_OVERHEAD_BYTES = 256 * 1024;
@@ -202,104 +201,5 @@ function isOrigin(value: string): boolean {
     return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === value;
   } catch {
     return false;
-  }
-}
-
-/** Reads variables one at a time, recording a problem (never the value) for each bad one. */
-class Parser {
-  constructor(
-    private readonly env: Env,
-    private readonly problems: string[],
-  ) {}
-
-  optional(name: string): string | undefined {
-    const raw = this.env[name]?.trim();
-    return raw === undefined || raw === '' ? undefined : raw;
-  }
-
-  string(name: string, fallback?: string): string {
-    const raw = this.optional(name);
-    if (raw !== undefined) return raw;
-    if (fallback === undefined) {
-      this.problems.push(`${name} is required`);
-      return '';
-    }
-    return fallback;
-  }
-
-  list(name: string, fallback?: string[]): string[] {
-    const raw = this.optional(name);
-    if (raw === undefined) {
-      if (fallback === undefined) this.problems.push(`${name} is required`);
-      return fallback ?? [];
-    }
-    return raw
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-  }
-
-  int(name: string, fallback: number, min: number, max: number): number {
-    const raw = this.optional(name);
-    if (raw === undefined) return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-      this.problems.push(`${name} must be a whole number from ${min} to ${max}`);
-      return fallback;
-    }
-    return Number(raw);
-  }
-
-  bool(name: string, fallback: boolean): boolean {
-    const raw = this.optional(name)?.toLowerCase();
-    if (raw === undefined) return fallback;
-    if (['true', '1', 'yes', 'on'].includes(raw)) return true;
-    if (['false', '0', 'no', 'off'].includes(raw)) return false;
-    this.problems.push(`${name} must be true or false`);
-    return fallback;
-  }
-
-  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
-    const raw = this.optional(name);
-    if (raw === undefined) return fallback;
-    if ((allowed as readonly string[]).includes(raw)) return raw as T;
-    this.problems.push(`${name} must be one of ${allowed.join(', ')}`);
-    return fallback;
-  }
-
-  url(name: string): string | undefined {
-    const raw = this.optional(name);
-    if (raw === undefined) return undefined;
-    try {
-      const u = new URL(raw);
-      if (u.protocol === 'http:' || u.protocol === 'https:') return raw;
-    } catch {
-      // reported below
-    }
-    this.problems.push(`${name} must be an http or https URL`);
-    return undefined;
-  }
-
-  redisUrl(name: string): string | undefined {
-    const raw = this.optional(name);
-    if (raw === undefined) return undefined;
-    if (/^rediss?:\/\/\S+$/.test(raw)) return raw;
-    this.problems.push(`${name} must be a redis:// or rediss:// URL`);
-    return undefined;
-  }
-
-  email(name: string): string | undefined {
-    const raw = this.optional(name);
-    if (raw === undefined) return undefined;
-    if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw)) return raw;
-    this.problems.push(`${name} must be an email address`);
-    return undefined;
-  }
-
-  color(name: string, fallback: string): string {
-    const raw = this.optional(name);
-    if (raw === undefined) return fallback;
-    if (/^#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?$/.test(raw)) return raw;
-    this.problems.push(`${name} must be a hex colour like #4f46e5`);
-    return fallback;
   }
 }
