@@ -10,6 +10,8 @@ export default defineConfig({
     target: 'es2020',
     minify: true,
     sourcemap: false,
+    // Vite keeps whitespace in an ES library build; ours is one finished module, so minify it all.
+    rolldownOptions: { output: { minify: true } },
     lib: {
       entry: 'widget/src/main.ts',
       name: 'ParleyWidget',

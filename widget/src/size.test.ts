@@ -25,10 +25,13 @@ beforeAll(async () => {
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('the built widget', () => {
-  it(`is at most ${LIMIT} bytes gzipped`, () => {
+  it(`is at most ${LIMIT} bytes gzipped, for the script tag and for npm users alike`, () => {
     const gz = gzipSync(js, { level: 9 }).length;
-    console.log(`widget.js: ${js.length} B, gzip ${gz} B`);
+    const esm = readFileSync(join(out, 'widget.mjs'));
+    const esmGz = gzipSync(esm, { level: 9 }).length;
+    console.log(`widget.js: ${js.length} B, gzip ${gz} B; widget.mjs: ${esm.length} B, gzip ${esmGz} B`);
     expect(gz).toBeLessThanOrEqual(LIMIT);
+    expect(esmGz).toBeLessThanOrEqual(LIMIT);
   });
 
   it('is a production build that needs no unsafe-eval and sets no style attribute from strings', () => {
