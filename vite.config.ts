@@ -1,7 +1,24 @@
 import { defineConfig } from 'vitest/config';
+import { SERVED_LOCALES } from './widget/src/i18n.js';
+import de from './widget/src/locales/de.js';
+import fr from './widget/src/locales/fr.js';
+
+const LOCALES: Record<string, object> = { de, fr };
 
 // One config: the widget build (IIFE for the script tag, ESM for npm users) and the test projects.
 export default defineConfig({
+  plugins: [
+    {
+      // Languages besides English are served beside widget.js and fetched by the widget when needed.
+      name: 'parley-locales',
+      generateBundle(output) {
+        if (output.format !== 'iife') return;
+        for (const lang of SERVED_LOCALES) {
+          this.emitFile({ type: 'asset', fileName: `widget-locales/${lang}.json`, source: JSON.stringify(LOCALES[lang]) });
+        }
+      },
+    },
+  ],
   esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {

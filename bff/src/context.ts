@@ -18,6 +18,8 @@ export interface WidgetAsset {
   etag: string;
   /** `sha384-…`, for `<script integrity>`. */
   integrity: string;
+  /** The widget's strings by language (`widget-locales/{lang}.json`), as the build wrote them. */
+  locales: Record<string, Uint8Array>;
 }
 
 /** Everything the app needs, built by `server.ts` (or a test). The app reads no environment. */

@@ -108,12 +108,14 @@ export interface PageOptions {
   colorScheme?: 'light' | 'dark';
   /** Another host page than the world's. */
   url?: string;
+  /** The browser's language, e.g. `de-DE`. */
+  locale?: string;
 }
 
 /** A fresh browser context with the host page loaded and CSP/console problems collected. */
 export async function openHostPage(world: World, options: PageOptions = {}): Promise<OpenedPage> {
-  const { viewport = { width: 1280, height: 800 }, colorScheme = 'light', url = world.host.url } = options;
-  const context = await world.browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce' });
+  const { viewport = { width: 1280, height: 800 }, colorScheme = 'light', url = world.host.url, locale } = options;
+  const context = await world.browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce', ...(locale && { locale }) });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (msg) => {

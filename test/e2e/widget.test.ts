@@ -172,4 +172,14 @@ describe('inline and dark', () => {
     expect(dark.problems).toEqual([]);
     await dark.context.close();
   });
+
+  it("speaks the browser's language (German, fetched from the BFF under the strict CSP)", async () => {
+    const german = await openHostPage(world, { locale: 'de-DE' });
+    const { page } = german;
+    await page.locator('[data-parley] button.l[aria-label="Chat öffnen"]').click();
+    await panel(page).getByRole('textbox', { name: 'Nachricht' }).waitFor();
+    expect(await panel(page).getByRole('button', { name: 'Senden' }).count()).toBe(1);
+    expect(german.problems).toEqual([]);
+    await german.context.close();
+  });
 });

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { boot } from './embed.js';
+import de from './locales/de.js';
+import fr from './locales/fr.js';
 import { FakeEventSource, flush, mockEventSource, mockFetch, PUBLIC_CONFIG, sessionBody } from './test-utils.js';
 
 type Global = { Parley?: any };
@@ -26,7 +28,7 @@ afterEach(() => {
 
 describe('window.Parley', () => {
   it('replays calls queued before load, with queued init options over data-* ones', async () => {
-    const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG } });
+    const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'GET /widget-locales/fr.json': { body: fr } });
     const stub: any = function (...args: unknown[]) {
       (stub.q = stub.q || []).push(args);
     };
@@ -39,8 +41,8 @@ describe('window.Parley', () => {
 
     boot(scriptTag({ 'data-title': 'Data title' }));
     await flush();
-    expect(api.calls[0]!.path).toBe('/api/config');
-    expect(api.fn.mock.calls[0]![0]).toBe('https://chat.example.com/api/config'); // data-bff defaults to the script's origin
+    // data-bff defaults to the script's origin; French comes from the BFF, English is built in.
+    expect(api.fn.mock.calls.map((call) => call[0])).toEqual(['https://chat.example.com/widget-locales/fr.json', 'https://chat.example.com/api/config']);
     expect(seen).toEqual(['open', 'ready']);
 
     const root = document.querySelector('[data-parley]')!.shadowRoot!;
@@ -108,6 +110,23 @@ describe('window.Parley', () => {
     await flush();
     expect(messages).toHaveLength(1);
     expect(unread).toEqual([]);
+  });
+
+  it('speaks German inline once the strings arrived, and English when they cannot be had', async () => {
+    mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'GET /widget-locales/de.json': { body: de } });
+    document.body.innerHTML = '<parley-chat></parley-chat>';
+    boot(scriptTag({ 'data-locale': 'de' }));
+    await flush();
+    const inline = document.querySelector('parley-chat')!.shadowRoot!;
+    expect(inline.querySelector('textarea')!.getAttribute('placeholder')).toBe('Nachricht schreiben…');
+    expect(document.querySelector('[data-parley]')).toBeNull(); // not floating meanwhile
+    w.Parley.destroy();
+
+    mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'GET /widget-locales/fr.json': 'network' });
+    document.body.innerHTML = '';
+    w.Parley.init({ locale: 'fr' });
+    await flush();
+    expect(document.querySelector('[data-parley]')!.shadowRoot!.querySelector('button.l')!.getAttribute('aria-label')).toBe('Open chat');
   });
 
   it('never throws into the page: a bad call becomes a warning or an error event', async () => {

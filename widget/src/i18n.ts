@@ -1,7 +1,7 @@
 /**
- * The widget's strings in English, German and French. Every string can be overridden through
- * `options.strings`; `{n}` and `{i}` are placeholders filled in by `fill` (`{n}` of `tooBig` is
- * in megabytes: the unit's name differs by language).
+ * The widget's strings: English here, German and French in `locales/` (served by the BFF).
+ * Every string can be overridden through `options.strings`; `{n}` and `{i}` are placeholders
+ * filled in by `fill` (`{n}` of `tooBig` is in megabytes: the unit's name differs by language).
  */
 
 const en = {
@@ -48,95 +48,33 @@ const en = {
 /** Every string the widget shows. */
 export type Strings = typeof en;
 
-const de: Strings = {
-  open: 'Chat öffnen',
-  close: 'Chat schließen',
-  title: 'Chat',
-  greeting: 'Hallo! Wie können wir helfen?',
-  message: 'Nachricht',
-  placeholder: 'Nachricht schreiben…',
-  send: 'Senden',
-  typing: 'Schreibt…',
-  unread: '{n} ungelesen',
-  older: 'Ältere Nachrichten laden',
-  notSent: 'Ihre Nachricht wurde nicht gesendet.',
-  retry: 'Erneut senden',
-  queued: 'Warte auf Verbindung…',
-  offline: 'Sie sind offline. Nachrichten werden gesendet, sobald Sie wieder online sind.',
-  unavailable: 'Der Assistent kann gerade nicht antworten. Bitte versuchen Sie es später erneut.',
-  human: 'Mit einem Menschen sprechen',
-  escalated: 'Ein Mitglied unseres Teams übernimmt jetzt.',
-  ended: 'Dieses Gespräch wurde beendet.',
-  restart: 'Neues Gespräch beginnen',
-  prev: 'Zurück',
-  next: 'Weiter',
-  slide: '{i} von {n}',
-  carousel: 'Karussell',
-  slideRole: 'Folie',
-  you: 'Sie',
-  bot: 'Assistent',
-  operator: 'Teammitglied',
-  log: 'Gespräch',
-  newTab: '(öffnet in neuem Tab)',
-  region: 'Der Assistent kann nicht antworten: Sein KI-Modell ist in der Region dieses Chats nicht verfügbar.',
-  budget: 'Der Assistent hat sein Nutzungslimit erreicht und kann vorerst nicht antworten.',
-  attach: 'Dateien anhängen',
-  uploading: 'Wird hochgeladen',
-  tooMany: 'Höchstens {n} Dateien auf einmal.',
-  tooBig: 'Jede Datei darf höchstens {n} MB groß sein.',
-  tooLarge: 'Diese Dateien sind zu groß zum Senden.',
-  uploadOff: 'Dateien können hier nicht gesendet werden.',
-  notUploaded: 'Ihre Dateien wurden nicht gesendet.',
-};
-
-const fr: Strings = {
-  open: 'Ouvrir le chat',
-  close: 'Fermer le chat',
-  title: 'Chat',
-  greeting: 'Bonjour ! Comment pouvons-nous vous aider ?',
-  message: 'Message',
-  placeholder: 'Écrivez un message…',
-  send: 'Envoyer',
-  typing: 'En train d’écrire…',
-  unread: '{n} non lu(s)',
-  older: 'Charger les messages précédents',
-  notSent: 'Votre message n’a pas été envoyé.',
-  retry: 'Réessayer',
-  queued: 'En attente de connexion…',
-  offline: 'Vous êtes hors ligne. Les messages partiront dès votre retour.',
-  unavailable: 'L’assistant ne peut pas répondre pour le moment. Réessayez plus tard.',
-  human: 'Parler à une personne',
-  escalated: 'Un membre de notre équipe prend le relais.',
-  ended: 'Cette conversation est terminée.',
-  restart: 'Nouvelle conversation',
-  prev: 'Précédent',
-  next: 'Suivant',
-  slide: '{i} sur {n}',
-  carousel: 'carrousel',
-  slideRole: 'diapositive',
-  you: 'Vous',
-  bot: 'Assistant',
-  operator: 'Membre de l’équipe',
-  log: 'Conversation',
-  newTab: '(s’ouvre dans un nouvel onglet)',
-  region: 'L’assistant ne peut pas répondre : son modèle d’IA n’est pas disponible dans la région de ce chat.',
-  budget: 'L’assistant a atteint sa limite d’utilisation et ne peut pas répondre pour le moment.',
-  attach: 'Joindre des fichiers',
-  uploading: 'Envoi en cours',
-  tooMany: '{n} fichiers au maximum à la fois.',
-  tooBig: 'Chaque fichier doit faire au maximum {n} Mo.',
-  tooLarge: 'Ces fichiers sont trop volumineux pour être envoyés.',
-  uploadOff: 'L’envoi de fichiers n’est pas possible ici.',
-  notUploaded: 'Vos fichiers n’ont pas été envoyés.',
-};
-
-const LOCALES: Record<string, Strings> = { en, de, fr };
+/** Languages besides English, whose strings are served beside widget.js and fetched when needed. */
+export const SERVED_LOCALES = ['de', 'fr'];
 const RTL = /^(ar|he|fa|ur|yi|ps|dv|ku|sd|ug)\b/i;
 
-/** Picks the strings for `locale` (or the browser's language), with overrides applied. */
-export function pickStrings(locale: string | undefined, overrides?: Partial<Strings>): Strings {
-  const lang = (locale || navigator.language || 'en').slice(0, 2).toLowerCase();
-  return { ...(LOCALES[lang] || en), ...overrides };
+/** The two-letter language of `locale`, else of the browser. */
+export function langOf(locale: string | undefined): string {
+  return (locale || navigator.language || 'en').slice(0, 2).toLowerCase();
+}
+
+/** English, then a language's `table` over it, then the page's `overrides`. */
+export function pickStrings(table?: Partial<Strings>, overrides?: Partial<Strings>): Strings {
+  return { ...en, ...table, ...overrides };
+}
+
+/**
+ * The strings of `lang` from `{bff}/widget-locales/{lang}.json` (English ships inside widget.js,
+ * the others would double its strings for every visitor). Undefined, so English, for other
+ * languages or when the file cannot be had.
+ */
+export async function loadStrings(bff: string, lang: string): Promise<Partial<Strings> | undefined> {
+  if (!SERVED_LOCALES.includes(lang)) return undefined;
+  try {
+    const res = await fetch(`${bff}/widget-locales/${lang}.json`);
+    return res.ok ? ((await res.json()) as Partial<Strings>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Text direction: `dir` when given, else right-to-left for RTL locales. */

@@ -4,7 +4,7 @@
  */
 import { h, render } from 'preact';
 import { App } from './components/App.js';
-import { pickDir, pickStrings } from './i18n.js';
+import { langOf, loadStrings, pickDir, pickStrings } from './i18n.js';
 import type { ParleyEventName, ParleyInstance, ParleyOptions } from './public-types.js';
 import { createStore } from './store.js';
 import { adoptStyles } from './styles.js';
@@ -27,10 +27,14 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
     });
   };
   const s = createStore(bff, emit, options.profileName);
-  const c = { s, t: pickStrings(options.locale, options.strings), dir: pickDir(options.locale, options.dir), o: options, inline: false };
+  const c = { s, t: pickStrings(undefined, options.strings), dir: pickDir(options.locale, options.dir), o: options, inline: false };
   let host: HTMLElement | undefined;
   let root: ShadowRoot | undefined;
   let dead = false;
+  // Where to show the UI, and whether its strings are here: a language other than English is
+  // fetched first, so nobody sees English flash by. Until then `mount` only remembers the place.
+  let target = options.container;
+  let stringsReady = false;
 
   const unmount = () => {
     if (root) render(null, root);
@@ -74,7 +78,10 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
       return api;
     },
     reset: guard(() => s.reset()),
-    mount: guard(mount),
+    mount: guard((el?: HTMLElement) => {
+      target = el;
+      if (stringsReady) mount(el);
+    }),
     destroy: guard(() => {
       s.destroy();
       unmount();
@@ -83,10 +90,16 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
   };
 
   const start = guard(() => {
-    mount(options.container);
     if (options.variables) s.identify({ variables: options.variables });
     if (options.open) s.setOpen(true);
-    s.boot().then(() => emit('ready'));
+    const shown = loadStrings(bff, langOf(options.locale)).then(
+      guard((table) => {
+        c.t = pickStrings(table, options.strings);
+        stringsReady = true;
+        mount(target);
+      }),
+    );
+    Promise.all([s.boot(), shown]).then(() => emit('ready'));
   });
   if (document.body) start();
   else document.addEventListener('DOMContentLoaded', start, { once: true });

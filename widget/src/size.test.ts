@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pickStrings, SERVED_LOCALES } from './i18n.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LIMIT = 25 * 1024;
@@ -32,6 +33,16 @@ describe('the built widget', () => {
     console.log(`widget.js: ${js.length} B, gzip ${gz} B; widget.mjs: ${esm.length} B, gzip ${esmGz} B`);
     expect(gz).toBeLessThanOrEqual(LIMIT);
     expect(esmGz).toBeLessThanOrEqual(LIMIT);
+  });
+
+  it('ships English inside and every other language as a complete file beside it', () => {
+    const keys = Object.keys(pickStrings()).sort();
+    expect(js.toString()).not.toContain('Chat öffnen');
+    for (const lang of SERVED_LOCALES) {
+      const strings = JSON.parse(readFileSync(join(out, 'widget-locales', `${lang}.json`), 'utf8')) as Record<string, string>;
+      expect(Object.keys(strings).sort()).toEqual(keys);
+      expect(Object.values(strings).every((v) => typeof v === 'string' && v !== '')).toBe(true);
+    }
   });
 
   it('is a production build that needs no unsafe-eval and sets no style attribute from strings', () => {

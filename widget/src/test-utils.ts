@@ -171,5 +171,5 @@ export async function makeCtx(options: Partial<import('./components/ctx.js').Ctx
   const { pickStrings } = await import('./i18n.js');
   const events: Array<[string, unknown]> = [];
   const s = createStore('https://bff.test', (name, data) => events.push([name, data]));
-  return { c: { s, t: pickStrings('en'), o: {}, dir: 'ltr' as const, inline: false, ...options }, events };
+  return { c: { s, t: pickStrings(), o: {}, dir: 'ltr' as const, inline: false, ...options }, events };
 }

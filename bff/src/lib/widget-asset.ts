@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
@@ -17,12 +17,19 @@ export function projectRoot(from = dirname(fileURLToPath(import.meta.url))): str
   }
 }
 
-/** Loads `dist/widget/widget.js` once and pre-compresses it; undefined when it is not built. */
+/** Loads `dist/widget/widget.js` (pre-compressed) and its locale files once; undefined when it is not built. */
 export function loadWidgetAsset(root = projectRoot()): WidgetAsset | undefined {
   const file = join(root, 'dist', 'widget', 'widget.js');
   if (!existsSync(file)) return undefined;
   const body = readFileSync(file);
+  const localeDir = join(root, 'dist', 'widget', 'widget-locales');
+  const locales: Record<string, Uint8Array> = {};
+  for (const name of existsSync(localeDir) ? readdirSync(localeDir) : []) {
+    const lang = /^([a-z]{2})\.json$/.exec(name)?.[1];
+    if (lang) locales[lang] = readFileSync(join(localeDir, name));
+  }
   return {
+    locales,
     body,
     gzip: gzipSync(body, { level: 9 }),
     brotli: brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),

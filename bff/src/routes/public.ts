@@ -80,5 +80,19 @@ export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.body(body as Uint8Array<ArrayBuffer>, 200, headers);
   });
 
+  // The widget's strings in languages besides English: small, public, the same for every site.
+  app.get('/widget-locales/:file', (c) => {
+    const lang = /^([a-z]{2})\.json$/.exec(c.req.param('file'))?.[1];
+    const body = lang === undefined ? undefined : widget?.locales[lang];
+    if (!body) throw new NotFoundError('No strings for this language');
+    return c.body(body as Uint8Array<ArrayBuffer>, 200, {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'public, max-age=86400, stale-while-revalidate=604800',
+      'access-control-allow-origin': '*',
+      'cross-origin-resource-policy': 'cross-origin',
+      'x-content-type-options': 'nosniff',
+    });
+  });
+
   return app;
 }

@@ -1,6 +1,8 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pickStrings } from '../i18n.js';
+import de from '../locales/de.js';
+import fr from '../locales/fr.js';
 import { FakeEventSource, flush, makeCtx, mockEventSource, mockFetch, PUBLIC_CONFIG, sessionBody } from '../test-utils.js';
 import { App } from './App.js';
 
@@ -80,7 +82,7 @@ describe('launcher and panel', () => {
   });
 
   it('translates, accepts string overrides, and turns right-to-left', async () => {
-    await mount({}, { t: pickStrings('de', { placeholder: 'Frag uns' }), dir: 'rtl' });
+    await mount({}, { t: pickStrings(de, { placeholder: 'Frag uns' }), dir: 'rtl' });
     fireEvent.click(screen.getByRole('button', { name: 'Chat öffnen' }));
     expect((screen.getByRole('textbox', { name: 'Nachricht' }) as HTMLTextAreaElement).placeholder).toBe('Frag uns');
     expect(screen.getByRole('button', { name: 'Senden' })).toBeTruthy();
@@ -89,7 +91,7 @@ describe('launcher and panel', () => {
 
   it("speaks the visitor's language when the BFF sets no title or greeting", async () => {
     const { title: _t, greeting: _g, ...untitled } = PUBLIC_CONFIG;
-    await mount({ 'GET /api/config': { body: untitled } }, { t: pickStrings('fr') });
+    await mount({ 'GET /api/config': { body: untitled } }, { t: pickStrings(fr) });
     fireEvent.click(screen.getByRole('button', { name: 'Ouvrir le chat' }));
     expect(screen.getByRole('dialog', { name: 'Chat' })).toBeTruthy();
     expect(screen.getByText('Bonjour ! Comment pouvons-nous vous aider ?')).toBeTruthy();
@@ -97,7 +99,7 @@ describe('launcher and panel', () => {
 
   it("the page's string overrides win over the BFF's title and greeting", async () => {
     const strings = { title: 'Hilfe', greeting: 'Wie können wir helfen?' };
-    await mount({}, { t: pickStrings('de', strings), o: { strings } });
+    await mount({}, { t: pickStrings(de, strings), o: { strings } });
     fireEvent.click(screen.getByRole('button', { name: 'Chat öffnen' }));
     expect(screen.getByRole('dialog', { name: 'Hilfe' })).toBeTruthy();
     expect(screen.getByText('Wie können wir helfen?')).toBeTruthy();

@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pickStrings } from '../i18n.js';
+import fr from '../locales/fr.js';
 import { FakeEventSource, FakeXHR, flush, makeCtx, mockEventSource, mockFetch, mockXHR, PUBLIC_CONFIG, seedSession, sessionBody, stored } from '../test-utils.js';
 import { App } from './App.js';
 
@@ -65,7 +66,7 @@ describe('attach button', () => {
   });
 
   it('is translated', async () => {
-    await mount({}, { t: pickStrings('fr') });
+    await mount({}, { t: pickStrings(fr) });
     expect(screen.getByRole('button', { name: 'Joindre des fichiers' })).toBeTruthy();
   });
 });
@@ -97,7 +98,7 @@ describe('limits, checked before anything is sent', () => {
   });
 
   it('says it in the widget language', async () => {
-    await mount({}, { t: pickStrings('fr') });
+    await mount({}, { t: pickStrings(fr) });
     await pick(file('huge.mov', 11 * MB));
     expect(screen.getByRole('alert').textContent).toBe('Chaque fichier doit faire au maximum 10 Mo.');
   });

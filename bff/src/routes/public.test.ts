@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import type { AppDeps, WidgetAsset } from '../context.js';
+import { MemoryOnceStore, MemoryRateLimiter } from '../adapters/memory-limits.js';
+import { MemoryEventStore } from '../adapters/memory-store.js';
+import { silentLogger } from '../logger.js';
+import { Heartbeat } from '../lib/sse.js';
+import { TokenService } from '../lib/tokens.js';
+import { WebhookVerifier } from '../lib/webhook-verify.js';
+
+function appWith(widget: WidgetAsset) {
+  const config = loadConfig({});
+  const deps: AppDeps = {
+    config,
+    store: new MemoryEventStore({ maxEvents: 10, maxAgeMs: 60_000, dedupTtlMs: 60_000 }),
+    rateLimiter: new MemoryRateLimiter(),
+    chat: {} as AppDeps['chat'], // public routes never reach the chat backend
+    tokens: new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() }),
+    verifier: new WebhookVerifier({ secrets: ['unused'] }),
+    heartbeat: new Heartbeat(60_000),
+    logger: silentLogger,
+    widget,
+  };
+  return createApp(deps);
+}
+
+const german = new TextEncoder().encode(JSON.stringify({ open: 'Chat öffnen' }));
+const widget: WidgetAsset = { body: new TextEncoder().encode('/*widget*/'), etag: '"abc"', integrity: 'sha384-x', locales: { de: german } };
+
+describe('GET /widget-locales/{lang}.json', () => {
+  it('serves a built language to any site, cached for a day', async () => {
+    const res = await appWith(widget).request('/widget-locales/de.json', { headers: { origin: 'https://any.example' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ open: 'Chat öffnen' });
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('cache-control')).toMatch(/max-age=86400/);
+  });
+
+  it.each(['xx.json', 'de.js', '..%2Fwidget.js', 'constructor.json'])('answers 404 not_found for %s', async (file) => {
+    const res = await appWith(widget).request(`/widget-locales/${file}`);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+});
