@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { SERVED_LOCALES } from './widget/src/i18n.js';
 import de from './widget/src/locales/de.js';
+import { CSS } from './widget/src/styles.js';
 import fr from './widget/src/locales/fr.js';
 
 const LOCALES: Record<string, object> = { de, fr };
@@ -9,10 +10,13 @@ const LOCALES: Record<string, object> = { de, fr };
 export default defineConfig({
   plugins: [
     {
-      // Languages besides English are served beside widget.js and fetched by the widget when needed.
-      name: 'parley-locales',
+      // Served beside widget.js and fetched by the widget when needed: languages besides English,
+      // and the CSS for browsers that cannot construct a stylesheet.
+      name: 'parley-assets',
       generateBundle(output) {
         if (output.format !== 'iife') return;
+        // For browsers without constructable stylesheets: the same CSS as a file the page may link.
+        this.emitFile({ type: 'asset', fileName: 'widget.css', source: CSS });
         for (const lang of SERVED_LOCALES) {
           this.emitFile({ type: 'asset', fileName: `widget-locales/${lang}.json`, source: JSON.stringify(LOCALES[lang]) });
         }

@@ -20,6 +20,8 @@ export interface WidgetAsset {
   integrity: string;
   /** The widget's strings by language (`widget-locales/{lang}.json`), as the build wrote them. */
   locales: Record<string, Uint8Array>;
+  /** `widget.css`, for browsers without constructable stylesheets. */
+  css?: Uint8Array;
 }
 
 /** Everything the app needs, built by `server.ts` (or a test). The app reads no environment. */

@@ -129,6 +129,20 @@ describe('window.Parley', () => {
     expect(document.querySelector('[data-parley]')!.shadowRoot!.querySelector('button.l')!.getAttribute('aria-label')).toBe('Open chat');
   });
 
+  it('links widget.css from the BFF where stylesheets cannot be constructed (no inline <style>)', async () => {
+    mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG } });
+    vi.stubGlobal('CSSStyleSheet', function () {
+      throw new TypeError('Illegal constructor');
+    });
+    vi.resetModules(); // a fresh styles module, without the sheet an earlier test constructed
+    const { boot: freshBoot } = await import('./embed.js');
+    freshBoot(scriptTag({ 'data-bff': 'https://bff.example.org' }));
+    await flush();
+    const root = document.querySelector('[data-parley]')!.shadowRoot!;
+    expect(root.querySelector('style')).toBeNull();
+    expect(root.querySelector('link[rel=stylesheet]')!.getAttribute('href')).toBe('https://bff.example.org/widget.css');
+  });
+
   it('never throws into the page: a bad call becomes a warning or an error event', async () => {
     mockFetch({ 'GET /api/config': 'network' });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});

@@ -47,7 +47,7 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
     host = el || document.body.appendChild(document.createElement('div'));
     if (!el) host.setAttribute('data-parley', '');
     root = host.shadowRoot || host.attachShadow({ mode: 'open' });
-    adoptStyles(root);
+    adoptStyles(root, bff);
     render(h(App, { c: { ...c } }), root);
   };
 

@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pickStrings, SERVED_LOCALES } from './i18n.js';
+import { CSS } from './styles.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LIMIT = 25 * 1024;
@@ -33,6 +34,10 @@ describe('the built widget', () => {
     console.log(`widget.js: ${js.length} B, gzip ${gz} B; widget.mjs: ${esm.length} B, gzip ${esmGz} B`);
     expect(gz).toBeLessThanOrEqual(LIMIT);
     expect(esmGz).toBeLessThanOrEqual(LIMIT);
+  });
+
+  it('writes widget.css, the same CSS, for browsers without constructable stylesheets', () => {
+    expect(readFileSync(join(out, 'widget.css'), 'utf8')).toBe(CSS);
   });
 
   it('ships English inside and every other language as a complete file beside it', () => {

@@ -1,6 +1,8 @@
 /**
  * The widget's CSS, adopted as a constructable stylesheet: no `<style>` element and no inline
- * style strings, so a page whose CSP forbids `unsafe-inline` styles shows it unchanged.
+ * style strings, so a page whose CSP forbids `unsafe-inline` styles shows it unchanged. Browsers
+ * without constructable stylesheets (Safari before 16.4) link the same CSS from the BFF
+ * (`widget.css`, written by the build), which such a CSP allows too.
  * Colors come from custom properties: `--parley-accent`, `--parley-accent-text`, `--parley-bg`,
  * `--parley-fg`, `--parley-muted`, `--parley-border`, `--parley-bubble`, `--parley-radius`,
  * `--parley-font`.
@@ -8,7 +10,8 @@
 
 const DARK = '--bg:#17191e;--fg:#eceef2;--mu:#a5abb6;--bd:#30343d;--bb:#252830;--ac:color-mix(in srgb,var(--a) 55%,#fff);--eb:#3b1e20;--ef:#ffc2c2';
 
-const CSS = `
+/** All of the widget's CSS (also written to `widget.css` by the build). */
+export const CSS = `
 :host{all:initial;display:block}
 :host(parley-chat){height:560px}
 *{box-sizing:border-box}
@@ -106,8 +109,8 @@ textarea::placeholder{color:var(--mu)}
 
 let sheet: CSSStyleSheet | undefined;
 
-/** Gives `root` the widget's styles (one shared sheet; a `<style>` only where sheets can't be constructed). */
-export function adoptStyles(root: ShadowRoot): void {
+/** Gives `root` the widget's styles: one shared sheet, or `{bff}/widget.css` where sheets can't be constructed. */
+export function adoptStyles(root: ShadowRoot, bff: string): void {
   try {
     if (!sheet) {
       sheet = new CSSStyleSheet();
@@ -115,9 +118,10 @@ export function adoptStyles(root: ShadowRoot): void {
     }
     root.adoptedStyleSheets = [sheet];
   } catch {
-    const style = document.createElement('style');
-    style.textContent = CSS;
-    root.append(style);
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = bff + '/widget.css';
+    root.append(link);
   }
 }
 

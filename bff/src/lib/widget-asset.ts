@@ -28,8 +28,10 @@ export function loadWidgetAsset(root = projectRoot()): WidgetAsset | undefined {
     const lang = /^([a-z]{2})\.json$/.exec(name)?.[1];
     if (lang) locales[lang] = readFileSync(join(localeDir, name));
   }
+  const css = join(root, 'dist', 'widget', 'widget.css');
   return {
     locales,
+    ...(existsSync(css) && { css: readFileSync(css) }),
     body,
     gzip: gzipSync(body, { level: 9 }),
     brotli: brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),

@@ -26,7 +26,8 @@ function appWith(widget: WidgetAsset) {
 }
 
 const german = new TextEncoder().encode(JSON.stringify({ open: 'Chat öffnen' }));
-const widget: WidgetAsset = { body: new TextEncoder().encode('/*widget*/'), etag: '"abc"', integrity: 'sha384-x', locales: { de: german } };
+const css = new TextEncoder().encode(':host{all:initial}');
+const widget: WidgetAsset = { body: new TextEncoder().encode('/*widget*/'), etag: '"abc"', integrity: 'sha384-x', locales: { de: german }, css };
 
 describe('GET /widget-locales/{lang}.json', () => {
   it('serves a built language to any site, cached for a day', async () => {
@@ -42,5 +43,13 @@ describe('GET /widget-locales/{lang}.json', () => {
     const res = await appWith(widget).request(`/widget-locales/${file}`);
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+});
+
+describe('GET /widget.css', () => {
+  it('serves the CSS for browsers without constructable stylesheets', async () => {
+    const res = await appWith(widget).request('/widget.css');
+    expect([res.status, res.headers.get('content-type'), await res.text()]).toEqual([200, 'text/css; charset=utf-8', ':host{all:initial}']);
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
   });
 });

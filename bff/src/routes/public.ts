@@ -80,6 +80,17 @@ export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.body(body as Uint8Array<ArrayBuffer>, 200, headers);
   });
 
+  // The widget's CSS as a file, for browsers that cannot construct a stylesheet (Safari < 16.4).
+  app.get('/widget.css', (c) => {
+    if (!widget?.css) throw new NotFoundError('The widget is not built; run npm run build');
+    return c.body(widget.css as Uint8Array<ArrayBuffer>, 200, {
+      'content-type': 'text/css; charset=utf-8',
+      'cache-control': 'public, max-age=86400, stale-while-revalidate=604800',
+      'cross-origin-resource-policy': 'cross-origin',
+      'x-content-type-options': 'nosniff',
+    });
+  });
+
   // The widget's strings in languages besides English: small, public, the same for every site.
   app.get('/widget-locales/:file', (c) => {
     const lang = /^([a-z]{2})\.json$/.exec(c.req.param('file'))?.[1];
