@@ -111,6 +111,29 @@ describe('desktop', () => {
     await second.close();
   });
 
+  it('tabs share one event stream; when its tab closes, another takes it over and nothing is missed', async () => {
+    const streamsOpen = async () => Number(/^parley_streams_open (\d+)$/m.exec(await (await fetch(`${world.bff.url}/metrics`)).text())?.[1]);
+    const before = await streamsOpen();
+    const context = await world.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const [a, b, c] = [await context.newPage(), await context.newPage(), await context.newPage()];
+    await a.goto(world.host.url);
+    await launcher(a).click();
+    await sendMessage(a, 'help');
+    await log(a).getByText("Here's what I can do in this demo:").waitFor({ timeout: ANSWER_MS });
+    for (const tab of [b, c]) {
+      await tab.goto(world.host.url);
+      await launcher(tab).click();
+      await log(tab).getByText("Here's what I can do in this demo:").waitFor({ timeout: ANSWER_MS });
+    }
+    expect(await streamsOpen()).toBe(before + 1);
+
+    await a.close(); // the tab holding the stream
+    await expect.poll(streamsOpen, { timeout: 10_000 }).toBe(before + 1);
+    await sendMessage(b, 'shipping');
+    for (const tab of [b, c]) await log(tab).getByText(/free over €75/).waitFor({ timeout: ANSWER_MS });
+    await context.close();
+  });
+
   it('reported no CSP violation and no console error', () => {
     expect(main.problems).toEqual([]);
   });

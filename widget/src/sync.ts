@@ -6,6 +6,7 @@ import { batch } from '@preact/signals';
 import type { Message, MessagesPage, StreamEventName } from '../../shared/types.js';
 import { isFatal, type Auth } from './auth.js';
 import { openStream, type Stream } from './events.js';
+import { sharedStream } from './shared-stream.js';
 import { applyDelta, mergeMessages } from './messages.js';
 import { isExpired, loadSession, type SessionData } from './session.js';
 import type { Convo, State } from './state.js';
@@ -43,19 +44,29 @@ export function createSync(bff: string, st: State, auth: Auth, emit: Emit, repor
     }
   }
 
-  /** Opens the stream for the current session (closing any previous one). */
+  /** Opens the stream for the current session (closing any previous one), shared with other tabs. */
   function live() {
     stream?.close();
-    stream = openStream(
-      async () => {
-        if (auth.session && isExpired(auth.session)) await auth.refresh();
-        const s = auth.session;
-        if (!s) return undefined;
-        streamToken = s.token;
-        const last = s.lastEventId ? '&lastEventId=' + encodeURIComponent(s.lastEventId) : '';
-        return `${bff}/api/events?token=${encodeURIComponent(s.token)}${last}`;
-      },
-      { event: onEvent, status: () => {} },
+    const url = async () => {
+      if (auth.session && isExpired(auth.session)) await auth.refresh();
+      const s = auth.session;
+      if (!s) return undefined;
+      streamToken = s.token;
+      const last = s.lastEventId ? '&lastEventId=' + encodeURIComponent(s.lastEventId) : '';
+      return `${bff}/api/events?token=${encodeURIComponent(s.token)}${last}`;
+    };
+    stream = sharedStream(
+      `parley-stream:${bff}:${auth.session?.sessionId ?? ''}`,
+      (relay) =>
+        openStream(url, {
+          event(name, data, id) {
+            onEvent(name, data, id);
+            // The end of this tab's token is this tab's business: others would refresh it too.
+            if (!(name === 'error' && data?.code === 'token_expired')) relay([name, data, id]);
+          },
+          status: () => {},
+        }),
+      ([name, data, id]) => onEvent(name as StreamEventName, data, id),
     );
   }
 
