@@ -3,26 +3,38 @@ import type { Stream } from './events.js';
 import { sharedStream, type Relayed } from './shared-stream.js';
 import { flush } from './test-utils.js';
 
-/** Web Locks as the browser keeps them: one holder per name, the others wait in order. */
+/** Web Locks as the browser keeps them: one holder per name, the others wait in order; `steal` preempts. */
 class FakeLocks {
-  private held = new Set<string>();
+  private holder = new Map<string, { reject(e: unknown): void; done: boolean }>();
   private waiting = new Map<string, Array<() => void>>();
-  request(name: string, options: { signal: AbortSignal }, hold: () => Promise<void>): Promise<unknown> {
+  request(name: string, options: { signal?: AbortSignal; steal?: boolean }, hold: () => Promise<void> | undefined): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const grant = () => {
-        this.held.add(name);
-        hold().then(() => {
-          this.held.delete(name);
-          this.waiting.get(name)?.shift()?.();
+        const me = { reject, done: false };
+        this.holder.set(name, me);
+        Promise.resolve(hold()).then(() => {
+          if (me.done) return;
+          me.done = true;
           resolve(undefined);
+          if (this.holder.get(name) !== me) return;
+          this.holder.delete(name);
+          this.waiting.get(name)?.shift()?.();
         });
       };
-      if (!this.held.has(name)) return grant();
+      const current = this.holder.get(name);
+      if (options.steal && current) {
+        current.done = true;
+        current.reject(new DOMException('stolen', 'AbortError'));
+        return grant();
+      }
+      if (!current) return grant();
       const queue = this.waiting.get(name) ?? [];
       queue.push(grant);
       this.waiting.set(name, queue);
-      options.signal.addEventListener('abort', () => {
-        queue.splice(queue.indexOf(grant), 1);
+      options.signal?.addEventListener('abort', () => {
+        const at = queue.indexOf(grant);
+        if (at < 0) return;
+        queue.splice(at, 1);
         reject(new DOMException('aborted', 'AbortError'));
       });
     });
@@ -62,6 +74,7 @@ function tab(key = 'parley-stream:https://bff.test:42') {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
   FakeChannel.open = [];
 });
 
@@ -93,6 +106,28 @@ describe('sharedStream', () => {
     await flush();
     expect(a.opened[0]!.closed).toBe(true);
     expect([b.opened.length, c.opened.length]).toEqual([0, 1]);
+  });
+
+  it('a tab that comes into view takes the stream over; the one it took it from listens again', async () => {
+    vi.stubGlobal('navigator', { ...navigator, locks: new FakeLocks() });
+    vi.stubGlobal('BroadcastChannel', FakeChannel);
+    const a = tab();
+    const b = tab();
+    await flush();
+    let visibility = 'hidden';
+    vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => visibility as DocumentVisibilityState);
+    visibility = 'visible';
+    document.dispatchEvent(new Event('visibilitychange')); // both tabs hear it in this test; only b lacks the stream
+    await flush();
+    expect(a.opened[0]!.closed).toBe(true);
+    expect(b.opened).toHaveLength(1);
+    b.opened[0]!.relay(['state', { state: 'escalated' }, '9']);
+    await flush();
+    expect(a.received).toEqual([['state', { state: 'escalated' }, '9']]);
+    b.stream.close(); // b goes: a, waiting again, takes over
+    await flush();
+    expect(a.opened).toHaveLength(2);
+    a.stream.close();
   });
 
   it('keeps a stream per conversation: another session is another key', async () => {
