@@ -72,6 +72,12 @@ function tab(key = 'parley-stream:https://bff.test:42') {
   return { stream, opened, received };
 }
 
+/** A browser with Web Locks and BroadcastChannel (the fakes above). */
+function withLocks() {
+  vi.stubGlobal('navigator', { ...navigator, locks: new FakeLocks() });
+  vi.stubGlobal('BroadcastChannel', FakeChannel);
+}
+
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
@@ -80,8 +86,7 @@ afterEach(() => {
 
 describe('sharedStream', () => {
   it('opens one stream for all tabs and relays its events to the others', async () => {
-    vi.stubGlobal('navigator', { ...navigator, locks: new FakeLocks() });
-    vi.stubGlobal('BroadcastChannel', FakeChannel);
+    withLocks();
     const a = tab();
     const b = tab();
     const c = tab();
@@ -95,8 +100,7 @@ describe('sharedStream', () => {
   });
 
   it('hands the stream to a waiting tab when the holder closes; a closed waiting tab never opens one', async () => {
-    vi.stubGlobal('navigator', { ...navigator, locks: new FakeLocks() });
-    vi.stubGlobal('BroadcastChannel', FakeChannel);
+    withLocks();
     const a = tab();
     const b = tab();
     const c = tab();
@@ -109,8 +113,7 @@ describe('sharedStream', () => {
   });
 
   it('a tab that comes into view takes the stream over; the one it took it from listens again', async () => {
-    vi.stubGlobal('navigator', { ...navigator, locks: new FakeLocks() });
-    vi.stubGlobal('BroadcastChannel', FakeChannel);
+    withLocks();
     const a = tab();
     const b = tab();
     await flush();
@@ -131,8 +134,7 @@ describe('sharedStream', () => {
   });
 
   it('keeps a stream per conversation: another session is another key', async () => {
-    vi.stubGlobal('navigator', { ...navigator, locks: new FakeLocks() });
-    vi.stubGlobal('BroadcastChannel', FakeChannel);
+    withLocks();
     const a = tab('parley-stream:https://bff.test:1');
     const b = tab('parley-stream:https://bff.test:2');
     await flush();
