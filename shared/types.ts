@@ -63,7 +63,8 @@ export interface StreamEventMap {
   state: { state: string };
   archived: Record<string, never>;
   variables: { name?: string; value?: unknown; [key: string]: unknown };
-  error: { code: string; message: string };
+  /** `replyTo`: in model mode, the user message (`u_…`) whose reply failed. */
+  error: { code: string; message: string; replyTo?: string };
 }
 
 export type StreamEventName = keyof StreamEventMap;

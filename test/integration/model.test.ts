@@ -180,7 +180,9 @@ describe('model mode failures', () => {
     await sim('POST', '/models', { id: 'mistral/mistral-small', regions: ['global'] });
     const c = await converse('Are you there?');
     const err = await c.sse.next((e) => e.event === 'error', 10_000);
-    expect(data(err)).toEqual({ code: 'model_unavailable_in_region', message: expect.stringMatching(/not available in its region/) });
+    // `replyTo` names the question whose reply failed.
+    const question = c.sse.events.find((e) => e.event === 'message' && data(e).role === 'user')!;
+    expect(data(err)).toEqual({ code: 'model_unavailable_in_region', message: expect.stringMatching(/not available in its region/), replyTo: data(question).id });
     const all = (await sim('GET', '/requests')).body.requests as GatewayRecord[];
     expect(all).toHaveLength(1);
     expect(all[0]).toMatchObject({ region: 'eu', path: '/chat/completions', status: 451, model: 'mistral/mistral-small' });
@@ -192,7 +194,7 @@ describe('model mode failures', () => {
     await sim('POST', '/credit', { remaining: 0 });
     const c = await converse('Anything left?');
     const err = await c.sse.next((e) => e.event === 'error', 10_000);
-    expect(data(err)).toEqual({ code: 'budget_exhausted', message: expect.stringMatching(/budget/i) });
+    expect(data(err)).toEqual({ code: 'budget_exhausted', message: expect.stringMatching(/budget/i), replyTo: expect.stringMatching(/^u_/) });
     expect((await chatRequests()).map((r) => r.status)).toEqual([402]);
     c.sse.close();
   });
@@ -213,7 +215,7 @@ describe('model mode failures', () => {
     await sim('POST', '/faults', { status: 503, count: 10, retryAfter: 0 });
     const c = await converse('Still busy?');
     const err = await c.sse.next((e) => e.event === 'error', 15_000);
-    expect(data(err)).toEqual({ code: 'upstream_unavailable', message: expect.stringMatching(/busy/) });
+    expect(data(err)).toEqual({ code: 'upstream_unavailable', message: expect.stringMatching(/busy/), replyTo: expect.stringMatching(/^u_/) });
     expect((await chatRequests()).map((r) => r.status)).toEqual([503, 503, 503, 503]); // 1 + UPSTREAM_RETRIES (3)
     c.sse.close();
   });

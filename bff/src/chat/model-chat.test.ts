@@ -34,7 +34,47 @@ describe('ModelChat.close', () => {
     const last = events.slice(-2);
     expect(last.map((e) => e.event)).toEqual(['message', 'error']);
     expect(last[0]!.data).toMatchObject({ id: (deltas[0]!.data as { id: string }).id, role: 'bot', text: 'Half an answer' });
-    expect(last[1]!.data).toEqual({ code: 'upstream_unavailable', message: expect.any(String) });
+    expect(last[1]!.data).toEqual({ code: 'upstream_unavailable', message: expect.any(String), replyTo: expect.stringMatching(/^u_/) });
     await store.close();
+  });
+});
+
+describe('turn order across instances', () => {
+  it('a reply waits until another instance has answered the question before it, and sends that answer as history', async () => {
+    const store = new MemoryEventStore({ maxEvents: 100, maxAgeMs: 60_000, dedupTtlMs: 60_000 });
+    let finishFirst!: () => void;
+    const firstMayFinish = new Promise<void>((resolve) => (finishFirst = resolve));
+    const slow: ModelGateway = {
+      region: 'eu',
+      model: 'test/model',
+      async *streamChatCompletion() {
+        yield 'The first ';
+        await firstMayFinish;
+        yield 'answer';
+      },
+    };
+    const seenByB: string[][] = [];
+    const quick: ModelGateway = {
+      region: 'eu',
+      model: 'test/model',
+      async *streamChatCompletion({ messages }: CompletionRequest) {
+        seenByB.push(messages.map((m) => `${m.role}: ${m.content}`));
+        yield 'The second answer';
+      },
+    };
+    const options = { systemPrompt: '', maxHistory: 10, maxTokens: 100, coalesce: { maxChars: 1, maxDelayMs: 0 } };
+    const a = new ModelChat(slow, store, options);
+    const b = new ModelChat(quick, store, options);
+    const { conversationId } = await a.startConversation({ text: 'First question' });
+    await b.sendMessage(conversationId, { text: 'Second question' }); // lands on the other instance
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(seenByB).toEqual([]); // still waiting for the first answer
+
+    finishFirst();
+    const bots = async () => (await store.read(conversationId, 0, 100)).filter((e) => e.event === 'message' && e.data.role === 'bot').map((e) => (e.data as { text: string }).text);
+    await expect.poll(bots, { timeout: 5000 }).toEqual(['The first answer', 'The second answer']);
+    await a.close();
+    await b.close();
+    expect(seenByB).toEqual([['user: First question', 'assistant: The first answer', 'user: Second question']]);
   });
 });

@@ -33,12 +33,17 @@ const PLAIN_WORDS: Partial<Record<ErrorCode, string>> = {
 };
 
 const READ_PAGE = 500;
+/** How long a reply waits for earlier questions that another instance is still answering. */
+const TURN_WAIT_MS = 60_000;
+const TURN_POLL_MS = 200;
 
 /**
  * Model mode (area A): the BFF mints the conversation id, stores every message in the event
  * log, and writes each reply itself, streamed as `message_delta` events closed by a `message`
  * with the same id. The gateway keeps nothing, so each turn resends the history read from the
- * store. Turns of one conversation run one after another (within this process).
+ * store. Turns of one conversation run one after another: within this process by a chain of
+ * promises, across instances (Redis) by waiting until the log holds the answer, or the failure,
+ * of every recent earlier question.
  */
 export class ModelChat implements ChatBackend {
   readonly mode = 'model' as const;
@@ -125,7 +130,7 @@ export class ModelChat implements ChatBackend {
       this.o.coalesce ?? { maxChars: 64, maxDelayMs: 50 },
     );
     try {
-      const messages = await this.history(conversationId, key);
+      const messages = this.history(await this.afterEarlierTurns(conversationId, key), key);
       for await (const delta of this.gateway.streamChatCompletion({ messages, maxTokens: this.o.maxTokens, signal: this.stopping.signal })) {
         text += delta;
         buffer.push(delta);
@@ -135,7 +140,7 @@ export class ModelChat implements ChatBackend {
       await this.store.append(conversationId, { event: 'message', data: this.botMessage(id, text) });
     } catch (caught) {
       const err = this.stopping.signal.aborted ? new UpstreamError('upstream_unavailable', 'Reply stopped: the server is shutting down') : caught;
-      await this.fail(conversationId, err, async () => {
+      await this.fail(conversationId, key, err, async () => {
         await buffer.close().catch(() => {});
         // Every delta id is closed by a message (SPEC §4), even when the reply broke off.
         if (streamed) await this.store.append(conversationId, { event: 'message', data: this.botMessage(id, text) });
@@ -143,7 +148,7 @@ export class ModelChat implements ChatBackend {
     }
   }
 
-  private async fail(conversationId: string, err: unknown, closeDeltas: () => Promise<void>): Promise<void> {
+  private async fail(conversationId: string, key: string, err: unknown, closeDeltas: () => Promise<void>): Promise<void> {
     const code: ErrorCode = err instanceof AppError ? err.code : 'internal_error';
     this.o.logger?.warn('model reply failed', {
       conversationId,
@@ -154,7 +159,7 @@ export class ModelChat implements ChatBackend {
     try {
       await closeDeltas();
       const message = PLAIN_WORDS[code] ?? 'Something went wrong while writing the reply. Please try again.';
-      await this.store.append(conversationId, { event: 'error', data: { code, message } });
+      await this.store.append(conversationId, { event: 'error', data: { code, message, replyTo: `u_${key}` } });
     } catch (storeErr) {
       this.o.logger?.error('model reply failure could not be stored', { conversationId, error: String(storeErr) });
     }
@@ -165,12 +170,26 @@ export class ModelChat implements ChatBackend {
   }
 
   /**
+   * The log once no recent question before `u_<key>` is still waiting for its reply: another
+   * instance may be writing it (in this one the chain of turns already saw to it). Questions
+   * older than the wait, or a wait past it, are taken as abandoned.
+   */
+  private async afterEarlierTurns(conversationId: string, key: string): Promise<StoredEvent[]> {
+    const deadline = this.now() + TURN_WAIT_MS;
+    for (;;) {
+      const events = await this.readAll(conversationId);
+      if (!openEarlierTurn(events, key, this.now() - TURN_WAIT_MS) || this.now() >= deadline || this.stopping.signal.aborted) return events;
+      await new Promise((resolve) => setTimeout(resolve, TURN_POLL_MS));
+    }
+  }
+
+  /**
    * The turns to send for the question `u_<key>`: earlier messages with each answer right after
    * its question (an answer may have been stored after later questions that were waiting),
    * questions queued behind this one left out, the newest `maxHistory` kept, the question last.
    */
-  private async history(conversationId: string, key: string): Promise<ChatTurn[]> {
-    const messages = messagesOf(await this.readAll(conversationId));
+  private history(events: StoredEvent[], key: string): ChatTurn[] {
+    const messages = messagesOf(events);
     const ids = new Set(messages.map((m) => m.id));
     const own = messages.findIndex((m) => m.id === `u_${key}`);
     const answers = new Map(messages.filter((m) => m.role === 'bot' && m.id.startsWith('b_')).map((m) => [m.id.slice(2), m]));
@@ -202,6 +221,22 @@ export class ModelChat implements ChatBackend {
       after = page[page.length - 1]!.id;
     }
   }
+}
+
+/** True when a question before `u_<key>`, asked since `since` (ms), has neither an answer nor a failure in `events`. */
+function openEarlierTurn(events: StoredEvent[], key: string, since: number): boolean {
+  const settled = new Set<string>();
+  for (const e of events) {
+    if (e.event === 'message' && e.data.id.startsWith('b_')) settled.add(e.data.id.slice(2));
+    if (e.event === 'error' && e.data.replyTo?.startsWith('u_')) settled.add(e.data.replyTo.slice(2));
+  }
+  for (const e of events) {
+    if (e.event !== 'message' || e.data.role !== 'user' || !e.data.id.startsWith('u_')) continue;
+    const earlier = e.data.id.slice(2);
+    if (earlier === key) return false;
+    if (!settled.has(earlier) && e.ts >= since) return true;
+  }
+  return false;
 }
 
 /** The `message` events of a log, in log order; a repeated id keeps its first place and latest content. */
