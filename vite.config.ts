@@ -15,7 +15,6 @@ export default defineConfig({
       name: 'parley-assets',
       generateBundle(output) {
         if (output.format !== 'iife') return;
-        // For browsers without constructable stylesheets: the same CSS as a file the page may link.
         this.emitFile({ type: 'asset', fileName: 'widget.css', source: CSS });
         for (const lang of SERVED_LOCALES) {
           this.emitFile({ type: 'asset', fileName: `widget-locales/${lang}.json`, source: JSON.stringify(LOCALES[lang]) });

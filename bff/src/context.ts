@@ -18,8 +18,8 @@ export interface WidgetAsset {
   etag: string;
   /** `sha384-…`, for `<script integrity>`. */
   integrity: string;
-  /** The widget's strings by language (`widget-locales/{lang}.json`), as the build wrote them. */
-  locales: Record<string, Uint8Array>;
+  /** The widget's strings by file name (`de.json` of `widget-locales/`), as the build wrote them. */
+  locales: ReadonlyMap<string, Uint8Array>;
   /** `widget.css`, for browsers without constructable stylesheets. */
   css?: Uint8Array;
 }

@@ -9,8 +9,8 @@ interface Log {
 }
 
 /**
- * In-process event store: one bounded array per conversation, dedup keys in an
- * insertion-ordered map bounded by age and count. Fan-out is synchronous. A sweep drops
+ * In-process event store: one bounded array per conversation, dedup keys bounded by age and
+ * count (`ExpiringKeys`). Fan-out is synchronous. A sweep drops
  * conversations whose events have all expired, which nobody would read again.
  */
 export class MemoryEventStore implements EventStore {

@@ -19,16 +19,16 @@ export function projectRoot(from = dirname(fileURLToPath(import.meta.url))): str
 
 /** Loads `dist/widget/widget.js` (pre-compressed) and its locale files once; undefined when it is not built. */
 export function loadWidgetAsset(root = projectRoot()): WidgetAsset | undefined {
-  const file = join(root, 'dist', 'widget', 'widget.js');
+  const dir = join(root, 'dist', 'widget');
+  const file = join(dir, 'widget.js');
   if (!existsSync(file)) return undefined;
   const body = readFileSync(file);
-  const localeDir = join(root, 'dist', 'widget', 'widget-locales');
-  const locales: Record<string, Uint8Array> = {};
+  const localeDir = join(dir, 'widget-locales');
+  const locales = new Map<string, Uint8Array>();
   for (const name of existsSync(localeDir) ? readdirSync(localeDir) : []) {
-    const lang = /^([a-z]{2})\.json$/.exec(name)?.[1];
-    if (lang) locales[lang] = readFileSync(join(localeDir, name));
+    if (/^[a-z]{2}\.json$/.test(name)) locales.set(name, readFileSync(join(localeDir, name)));
   }
-  const css = join(root, 'dist', 'widget', 'widget.css');
+  const css = join(dir, 'widget.css');
   return {
     locales,
     ...(existsSync(css) && { css: readFileSync(css) }),

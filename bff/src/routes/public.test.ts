@@ -27,7 +27,7 @@ function appWith(widget: WidgetAsset) {
 
 const german = new TextEncoder().encode(JSON.stringify({ open: 'Chat öffnen' }));
 const css = new TextEncoder().encode(':host{all:initial}');
-const widget: WidgetAsset = { body: new TextEncoder().encode('/*widget*/'), etag: '"abc"', integrity: 'sha384-x', locales: { de: german }, css };
+const widget: WidgetAsset = { body: new TextEncoder().encode('/*widget*/'), etag: '"abc"', integrity: 'sha384-x', locales: new Map([['de.json', german]]), css };
 
 describe('GET /widget-locales/{lang}.json', () => {
   it('serves a built language to any site, cached for a day', async () => {

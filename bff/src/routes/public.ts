@@ -4,6 +4,14 @@ import { TEXT_MAX_LENGTH } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AuthError, NotFoundError } from '../errors.js';
 
+/** Every file of the widget's: public, the same for every site, revalidated daily. */
+const ASSET_HEADERS: Readonly<Record<string, string>> = {
+  'cache-control': 'public, max-age=86400, stale-while-revalidate=604800',
+  'access-control-allow-origin': '*',
+  'cross-origin-resource-policy': 'cross-origin',
+  'x-content-type-options': 'nosniff',
+};
+
 /** Routes anyone may call: public settings, health, readiness and the widget script. */
 export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -56,14 +64,12 @@ export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
   app.on(['GET', 'HEAD'], ['/widget.js', ...(versioned ? [versioned] : [])], (c) => {
     if (!widget) throw new NotFoundError('The widget is not built; run npm run build');
     const headers: Record<string, string> = {
+      ...ASSET_HEADERS,
       'content-type': 'text/javascript; charset=utf-8',
       // The stable URL revalidates daily; the hashed URL never changes, so it is cached for a year.
-      'cache-control': c.req.path === versioned ? 'public, max-age=31536000, immutable' : 'public, max-age=86400, stale-while-revalidate=604800',
+      ...(c.req.path === versioned && { 'cache-control': 'public, max-age=31536000, immutable' }),
       etag: widget.etag,
       vary: 'Accept-Encoding',
-      'access-control-allow-origin': '*',
-      'cross-origin-resource-policy': 'cross-origin',
-      'x-content-type-options': 'nosniff',
     };
     if (c.req.header('if-none-match') === widget.etag) return c.body(null, 304, headers);
     const accept = c.req.header('accept-encoding') ?? '';
@@ -83,26 +89,14 @@ export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
   // The widget's CSS as a file, for browsers that cannot construct a stylesheet (Safari < 16.4).
   app.get('/widget.css', (c) => {
     if (!widget?.css) throw new NotFoundError('The widget is not built; run npm run build');
-    return c.body(widget.css as Uint8Array<ArrayBuffer>, 200, {
-      'content-type': 'text/css; charset=utf-8',
-      'cache-control': 'public, max-age=86400, stale-while-revalidate=604800',
-      'cross-origin-resource-policy': 'cross-origin',
-      'x-content-type-options': 'nosniff',
-    });
+    return c.body(widget.css as Uint8Array<ArrayBuffer>, 200, { ...ASSET_HEADERS, 'content-type': 'text/css; charset=utf-8' });
   });
 
   // The widget's strings in languages besides English: small, public, the same for every site.
   app.get('/widget-locales/:file', (c) => {
-    const lang = /^([a-z]{2})\.json$/.exec(c.req.param('file'))?.[1];
-    const body = lang === undefined ? undefined : widget?.locales[lang];
+    const body = widget?.locales.get(c.req.param('file'));
     if (!body) throw new NotFoundError('No strings for this language');
-    return c.body(body as Uint8Array<ArrayBuffer>, 200, {
-      'content-type': 'application/json; charset=utf-8',
-      'cache-control': 'public, max-age=86400, stale-while-revalidate=604800',
-      'access-control-allow-origin': '*',
-      'cross-origin-resource-policy': 'cross-origin',
-      'x-content-type-options': 'nosniff',
-    });
+    return c.body(body as Uint8Array<ArrayBuffer>, 200, { ...ASSET_HEADERS, 'content-type': 'application/json; charset=utf-8' });
   });
 
   return app;
