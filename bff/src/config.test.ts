@@ -60,6 +60,9 @@ describe('loadConfig', () => {
     ['FLOW_TOKENS', 'no-colon', /FLOW_TOKENS must look like/],
     ['UPLOAD_FLOW', 'missing', /UPLOAD_FLOW names "missing"/],
     ['UPSTREAM_BASE_URL', 'ftp://x', /UPSTREAM_BASE_URL must be an http/],
+    ['IDENTITY_SECRET', 'short', /IDENTITY_SECRET must be at least 32 bytes/],
+    ['IDENTITY_JWKS_URL', 'file:///etc/keys', /IDENTITY_JWKS_URL must be an http/],
+    ['IDENTITY_REQUIRED', 'true', /IDENTITY_REQUIRED=true needs IDENTITY_SECRET or IDENTITY_JWKS_URL/],
   ])('%s=%s is refused with a clear line', (name, value, pattern) => {
     const p = problems({ ...upstream, [name]: value });
     expect(p.some((line) => pattern.test(line) && line.includes(name))).toBe(true);

@@ -52,6 +52,13 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** When set, `/metrics` needs `Authorization: Bearer <token>`. */
   metricsToken?: string;
+  /** Identity tokens of signed-in users (SPEC §8): HS256 key and/or JWKS URL (RS256, ES256, EdDSA). */
+  identitySecret?: string;
+  identityJwksUrl?: string;
+  /** When set, an identity token's `iss` must equal it. */
+  identityIssuer?: string;
+  /** Refuse sessions without an identity token. */
+  identityRequired: boolean;
 }
 
 /** Thrown by `loadConfig` with one line per bad variable (never a secret's value). */
@@ -126,6 +133,16 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     problems.push(`UPLOAD_FLOW names "${uploadFlow}", which is not in FLOW_TOKENS`);
   }
 
+  const identitySecret = p.optional('IDENTITY_SECRET');
+  if (identitySecret !== undefined && Buffer.byteLength(identitySecret) < 32) {
+    problems.push('IDENTITY_SECRET must be at least 32 bytes');
+  }
+  const identityJwksUrl = p.url('IDENTITY_JWKS_URL');
+  const identityRequired = p.bool('IDENTITY_REQUIRED', false);
+  if (identityRequired && identitySecret === undefined && env.IDENTITY_JWKS_URL === undefined) {
+    problems.push('IDENTITY_REQUIRED=true needs IDENTITY_SECRET or IDENTITY_JWKS_URL to verify identity tokens');
+  }
+
   const config: Config = {
     port: p.int('PORT', 8787, 0, 65535),
     host: p.string('HOST', '0.0.0.0'),
@@ -173,6 +190,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     widgetScheme: p.oneOf('WIDGET_SCHEME', ['light', 'dark', 'auto'] as const, 'auto'),
     logLevel: p.oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
     metricsToken: p.optional('METRICS_TOKEN'),
+    identitySecret,
+    identityJwksUrl,
+    identityIssuer: p.optional('IDENTITY_ISSUER'),
+    identityRequired,
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

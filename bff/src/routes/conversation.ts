@@ -4,7 +4,7 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { optionalString, readJsonObject, requireText } from '../lib/http.js';
 import { requireSession } from '../middleware.js';
-import type { VariableValue } from '../ports/upstream.js';
+import { checkVariables } from '../lib/variables.js';
 import { limit } from './session.js';
 
 const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -45,15 +45,14 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.patch('/api/user', auth, calls, async (c) => {
     const body = await readJsonObject(c);
-    const variables: Record<string, VariableValue> = {};
-    const entries = Object.entries(body);
-    if (entries.length === 0) throw new ValidationError('Send at least one variable');
-    for (const [name, value] of entries) {
-      if (!config.userVariables.includes(name)) throw new ForbiddenError('variable_not_allowed', `Variable "${name}" may not be set from the browser`);
-      const ok = (typeof value === 'string' && value.length <= 1000) || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
-      if (!ok) throw new ValidationError(`Variable "${name}" must be a string (up to 1000 characters), a number or a boolean`);
-      variables[name] = value as VariableValue;
+    if (Object.keys(body).length === 0) throw new ValidationError('Send at least one variable');
+    const checked = checkVariables(body, config.userVariables);
+    if ('problem' in checked) {
+      const { kind, name } = checked.problem;
+      if (kind === 'not_allowed') throw new ForbiddenError('variable_not_allowed', `Variable "${name}" may not be set from the browser`);
+      throw new ValidationError(`Variable "${name}" must be a string (up to 1000 characters), a number or a boolean`);
     }
+    const { variables } = checked;
     await deps.chat.setUserVariables(c.get('session').conversationId, variables);
     return c.body(null, 204);
   });
