@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisAdapters, type RedisAdapters } from '../../bff/src/adapters/redis.js';
+import { RedisUserDirectory } from '../../bff/src/adapters/redis-users.js';
 import { StoreUnavailableError } from '../../bff/src/errors.js';
 import type { AppendResult, RetentionOptions } from '../../bff/src/ports/event-store.js';
 import type { StoredEvent } from '../../shared/types.js';
 import { describeEventStoreContract, describeOnceStoreContract, describeRateLimiterContract } from '../contract/store-contract.js';
+import { describeUserDirectoryContract } from '../contract/user-directory-contract.js';
 import { skipRedisTests, startRedisServer, type TestRedis } from './redis-server.js';
 
 const RETENTION: RetentionOptions = { maxEvents: 1000, maxAgeMs: 3_600_000, dedupTtlMs: 3_600_000 };
@@ -65,6 +67,8 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
     const adapters = await instance(freshPrefix());
     return { onceStore: adapters.onceStore, cleanup: () => adapters.close() };
   });
+
+  describeUserDirectoryContract('redis', async (now) => ({ users: new RedisUserDirectory(admin, { prefix: freshPrefix(), now }), cleanup: async () => {} }));
 
   describe('several instances of one deployment', () => {
     it('fans an append on instance A out to a subscriber on instance B, in order', async () => {

@@ -3,12 +3,14 @@ import { StoreUnavailableError } from '../errors.js';
 import type { RetentionOptions } from '../ports/event-store.js';
 import { RedisOnceStore, RedisRateLimiter } from './redis-limits.js';
 import { RedisEventStore } from './redis-store.js';
+import { RedisUserDirectory } from './redis-users.js';
 
 /** The Redis-backed adapters of one BFF instance, on one command and one subscriber connection. */
 export interface RedisAdapters {
   store: RedisEventStore;
   rateLimiter: RedisRateLimiter;
   onceStore: RedisOnceStore;
+  users: RedisUserDirectory;
   /** Quits both connections. */
   close(): Promise<void>;
 }
@@ -45,6 +47,7 @@ export async function createRedisAdapters(url: string, retention: RetentionOptio
     store,
     rateLimiter: new RedisRateLimiter(client, prefix),
     onceStore: new RedisOnceStore(client, prefix),
+    users: new RedisUserDirectory(client, { prefix }),
     close: () => store.close(),
   };
 }
