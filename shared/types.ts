@@ -90,6 +90,8 @@ export const STREAM_EVENT_NAMES: readonly StreamEventName[] = [
 export interface PublicConfig {
   mode: 'agent' | 'model';
   features: { escalation: boolean; upload: boolean; flows: string[] };
+  /** Signed-in users (SPEC §8): `off`, `optional` (identity tokens accepted) or `required`. */
+  identity: 'off' | 'optional' | 'required';
   /** Set only when the operator chose one (WIDGET_TITLE); else the widget's strings in the visitor's language. */
   title?: string;
   /** Set only when the operator chose one (WIDGET_GREETING), like `title`. */
@@ -104,11 +106,37 @@ export interface ErrorBody {
   error: { code: string; message: string };
 }
 
+/** A signed-in user as the BFF verified them (SPEC §8). */
+export interface SessionUser {
+  id: string;
+  name?: string;
+}
+
 export interface SessionResponse {
   sessionId: string;
   token: string;
   refreshToken: string;
   expiresAt: string;
+  /** Set when the conversation belongs to a signed-in user. */
+  user?: SessionUser;
+}
+
+/** `POST /api/identify`: `switched` when the answer is the user's existing conversation, not the current one. */
+export interface IdentifyResponse extends SessionResponse {
+  user: SessionUser;
+  switched: boolean;
+}
+
+/** One entry of `GET /api/conversations`. */
+export interface ConversationSummary {
+  sessionId: string;
+  title: string;
+  state: 'open' | 'escalated' | 'archived';
+  updatedAt: string;
+}
+
+export interface ConversationsList {
+  items: ConversationSummary[];
 }
 
 export interface TokenResponse {

@@ -8,6 +8,7 @@ import { requestLog, widgetCors } from './middleware.js';
 import { conversationRoutes } from './routes/conversation.js';
 import { eventRoutes } from './routes/events.js';
 import { flowRoutes } from './routes/flows.js';
+import { identityRoutes } from './routes/identity.js';
 import { publicRoutes } from './routes/public.js';
 import { sessionRoutes } from './routes/session.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -24,6 +25,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', webhookRoutes(deps));
   app.route('/', sessionRoutes(deps));
   app.route('/', conversationRoutes(deps));
+  app.route('/', identityRoutes(deps));
   app.route('/', eventRoutes(deps));
   app.route('/', flowRoutes(deps));
 

@@ -60,6 +60,7 @@ describe('loadConfig', () => {
     ['FLOW_TOKENS', 'no-colon', /FLOW_TOKENS must look like/],
     ['UPLOAD_FLOW', 'missing', /UPLOAD_FLOW names "missing"/],
     ['UPSTREAM_BASE_URL', 'ftp://x', /UPSTREAM_BASE_URL must be an http/],
+    ['USER_VARIABLES', 'plan,verifiedUserId', /USER_VARIABLES may not list verifiedUserId/],
     ['IDENTITY_SECRET', 'short', /IDENTITY_SECRET must be at least 32 bytes/],
     ['IDENTITY_JWKS_URL', 'file:///etc/keys', /IDENTITY_JWKS_URL must be an http/],
     ['IDENTITY_REQUIRED', 'true', /IDENTITY_REQUIRED=true needs IDENTITY_SECRET or IDENTITY_JWKS_URL/],

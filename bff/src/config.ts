@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Parser, type Env } from './env-parser.js';
+import { VERIFIED_VARIABLES } from './lib/variables.js';
 
 /** Every setting of the BFF, parsed once from the environment (SPEC §2). Frozen. */
 export interface Config {
@@ -133,6 +134,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     problems.push(`UPLOAD_FLOW names "${uploadFlow}", which is not in FLOW_TOKENS`);
   }
 
+  const userVariables = p.list('USER_VARIABLES', []);
+  for (const name of VERIFIED_VARIABLES) {
+    if (userVariables.includes(name)) problems.push(`USER_VARIABLES may not list ${name}: the BFF sets it for signed-in users`);
+  }
   const identitySecret = p.optional('IDENTITY_SECRET');
   if (identitySecret !== undefined && Buffer.byteLength(identitySecret) < 32) {
     problems.push('IDENTITY_SECRET must be at least 32 bytes');
@@ -159,7 +164,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     testChat: p.bool('TEST_CHAT', false),
     devWebhookUrl: p.url('DEV_WEBHOOK_URL'),
     escalationOperatorEmail: p.email('ESCALATION_OPERATOR_EMAIL'),
-    userVariables: p.list('USER_VARIABLES', []),
+    userVariables,
     flowTokens,
     uploadFlow,
     maxUploadBytes,

@@ -4,11 +4,13 @@ import type { Logger } from './logger.js';
 import type { TokenService, SessionClaims } from './lib/tokens.js';
 import type { WebhookVerifier } from './lib/webhook-verify.js';
 import type { Heartbeat } from './lib/sse.js';
+import type { IdentityVerifier } from './lib/identity.js';
 import type { ChatBackend } from './ports/chat-backend.js';
 import type { EventStore } from './ports/event-store.js';
 import type { FlowClient } from './ports/flows.js';
 import type { Observer } from './ports/observer.js';
 import type { RateLimiter } from './ports/rate-limiter.js';
+import type { UserDirectory } from './ports/user-directory.js';
 
 /** The built widget script, prepared once at start-up. */
 export interface WidgetAsset {
@@ -31,6 +33,10 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   chat: ChatBackend;
   tokens: TokenService;
+  /** Which conversations belong to which signed-in user (SPEC §8). */
+  users: UserDirectory;
+  /** Verifies identity tokens; absent when no IDENTITY_SECRET or IDENTITY_JWKS_URL is set. */
+  identity?: IdentityVerifier;
   verifier: WebhookVerifier;
   heartbeat: Heartbeat;
   logger: Logger;

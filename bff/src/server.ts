@@ -11,6 +11,7 @@ import { HttpGateway } from './adapters/http-gateway.js';
 import { HttpAgentUpstream } from './adapters/http-upstream.js';
 import { MemoryOnceStore, MemoryRateLimiter } from './adapters/memory-limits.js';
 import { MemoryEventStore } from './adapters/memory-store.js';
+import { MemoryUserDirectory } from './adapters/memory-users.js';
 import { AgentChat } from './chat/agent-chat.js';
 import { checkModelAvailable } from './chat/model-check.js';
 import { ModelChat } from './chat/model-chat.js';
@@ -18,12 +19,14 @@ import { createLogger, type Logger } from './logger.js';
 import { Metrics } from './lib/metrics.js';
 import { combineObservers } from './lib/observers.js';
 import { Heartbeat } from './lib/sse.js';
+import { IdentityVerifier } from './lib/identity.js';
 import { TokenService } from './lib/tokens.js';
 import { loadWidgetAsset } from './lib/widget-asset.js';
 import { WebhookVerifier } from './lib/webhook-verify.js';
 import type { EventStore, RetentionOptions } from './ports/event-store.js';
 import type { OnceStore } from './ports/once-store.js';
 import type { RateLimiter } from './ports/rate-limiter.js';
+import type { UserDirectory } from './ports/user-directory.js';
 
 /** A running BFF: its address and a graceful `stop()`. */
 export interface RunningServer {
@@ -37,6 +40,7 @@ interface Storage {
   store: EventStore;
   rateLimiter: RateLimiter;
   onceStore: OnceStore;
+  users: UserDirectory;
   close(): Promise<void>;
 }
 
@@ -94,6 +98,10 @@ export async function start(env: Record<string, string | undefined> = process.en
       accessTtlSec: config.sessionTokenTtlSec,
       refreshTtlSec: config.refreshTokenTtlSec,
       onceStore: storage.onceStore,
+    }),
+    users: storage.users,
+    ...((config.identitySecret || config.identityJwksUrl) && {
+      identity: new IdentityVerifier({ secret: config.identitySecret, jwks: config.identityJwksUrl, issuer: config.identityIssuer, userVariables: config.userVariables }),
     }),
     verifier: new WebhookVerifier({ secrets: config.webhookSecrets }),
     heartbeat,
@@ -188,7 +196,7 @@ async function openStorage(config: Readonly<Config>): Promise<Storage> {
     return createRedisAdapters(config.redisUrl, retention);
   }
   const store = new MemoryEventStore(retention);
-  return { store, rateLimiter: new MemoryRateLimiter(), onceStore: new MemoryOnceStore(), close: () => store.close() };
+  return { store, rateLimiter: new MemoryRateLimiter(), onceStore: new MemoryOnceStore(), users: new MemoryUserDirectory(), close: () => store.close() };
 }
 
 /** Demo mode with no flows configured gets a demo upload flow, so the demo shows uploads. Never with a real upstream. */

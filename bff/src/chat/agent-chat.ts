@@ -29,7 +29,7 @@ export class AgentChat implements ChatBackend {
   }
 
   async sendMessage(conversationId: string, input: SendMessageInput): Promise<Message> {
-    await this.upstream.send({ message: input.text, session: conversationId });
+    await this.upstream.send({ message: input.text, session: conversationId, ...(input.profileName !== undefined && { profileName: input.profileName }) });
     return this.publishUserMessage(conversationId, input.text, input.clientId);
   }
 

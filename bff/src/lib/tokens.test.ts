@@ -79,4 +79,15 @@ describe('TokenService', () => {
     expect(await code(tokens.refresh(pair.refreshToken, 'https://evil.example'))).toBe('origin_not_allowed');
     await expect(tokens.refresh(pair.refreshToken, 'https://shop.example')).resolves.toBeTruthy();
   });
+
+  it('carries the signed-in user in access tokens, and a refresh keeps the binding', async () => {
+    const tokens = make();
+    const first = await tokens.issue('1001', undefined, { id: 'user-7', name: 'Ada' });
+    await expect(tokens.verifyAccess(first.token, undefined)).resolves.toMatchObject({ conversationId: '1001', user: { id: 'user-7', name: 'Ada' } });
+    const second = await tokens.refresh(first.refreshToken, undefined);
+    await expect(tokens.verifyAccess(second.token, undefined)).resolves.toMatchObject({ conversationId: '1001', user: { id: 'user-7', name: 'Ada' } });
+    const anonymous = await tokens.issue('1002', undefined);
+    expect((await tokens.verifyAccess(anonymous.token, undefined)).user).toBeUndefined();
+    expect((await tokens.verifyAccess((await tokens.refresh(anonymous.refreshToken, undefined)).token, undefined)).user).toBeUndefined();
+  });
 });

@@ -8,10 +8,20 @@ const ACCESS_AUDIENCE = 'parley-widget';
 // A different audience keeps refresh tokens from working as access tokens and the reverse.
 const REFRESH_AUDIENCE = 'parley-refresh';
 
-/** What an access token proves: the conversation and, when it was minted from a page, its origin. */
+/** A signed-in user as tokens carry it (SPEC §8): the verified id and display name. */
+export interface TokenUser {
+  id: string;
+  name?: string;
+}
+
+/**
+ * What an access token proves: the conversation, the embedding origin when the request that
+ * minted it had one, and the signed-in user the conversation belongs to, if any.
+ */
 export interface SessionClaims {
   conversationId: string;
   origin?: string;
+  user?: TokenUser;
   expiresAt: number;
 }
 
@@ -40,11 +50,14 @@ export class TokenService {
     this.now = options.now ?? Date.now;
   }
 
-  /** A fresh access + refresh pair for a conversation. */
-  async issue(conversationId: string, origin: string | undefined): Promise<TokenPair> {
+  /** A fresh access + refresh pair for a conversation, bound to the signed-in user when there is one. */
+  async issue(conversationId: string, origin: string | undefined, user?: TokenUser): Promise<TokenPair> {
     const nowSec = Math.floor(this.now() / 1000);
     const exp = nowSec + this.options.accessTtlSec;
-    const extra = origin ? { org: origin } : {};
+    const extra: Record<string, string> = {};
+    if (origin) extra.org = origin;
+    if (user) extra.uid = user.id;
+    if (user?.name !== undefined) extra.unm = user.name;
     const token = await new SignJWT(extra)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(conversationId)
@@ -70,7 +83,8 @@ export class TokenService {
     const payload = await this.verify(token, ACCESS_AUDIENCE);
     const origin = typeof payload.org === 'string' ? payload.org : undefined;
     checkOrigin(origin, requestOrigin);
-    return { conversationId: payload.sub, origin, expiresAt: payload.exp * 1000 };
+    const user = userOf(payload);
+    return { conversationId: payload.sub, origin, ...(user ? { user } : {}), expiresAt: payload.exp * 1000 };
   }
 
   /** Spends a refresh token (once) and returns a new pair for the same conversation and origin. */
@@ -83,10 +97,10 @@ export class TokenService {
     if (!(await this.options.onceStore.claim(`refresh:${payload.jti}`, ttlMs))) {
       throw new AuthError('refresh_token_reused', 'This refresh token was already used; start a new session');
     }
-    return this.issue(payload.sub, origin);
+    return this.issue(payload.sub, origin, userOf(payload));
   }
 
-  private async verify(token: string, audience: string): Promise<{ sub: string; exp: number; org?: unknown; jti?: string }> {
+  private async verify(token: string, audience: string): Promise<Claims> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
@@ -95,12 +109,26 @@ export class TokenService {
         requiredClaims: ['sub', 'exp'],
         currentDate: new Date(this.now()),
       });
-      return payload as { sub: string; exp: number; org?: unknown; jti?: string };
+      return payload as Claims;
     } catch (cause) {
       if (cause instanceof joseErrors.JWTExpired) throw new AuthError('token_expired', 'Token expired; refresh it', { cause });
       throw new AuthError('invalid_token', 'Token is not valid', { cause });
     }
   }
+}
+
+interface Claims {
+  sub: string;
+  exp: number;
+  org?: unknown;
+  jti?: string;
+  uid?: unknown;
+  unm?: unknown;
+}
+
+function userOf(payload: Claims): TokenUser | undefined {
+  if (typeof payload.uid !== 'string') return undefined;
+  return typeof payload.unm === 'string' ? { id: payload.uid, name: payload.unm } : { id: payload.uid };
 }
 
 function checkOrigin(bound: string | undefined, requestOrigin: string | undefined): void {

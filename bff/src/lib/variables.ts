@@ -1,5 +1,11 @@
 import type { VariableValue } from '../ports/upstream.js';
 
+/**
+ * Variables only the BFF sets, for the operator: who is writing, as verified. Page script cannot
+ * set them (config refuses them in USER_VARIABLES), so their presence means "verified".
+ */
+export const VERIFIED_VARIABLES = ['verifiedUserId', 'verifiedEmail'] as const;
+
 /** Why a set of user variables was refused: a name outside `USER_VARIABLES`, or a value of the wrong shape. */
 export type VariablesProblem = { kind: 'not_allowed' | 'bad_value'; name: string };
 

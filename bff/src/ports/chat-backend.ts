@@ -10,6 +10,8 @@ export interface StartInput {
 export interface SendMessageInput {
   text: string;
   clientId?: string;
+  /** The signed-in user's verified name, sent upstream with every message (SPEC §8). */
+  profileName?: string;
 }
 
 /**

@@ -1,14 +1,10 @@
+import type { ConversationSummary } from '../../../shared/types.js';
+
 /** Where a conversation of a signed-in user stands, as the conversations list shows it. */
-export type ConversationState = 'open' | 'escalated' | 'archived';
+export type ConversationState = ConversationSummary['state'];
 
 /** One entry of a user's conversations list (SPEC §8, `GET /api/conversations`). */
-export interface UserConversation {
-  sessionId: string;
-  title: string;
-  state: ConversationState;
-  /** ISO 8601. */
-  updatedAt: string;
-}
+export type UserConversation = ConversationSummary;
 
 /**
  * Which conversations belong to which signed-in user (SPEC §8). A conversation belongs to at most

@@ -1,6 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { MessagesPage } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
+import { requireOwnConversation } from '../chat/signed-in.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { optionalString, readJsonObject, requireText } from '../lib/http.js';
 import { requireSession } from '../middleware.js';
@@ -26,24 +27,30 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
   };
 
   app.post('/api/messages', auth, async (c) => {
-    const { conversationId } = c.get('session');
+    const { conversationId, user } = c.get('session');
     await limit(deps, `messages:${conversationId}`, config.rateLimitMessagesPerMin);
     const body = await readJsonObject(c);
     const text = requireText(body.text);
     const clientId = optionalString(body, 'clientId', 64, CLIENT_ID);
-    await deps.chat.sendMessage(conversationId, { text, clientId });
+    await deps.chat.sendMessage(conversationId, { text, clientId, profileName: user?.name });
+    if (user) await deps.users.touch(user.id, conversationId);
     return c.json({}, 202);
   });
 
   app.get('/api/messages', auth, calls, async (c) => {
     const pageSize = queryInt(c.req.query('limit'), 'limit', 20, 1, MAX_PAGE);
     const offset = queryInt(c.req.query('offset'), 'offset', 0, 0, 1_000_000);
-    const page = await deps.chat.listMessages(c.get('session').conversationId, pageSize, offset);
+    const session = c.get('session');
+    // Another conversation of the same signed-in user may be read (not written): its history.
+    const requested = optionalString({ sessionId: c.req.query('sessionId') }, 'sessionId', 128);
+    if (requested !== undefined && requested !== session.conversationId) await requireOwnConversation(deps, session.user, requested);
+    const page = await deps.chat.listMessages(requested ?? session.conversationId, pageSize, offset);
     const response: MessagesPage = { items: page.items, limit: pageSize, offset, hasMore: page.hasMore };
     return c.json(response);
   });
 
   app.patch('/api/user', auth, calls, async (c) => {
+    if (deps.identity) throw new ForbiddenError('identity_verified_only', 'User variables come from the identity token on this site');
     const body = await readJsonObject(c);
     if (Object.keys(body).length === 0) throw new ValidationError('Send at least one variable');
     const checked = checkVariables(body, config.userVariables);
@@ -61,12 +68,16 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
     if (!config.escalationOperatorEmail || deps.chat.mode !== 'agent') {
       throw new ForbiddenError('feature_disabled', 'Talking to a person is not available here');
     }
-    await deps.chat.escalate(c.get('session').conversationId);
+    const { conversationId, user } = c.get('session');
+    await deps.chat.escalate(conversationId);
+    if (user) await deps.users.touch(user.id, conversationId, 'escalated');
     return c.json({}, 202);
   });
 
   app.post('/api/archive', auth, calls, async (c) => {
-    await deps.chat.archive(c.get('session').conversationId);
+    const { conversationId, user } = c.get('session');
+    await deps.chat.archive(conversationId);
+    if (user) await deps.users.touch(user.id, conversationId, 'archived');
     return c.json({}, 202);
   });
 

@@ -8,6 +8,7 @@ import { MemoryEventStore } from '../adapters/memory-store.js';
 import { silentLogger } from '../logger.js';
 import { Heartbeat } from '../lib/sse.js';
 import { TokenService } from '../lib/tokens.js';
+import { MemoryUserDirectory } from '../adapters/memory-users.js';
 import { WebhookVerifier } from '../lib/webhook-verify.js';
 import type { EventListener, EventStore } from '../ports/event-store.js';
 
@@ -38,6 +39,7 @@ async function openStream(store: EventStore, lastEventId?: number, observer?: Ap
     rateLimiter: new MemoryRateLimiter(),
     chat: {} as AppDeps['chat'], // the stream never reaches the chat backend
     tokens,
+    users: new MemoryUserDirectory(),
     verifier: new WebhookVerifier({ secrets: ['unused'] }),
     heartbeat: new Heartbeat(60_000),
     logger: silentLogger,

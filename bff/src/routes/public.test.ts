@@ -7,6 +7,7 @@ import { MemoryEventStore } from '../adapters/memory-store.js';
 import { silentLogger } from '../logger.js';
 import { Heartbeat } from '../lib/sse.js';
 import { TokenService } from '../lib/tokens.js';
+import { MemoryUserDirectory } from '../adapters/memory-users.js';
 import { WebhookVerifier } from '../lib/webhook-verify.js';
 
 function appWith(widget: WidgetAsset) {
@@ -17,6 +18,7 @@ function appWith(widget: WidgetAsset) {
     rateLimiter: new MemoryRateLimiter(),
     chat: {} as AppDeps['chat'], // public routes never reach the chat backend
     tokens: new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() }),
+    users: new MemoryUserDirectory(),
     verifier: new WebhookVerifier({ secrets: ['unused'] }),
     heartbeat: new Heartbeat(60_000),
     logger: silentLogger,

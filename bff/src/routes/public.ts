@@ -24,6 +24,7 @@ export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
       upload: config.uploadFlow !== undefined,
       flows: Object.keys(config.flowTokens).filter((name) => name !== config.uploadFlow),
     },
+    identity: !deps.identity ? 'off' : config.identityRequired ? 'required' : 'optional',
     ...(config.widgetTitle !== undefined && { title: config.widgetTitle }),
     ...(config.widgetGreeting !== undefined && { greeting: config.widgetGreeting }),
     theme: { accent: config.widgetAccent, position: config.widgetPosition, scheme: config.widgetScheme },

@@ -1,12 +1,13 @@
 import { Hono } from 'hono';
 import type { SessionResponse } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
-import { RateLimitError, ValidationError } from '../errors.js';
+import { applyVerifiedVariables, startUserConversation, tokenUser, userSession, verifyIdentity } from '../chat/signed-in.js';
+import { AuthError, ForbiddenError, RateLimitError, ValidationError } from '../errors.js';
 import { clientIp, optionalString, readJsonObject, requireText } from '../lib/http.js';
 
 const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** `POST /api/session` (start a conversation) and `POST /api/token` (rotate a refresh token). */
+/** `POST /api/session` (start or, for a signed-in user, resume a conversation) and `POST /api/token` (rotate a refresh token). */
 export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { config } = deps;
@@ -15,12 +16,18 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
     const ip = clientIp(c, config.trustProxy);
     await limit(deps, `session:${ip}`, config.rateLimitSessionsPerMin);
     const body = await readJsonObject(c);
+    const origin = c.req.header('origin');
+    if (deps.identity && body.profileName !== undefined) {
+      throw new ForbiddenError('identity_verified_only', 'Names come from the identity token on this site');
+    }
+    if (body.identityToken !== undefined) return c.json(await signedInSession(deps, body, origin), 201);
+    if (config.identityRequired) throw new AuthError('identity_required', 'Sign in to chat');
+
     const text = requireText(body.text);
     const profileName = optionalString(body, 'profileName', 100);
     const clientId = optionalString(body, 'clientId', 64, CLIENT_ID);
-
     const { conversationId } = await deps.chat.startConversation({ text, profileName, clientId });
-    const pair = await deps.tokens.issue(conversationId, c.req.header('origin'));
+    const pair = await deps.tokens.issue(conversationId, origin);
     const response: SessionResponse = { sessionId: conversationId, ...pair };
     return c.json(response, 201);
   });
@@ -36,6 +43,30 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   return app;
+}
+
+/**
+ * A session of a signed-in user: the identity token is verified before anything else happens.
+ * The user's active conversation is resumed (a `text` is sent into it) or, with none, a new one
+ * starts with `text`.
+ */
+async function signedInSession(deps: AppDeps, body: Record<string, unknown>, origin: string | undefined): Promise<SessionResponse> {
+  const identity = await verifyIdentity(deps, body.identityToken);
+  const text = body.text === undefined ? undefined : requireText(body.text);
+  const clientId = optionalString(body, 'clientId', 64, CLIENT_ID);
+  const user = tokenUser(identity);
+  const active = await deps.users.activeOf(user.id);
+  if (active === undefined) {
+    const conversationId = await startUserConversation(deps, user, { text: requireText(text), clientId });
+    await applyVerifiedVariables(deps, conversationId, identity);
+    return userSession(deps, conversationId, origin, user);
+  }
+  await applyVerifiedVariables(deps, active, identity);
+  if (text !== undefined) {
+    await deps.chat.sendMessage(active, { text, clientId, profileName: user.name });
+    await deps.users.touch(user.id, active);
+  }
+  return userSession(deps, active, origin, user);
 }
 
 /** Counts one hit and throws `RateLimitError` (429 + Retry-After) when over the per-minute limit. */

@@ -8,6 +8,7 @@ import { StoreUnavailableError } from '../errors.js';
 import { silentLogger } from '../logger.js';
 import { Heartbeat } from '../lib/sse.js';
 import { TokenService } from '../lib/tokens.js';
+import { MemoryUserDirectory } from '../adapters/memory-users.js';
 import { signWebhook, WebhookVerifier } from '../lib/webhook-verify.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { WebhookObservation } from '../ports/observer.js';
@@ -22,6 +23,7 @@ function appWith(store: EventStore, observations: WebhookObservation[] = []) {
     rateLimiter: new MemoryRateLimiter(),
     chat: {} as AppDeps['chat'], // webhooks never reach the chat backend
     tokens: new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() }),
+    users: new MemoryUserDirectory(),
     verifier: new WebhookVerifier({ secrets: [SECRET] }),
     heartbeat: new Heartbeat(60_000),
     logger: silentLogger,

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryEventStore } from '../adapters/memory-store.js';
+import type { AgentUpstream, SendInput } from '../ports/upstream.js';
+import { AgentChat } from './agent-chat.js';
+
+/** Records the send calls the chat makes; the service's other calls are not used here. */
+function recordingUpstream(): AgentUpstream & { sends: SendInput[] } {
+  const sends: SendInput[] = [];
+  const unused = () => Promise.reject(new Error('not used'));
+  return { sends, send: async (input) => (sends.push(input), { session: '42' }), listMessages: unused, setUserVariables: unused, escalate: unused, archive: unused };
+}
+
+describe('AgentChat', () => {
+  it('sends the signed-in user’s verified name as profileName with every message, and none for anonymous ones', async () => {
+    const upstream = recordingUpstream();
+    const store = new MemoryEventStore({ maxEvents: 100, maxAgeMs: 60_000, dedupTtlMs: 60_000 });
+    const chat = new AgentChat(upstream, store, undefined);
+    await chat.startConversation({ text: 'first', profileName: 'Ada' });
+    await chat.sendMessage('42', { text: 'second', profileName: 'Ada' });
+    await chat.sendMessage('42', { text: 'third' });
+    expect(upstream.sends.map((s) => [s.message, s.profileName])).toEqual([['first', 'Ada'], ['second', 'Ada'], ['third', undefined]]);
+    await store.close();
+  });
+});

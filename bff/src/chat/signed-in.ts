@@ -1,0 +1,61 @@
+import type { SessionResponse } from '../../../shared/types.js';
+import type { AppDeps } from '../context.js';
+import { AuthError, ForbiddenError } from '../errors.js';
+import type { VerifiedIdentity } from '../lib/identity.js';
+import type { TokenUser } from '../lib/tokens.js';
+import { titleFrom } from '../ports/user-directory.js';
+
+/** What a signed-in user's first or next message carries. */
+export interface UserMessage {
+  text: string;
+  clientId?: string;
+}
+
+/** Verifies an identity token from a request body; `invalid_identity` when identity is not configured. */
+export async function verifyIdentity(deps: Pick<AppDeps, 'identity'>, token: unknown): Promise<VerifiedIdentity> {
+  if (!deps.identity) throw new AuthError('invalid_identity', 'This site does not accept identity tokens');
+  return deps.identity.verify(token);
+}
+
+/** The user as tokens and responses carry it. */
+export function tokenUser(identity: VerifiedIdentity): TokenUser {
+  return identity.name === undefined ? { id: identity.userId } : { id: identity.userId, name: identity.name };
+}
+
+/** Starts a conversation with the user's first message, sent upstream under their verified name, and binds it to them. */
+export async function startUserConversation(deps: AppDeps, user: TokenUser, message: UserMessage): Promise<string> {
+  const { conversationId } = await deps.chat.startConversation({ ...message, profileName: user.name });
+  // A conversation id the service just created cannot belong to anyone yet.
+  await deps.users.bind(user.id, conversationId, titleFrom(message.text));
+  return conversationId;
+}
+
+/** Sends the user's verified id, email (`VERIFIED_VARIABLES`) and variables upstream (`PATCH /v1/conversations/{id}/user`). */
+export async function applyVerifiedVariables(deps: AppDeps, conversationId: string, identity: VerifiedIdentity): Promise<void> {
+  await deps.chat.setUserVariables(conversationId, {
+    ...identity.variables,
+    verifiedUserId: identity.userId,
+    ...(identity.email !== undefined && { verifiedEmail: identity.email }),
+  });
+}
+
+/** Tokens for one of the user's conversations, with the user in the answer. */
+export async function userSession(deps: AppDeps, conversationId: string, origin: string | undefined, user: TokenUser): Promise<SessionResponse & { user: TokenUser }> {
+  return { sessionId: conversationId, ...(await deps.tokens.issue(conversationId, origin, user)), user };
+}
+
+/** Refuses a conversation of another user, or any other conversation for an anonymous token (`403 forbidden`). */
+export async function requireOwnConversation(deps: AppDeps, user: TokenUser | undefined, conversationId: string): Promise<void> {
+  if (!user || (await deps.users.ownerOf(conversationId)) !== user.id) {
+    throw new ForbiddenError('forbidden', 'That conversation is not one of yours');
+  }
+}
+
+/** The first thing the visitor wrote in a conversation, from its retained events; the title of a conversation claimed after a login. */
+export async function firstUserText(deps: AppDeps, conversationId: string): Promise<string | undefined> {
+  const events = await deps.store.read(conversationId, 0, 50);
+  for (const e of events) {
+    if (e.event === 'message' && e.data.role === 'user' && e.data.text) return e.data.text;
+  }
+  return undefined;
+}

@@ -1,0 +1,81 @@
+import { Hono } from 'hono';
+import type { ConversationsList, IdentifyResponse } from '../../../shared/types.js';
+import {
+  applyVerifiedVariables,
+  firstUserText,
+  startUserConversation,
+  tokenUser,
+  userSession,
+  verifyIdentity,
+} from '../chat/signed-in.js';
+import type { AppDeps, AppEnv } from '../context.js';
+import { AuthError, ForbiddenError } from '../errors.js';
+import { clientIp, optionalString, readJsonObject, requireText } from '../lib/http.js';
+import type { TokenUser } from '../lib/tokens.js';
+import { requireSession } from '../middleware.js';
+import { limit } from './session.js';
+
+const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Signed-in users (SPEC §8): identify after a login, list the user's conversations, start another. */
+export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const { config } = deps;
+  const auth = requireSession(deps);
+
+  app.post('/api/identify', auth, async (c) => {
+    await limit(deps, `session:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin);
+    const body = await readJsonObject(c);
+    const identity = await verifyIdentity(deps, body.identityToken);
+    const user = tokenUser(identity);
+    const session = c.get('session');
+    const origin = c.req.header('origin');
+    if (session.user && session.user.id !== user.id) {
+      throw new ForbiddenError('forbidden', 'This conversation belongs to another user; reset the chat first');
+    }
+    const active = await deps.users.activeOf(user.id);
+    let switched = false;
+    let conversationId = session.conversationId;
+    if (active !== undefined && active !== session.conversationId) {
+      conversationId = active;
+      switched = true;
+    } else {
+      const title = (await firstUserText(deps, conversationId)) ?? '…';
+      if (!(await deps.users.bind(user.id, conversationId, title))) {
+        throw new ForbiddenError('forbidden', 'This conversation belongs to another user; reset the chat first');
+      }
+    }
+    await applyVerifiedVariables(deps, conversationId, identity);
+    const response: IdentifyResponse = { ...(await userSession(deps, conversationId, origin, user)), switched };
+    return c.json(response);
+  });
+
+  app.get('/api/conversations', auth, async (c) => {
+    const user = signedIn(c.get('session').user);
+    const response: ConversationsList = { items: await deps.users.list(user.id) };
+    return c.json(response);
+  });
+
+  app.post('/api/conversations', auth, async (c) => {
+    let user = signedIn(c.get('session').user);
+    await limit(deps, `session:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin);
+    const body = await readJsonObject(c);
+    // The token carries no variables: a fresh identity token, when the widget has one, brings them.
+    const identity = body.identityToken === undefined ? undefined : await verifyIdentity(deps, body.identityToken);
+    if (identity && identity.userId !== user.id) throw new AuthError('invalid_identity', 'The identity token is of another user');
+    if (identity) user = tokenUser(identity);
+    const text = requireText(body.text);
+    const clientId = optionalString(body, 'clientId', 64, CLIENT_ID);
+    const conversationId = await startUserConversation(deps, user, { text, clientId });
+    if (identity) await applyVerifiedVariables(deps, conversationId, identity);
+    return c.json(await userSession(deps, conversationId, c.req.header('origin'), user), 201);
+  });
+
+  return app;
+}
+
+/** The token's user; anonymous tokens never list or start a user's conversations. */
+function signedIn(user: TokenUser | undefined): TokenUser {
+  if (!user) throw new ForbiddenError('forbidden', 'Sign in to see your conversations');
+  return user;
+}

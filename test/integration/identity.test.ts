@@ -1,0 +1,216 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../bff/src/server.js';
+import { call, startBff } from '../helpers/bff.js';
+import { openSse } from '../helpers/sse.js';
+
+const IDENTITY_SECRET = 'identity-secret-for-tests-0123456789';
+const nowSec = () => Math.floor(Date.now() / 1000);
+let counter = 0;
+const newUser = () => `user-${process.pid}-${++counter}`;
+
+/** An identity token as a host site's backend mints it; `options` bend it into each refusal. */
+function identityToken(sub: string, claims: Record<string, unknown> = {}, options: { secret?: string; aud?: string; iss?: string; iat?: number; exp?: number } = {}) {
+  const jwt = new SignJWT({ name: 'Ada Lovelace', ...claims })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(sub)
+    .setAudience(options.aud ?? 'parley-identity')
+    .setIssuedAt(options.iat ?? nowSec())
+    .setExpirationTime(options.exp ?? nowSec() + 600);
+  if (options.iss) jwt.setIssuer(options.iss);
+  return jwt.sign(new TextEncoder().encode(options.secret ?? IDENTITY_SECRET));
+}
+
+let bff: RunningServer;
+let base: string;
+
+beforeAll(async () => {
+  bff = await startBff({ IDENTITY_SECRET, USER_VARIABLES: 'plan', RATE_LIMIT_SESSIONS_PER_MIN: '1000' });
+  base = bff.url;
+});
+afterAll(() => bff.stop());
+
+/** The simulated service's view of its conversations (the operator side). */
+async function upstreamConversations(): Promise<Array<{ id: number; profileName?: string }>> {
+  return (await call(base, 'GET', '/sim/operator/conversations')).body.conversations;
+}
+const upstreamConversation = async (id: string) => (await call(base, 'GET', `/sim/operator/conversations/${id}`)).body;
+
+async function signIn(sub: string, text: string | undefined = 'Where is my order?', claims: Record<string, unknown> = {}) {
+  const res = await call(base, 'POST', '/api/session', { body: { text, identityToken: await identityToken(sub, claims) } });
+  expect(res.status).toBe(201);
+  return res.body as { sessionId: string; token: string; refreshToken: string; user: { id: string; name?: string } };
+}
+
+describe('POST /api/session with an identity token', () => {
+  it('starts a conversation bound to the user: verified name and variables go upstream', async () => {
+    const sub = newUser();
+    const s = await signIn(sub, 'Hello, it is Ada', { email: 'ada@example.com', variables: { plan: 'pro' } });
+    expect(s.user).toEqual({ id: sub, name: 'Ada Lovelace' });
+    const upstream = await upstreamConversation(s.sessionId);
+    expect(upstream.conversation.profileName).toBe('Ada Lovelace');
+    expect(upstream.variables).toEqual({ plan: 'pro', verifiedUserId: sub, verifiedEmail: 'ada@example.com' });
+  });
+
+  it('resumes the user’s active conversation from another browser, where a message continues it', async () => {
+    const sub = newUser();
+    const laptop = await signIn(sub, 'Started on the laptop');
+    const stream = await openSse(`${base}/api/events?token=${laptop.token}`);
+    const phone = await signIn(sub, undefined);
+    expect(phone.sessionId).toBe(laptop.sessionId);
+    expect((await call(base, 'POST', '/api/messages', { token: phone.token, body: { text: 'Continued on the phone' } })).status).toBe(202);
+    const seen = await stream.next((e) => e.event === 'message' && JSON.parse(e.data).text === 'Continued on the phone');
+    expect(JSON.parse(seen.data).role).toBe('user');
+    stream.close();
+  });
+
+  it.each([
+    ['forged', () => identityToken('mallory', {}, { secret: 'not-the-identity-secret-0123456789' })],
+    ['expired', () => identityToken('ada', {}, { iat: nowSec() - 7200, exp: nowSec() - 3600 })],
+    ['alg none', async () => new UnsecuredJWT({ sub: 'ada', aud: 'parley-identity', iat: nowSec(), exp: nowSec() + 600 }).encode()],
+    ['for another audience', () => identityToken('ada', {}, { aud: 'parley-widget' })],
+    ['living over 24 h', () => identityToken('ada', {}, { exp: nowSec() + 24 * 3600 + 60 })],
+    ['with a variable outside USER_VARIABLES', () => identityToken('ada', { variables: { role: 'admin' } })],
+    ['not a JWT', async () => 'hello'],
+  ])('refuses a token %s with 401 invalid_identity, creating nothing', async (_label, make) => {
+    const before = (await upstreamConversations()).length;
+    const res = await call(base, 'POST', '/api/session', { body: { text: 'hi', identityToken: await make() } });
+    expect([res.status, res.body.error.code]).toEqual([401, 'invalid_identity']);
+    expect((await upstreamConversations()).length).toBe(before);
+  });
+
+  it('with identity configured, page script cannot set a name or variables (403 identity_verified_only)', async () => {
+    const named = await call(base, 'POST', '/api/session', { body: { text: 'hi', profileName: 'Admin' } });
+    expect([named.status, named.body.error.code]).toEqual([403, 'identity_verified_only']);
+    const anonymous = (await call(base, 'POST', '/api/session', { body: { text: 'hi' } })).body;
+    const patch = await call(base, 'PATCH', '/api/user', { token: anonymous.token, body: { plan: 'enterprise' } });
+    expect([patch.status, patch.body.error.code]).toEqual([403, 'identity_verified_only']);
+    expect((await upstreamConversation(anonymous.sessionId)).variables).toEqual({});
+  });
+});
+
+describe('POST /api/identify', () => {
+  it('makes an anonymous conversation the user’s after a login (switched: false)', async () => {
+    const sub = newUser();
+    const anonymous = (await call(base, 'POST', '/api/session', { body: { text: 'Question before login' } })).body;
+    const res = await call(base, 'POST', '/api/identify', { token: anonymous.token, body: { identityToken: await identityToken(sub) } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ sessionId: anonymous.sessionId, switched: false, user: { id: sub, name: 'Ada Lovelace' } });
+    const list = await call(base, 'GET', '/api/conversations', { token: res.body.token });
+    expect(list.body.items).toEqual([{ sessionId: anonymous.sessionId, title: 'Question before login', state: 'open', updatedAt: expect.any(String) }]);
+    expect((await upstreamConversation(anonymous.sessionId)).variables).toMatchObject({ verifiedUserId: sub });
+  });
+
+  it('switches to the user’s existing conversation (switched: true), leaving the anonymous one alone', async () => {
+    const sub = newUser();
+    const existing = await signIn(sub);
+    const anonymous = (await call(base, 'POST', '/api/session', { body: { text: 'New tab, not logged in' } })).body;
+    const res = await call(base, 'POST', '/api/identify', { token: anonymous.token, body: { identityToken: await identityToken(sub) } });
+    expect(res.body).toMatchObject({ sessionId: existing.sessionId, switched: true });
+    const list = (await call(base, 'GET', '/api/conversations', { token: res.body.token })).body.items;
+    expect(list.map((c: { sessionId: string }) => c.sessionId)).toEqual([existing.sessionId]);
+  });
+
+  it('refuses identify without a valid identity token (401 invalid_identity), changing nothing', async () => {
+    const anonymous = (await call(base, 'POST', '/api/session', { body: { text: 'hi' } })).body;
+    for (const body of [{}, { identityToken: await identityToken('ada', {}, { secret: 'x'.repeat(40) }) }]) {
+      const res = await call(base, 'POST', '/api/identify', { token: anonymous.token, body });
+      expect([res.status, res.body.error.code]).toEqual([401, 'invalid_identity']);
+    }
+    expect((await upstreamConversation(anonymous.sessionId)).variables).toEqual({});
+  });
+});
+
+describe('one user’s token and another user’s conversations', () => {
+  it('A never reads B’s history, never takes B’s conversation, and an anonymous token never lists', async () => {
+    const [a, b] = [await signIn(newUser(), 'A writes'), await signIn(newUser(), 'B writes')];
+    const read = await call(base, 'GET', `/api/messages?sessionId=${b.sessionId}`, { token: a.token });
+    expect([read.status, read.body.error.code]).toEqual([403, 'forbidden']);
+    // A's token presenting B's identity: B's conversation is not handed out and A's is not given to B.
+    const identify = await call(base, 'POST', '/api/identify', { token: a.token, body: { identityToken: await identityToken(b.user.id) } });
+    expect([identify.status, identify.body.error.code]).toEqual([403, 'forbidden']);
+    expect((await call(base, 'GET', '/api/conversations', { token: b.token })).body.items.map((c: { sessionId: string }) => c.sessionId)).toEqual([b.sessionId]);
+    // Writes, streams and archive go to the token's own conversation whatever the request says.
+    await call(base, 'POST', '/api/messages', { token: a.token, body: { text: 'meant for B?', sessionId: b.sessionId } });
+    expect(JSON.stringify((await call(base, 'GET', '/api/messages', { token: b.token })).body.items)).not.toContain('meant for B?');
+    const anonymous = (await call(base, 'POST', '/api/session', { body: { text: 'hi' } })).body;
+    for (const [method, path] of [['GET', '/api/conversations'], ['POST', '/api/conversations']] as const) {
+      const res = await call(base, method, path, { token: anonymous.token, ...(method === 'POST' && { body: { text: 'hi' } }) });
+      expect([res.status, res.body.error.code]).toEqual([403, 'forbidden']);
+    }
+    const anonymousRead = await call(base, 'GET', `/api/messages?sessionId=${a.sessionId}`, { token: anonymous.token });
+    expect([anonymousRead.status, anonymousRead.body.error.code]).toEqual([403, 'forbidden']);
+  });
+});
+
+describe('the user’s conversations', () => {
+  it('lists them newest first, starts another, opens a past one read-only; refresh keeps the user', async () => {
+    const sub = newUser();
+    const first = await signIn(sub, 'My first question');
+    const started = await call(base, 'POST', '/api/conversations', { token: first.token, body: { text: 'A second topic' } });
+    expect(started.status).toBe(201);
+    expect(started.body).toMatchObject({ user: { id: sub } });
+    expect(started.body.sessionId).not.toBe(first.sessionId);
+    const refreshed = (await call(base, 'POST', '/api/token', { body: { refreshToken: started.body.refreshToken } })).body;
+    const list = (await call(base, 'GET', '/api/conversations', { token: refreshed.token })).body.items;
+    expect(list.map((c: { title: string }) => c.title)).toEqual(['A second topic', 'My first question']);
+    const past = await call(base, 'GET', `/api/messages?sessionId=${first.sessionId}`, { token: refreshed.token });
+    expect(past.status).toBe(200);
+    expect(past.body.items.some((m: { text?: string }) => m.text === 'My first question')).toBe(true);
+    // The new conversation is now the active one, on any device.
+    expect((await signIn(sub, undefined)).sessionId).toBe(started.body.sessionId);
+  });
+
+  it('an archived conversation stays listed as archived; the next session starts a new one', async () => {
+    const sub = newUser();
+    const s = await signIn(sub, 'Close this one');
+    expect((await call(base, 'POST', '/api/archive', { token: s.token })).status).toBe(202);
+    expect((await call(base, 'GET', '/api/conversations', { token: s.token })).body.items[0]).toMatchObject({ sessionId: s.sessionId, state: 'archived' });
+    const next = await signIn(sub, 'Something new');
+    expect(next.sessionId).not.toBe(s.sessionId);
+  });
+});
+
+describe('IDENTITY_REQUIRED, IDENTITY_ISSUER and IDENTITY_JWKS_URL', () => {
+  let strict: RunningServer;
+  let jwks: Server;
+  let privateKey: CryptoKey;
+
+  beforeAll(async () => {
+    const pair = await generateKeyPair('ES256', { extractable: true });
+    privateKey = pair.privateKey;
+    const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'shop-1', alg: 'ES256' };
+    jwks = createServer((_req, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [jwk] })));
+    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
+    strict = await startBff({
+      IDENTITY_JWKS_URL: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json`,
+      IDENTITY_ISSUER: 'https://shop.example',
+      IDENTITY_REQUIRED: 'true',
+    });
+  });
+  afterAll(async () => {
+    await strict.stop();
+    await new Promise((resolve) => jwks.close(resolve));
+  });
+
+  const es256 = (iss: string) =>
+    new SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: 'shop-1' }).setSubject('ada').setAudience('parley-identity').setIssuer(iss).setIssuedAt().setExpirationTime('10m').sign(privateKey);
+
+  it('refuses sessions without an identity token (401 identity_required) and says so in /api/config', async () => {
+    const res = await call(strict.url, 'POST', '/api/session', { body: { text: 'hi' } });
+    expect([res.status, res.body.error.code]).toEqual([401, 'identity_required']);
+    expect((await call(strict.url, 'GET', '/api/config')).body.identity).toBe('required');
+    expect((await call(base, 'GET', '/api/config')).body.identity).toBe('optional');
+  });
+
+  it('accepts a token signed by a key of the JWKS with the configured issuer, and no other issuer', async () => {
+    const ok = await call(strict.url, 'POST', '/api/session', { body: { text: 'hi', identityToken: await es256('https://shop.example') } });
+    expect([ok.status, ok.body.user]).toEqual([201, { id: 'ada' }]);
+    const wrongIss = await call(strict.url, 'POST', '/api/session', { body: { text: 'hi', identityToken: await es256('https://evil.example') } });
+    expect([wrongIss.status, wrongIss.body.error.code]).toEqual([401, 'invalid_identity']);
+    const hs256 = await call(strict.url, 'POST', '/api/session', { body: { text: 'hi', identityToken: await identityToken('ada', {}, { iss: 'https://shop.example' }) } });
+    expect([hs256.status, hs256.body.error.code]).toEqual([401, 'invalid_identity']);
+  });
+});
