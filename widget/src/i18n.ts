@@ -43,6 +43,17 @@ const en = {
   tooLarge: 'These files are too large to send.',
   uploadOff: "Files can't be sent here.",
   notUploaded: 'Your files were not sent.',
+  conversations: 'Conversations',
+  yourConversations: 'Your conversations',
+  newConversation: 'New conversation',
+  noConversations: 'No conversations yet.',
+  stateOpen: 'Open',
+  stateTeam: 'With our team',
+  stateEnded: 'Ended',
+  readOnly: 'Past conversation, read-only.',
+  back: 'Back to conversations',
+  chat: 'Back to chat',
+  switched: 'You are signed in: this is your earlier conversation.',
 };
 
 /** Every string the widget shows. */

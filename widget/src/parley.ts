@@ -26,7 +26,7 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
       }
     });
   };
-  const s = createStore(bff, emit, options.profileName);
+  const s = createStore(bff, emit, options.profileName, options.identityToken);
   const c = { s, t: pickStrings(undefined, options.strings), dir: pickDir(options.locale, options.dir), o: options, inline: false };
   let host: HTMLElement | undefined;
   let root: ShadowRoot | undefined;

@@ -25,8 +25,13 @@ export interface ParleyOptions {
     position?: 'right' | 'left';
     scheme?: 'light' | 'dark' | 'auto';
   };
-  /** Sent as `profileName` when the conversation starts. */
+  /** Sent as `profileName` when the conversation starts (not with identity tokens: then the token's `name` is used). */
   profileName?: string;
+  /**
+   * A signed-in user's identity token, minted by your backend (README "Signed-in users"); or a
+   * function returning one, called again whenever the token it gave has expired.
+   */
+  identityToken?: string | (() => string | Promise<string>);
   /** User variables (only names the BFF allows), sent once a conversation exists. */
   variables?: Record<string, string | number | boolean>;
   /** Open the panel right away. */
@@ -55,11 +60,19 @@ export interface ParleyInstance {
   toggle(): void;
   /** Sends `text` as the user's message (starting a conversation if there is none). */
   send(text: string): void;
-  /** Sets the profile name for a new conversation and user variables. */
-  identify(profile: { profileName?: string; variables?: Record<string, string | number | boolean> }): void;
+  /**
+   * After a login: `identityToken` signs the user in (this conversation becomes theirs, or the
+   * widget switches to their existing one). Without identity tokens: the profile name for a new
+   * conversation and user variables.
+   */
+  identify(profile: {
+    identityToken?: string | (() => string | Promise<string>);
+    profileName?: string;
+    variables?: Record<string, string | number | boolean>;
+  }): void;
   on<K extends ParleyEventName>(event: K, fn: (data: ParleyEventMap[K]) => void): ParleyInstance;
   off<K extends ParleyEventName>(event: K, fn: (data: ParleyEventMap[K]) => void): ParleyInstance;
-  /** Forgets the conversation in this browser (all tabs); the next message starts a new one. */
+  /** Forgets the conversation, its tokens and the signed-in user in this browser (all tabs), e.g. on logout; the next message starts a new one. */
   reset(): void;
   /** Moves the UI inline into `element`, or back to floating without one. */
   mount(element?: HTMLElement): void;

@@ -3,7 +3,7 @@
  * and their refresh. Tabs refresh one at a time (Web Locks where available) and adopt a token
  * another tab already refreshed, because an old refresh token stops working once used.
  */
-import type { TokenResponse } from '../../shared/types.js';
+import type { SessionUser, TokenResponse } from '../../shared/types.js';
 import { request } from './api.js';
 
 export interface SessionData {
@@ -14,6 +14,8 @@ export interface SessionData {
   lastEventId?: string;
   /** Conversation state seen last (`escalated`, `archived`), restored after a reload. */
   state?: string;
+  /** The signed-in user the conversation belongs to (SPEC §8). */
+  user?: SessionUser;
 }
 
 /** The storage key of a BFF's session. */

@@ -1,6 +1,6 @@
 /** All of one widget's state, as signals. Components read them; only the store's actions write them. */
 import { computed, signal } from '@preact/signals';
-import type { PublicConfig } from '../../shared/types.js';
+import type { ConversationSummary, PublicConfig, SessionUser } from '../../shared/types.js';
 import type { ChatMessage } from './messages.js';
 
 /** Where the conversation stands: not started, with the agent, with a person, or over. */
@@ -42,6 +42,14 @@ export function createState() {
     notice: signal<string | undefined>(undefined),
     escalating,
     config,
+    /** The signed-in user of the conversation (SPEC §8), if any. */
+    user: signal<SessionUser | undefined>(undefined),
+    /** What the panel shows: the chat, the user's conversations, or a past one read-only. */
+    view: signal<'chat' | 'list' | 'past'>('chat'),
+    conversations: signal<ConversationSummary[] | undefined>(undefined),
+    past: signal<{ summary: ConversationSummary; messages: ChatMessage[] } | undefined>(undefined),
+    /** A login switched to the user's earlier conversation: the panel says so in one line. */
+    switched: signal(false),
     canEscalate: computed(() => !!config.value?.features.escalation && convo.value === 'active' && !escalating.value),
   };
 }

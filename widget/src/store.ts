@@ -4,11 +4,12 @@
  * stream, timers and window listeners (through sync.ts and auth.ts) and `destroy()` releases them.
  */
 import { batch } from '@preact/signals';
-import type { PublicConfig, SessionResponse } from '../../shared/types.js';
+import type { PublicConfig } from '../../shared/types.js';
 import { ApiError, request } from './api.js';
 import { createAuth, isFatal } from './auth.js';
 import { newId, serverCount, type ChatMessage } from './messages.js';
 import { loadSession } from './session.js';
+import { createSignedIn, sessionOf, type IdentitySource } from './signed-in.js';
 import { createState, type Outgoing } from './state.js';
 import { createSync, type Emit } from './sync.js';
 import { createUploads } from './upload.js';
@@ -17,7 +18,7 @@ export type { Convo } from './state.js';
 export type { Emit };
 
 /** Creates the store of one widget instance talking to `bff`. */
-export function createStore(bff: string, emit: Emit, profileName?: string) {
+export function createStore(bff: string, emit: Emit, profileName?: string, identity?: IdentitySource) {
   const st = createState();
   const report = (e: unknown) => {
     const err = e instanceof ApiError ? e : new ApiError(0, 'internal_error', String(e));
@@ -25,6 +26,9 @@ export function createStore(bff: string, emit: Emit, profileName?: string) {
   };
   const auth = createAuth(bff, () => sync.lost(), report);
   const sync = createSync(bff, st, auth, emit, report);
+  const signedIn = createSignedIn(bff, st, auth, sync, report);
+  // Written on logout, so that every tab forgets the user, not only their conversation.
+  const logoutKey = auth.key + ':logout';
   const qKey = auth.key + ':q';
   const oKey = auth.key + ':o';
 
@@ -51,8 +55,9 @@ export function createStore(bff: string, emit: Emit, profileName?: string) {
 
   async function start(item: Outgoing) {
     const body = { text: item.text, clientId: item.clientId, ...(name ? { profileName: name } : {}) };
-    const r = await request<SessionResponse>(bff, '/api/session', { body });
-    auth.set({ sessionId: r.sessionId, token: r.token, refreshToken: r.refreshToken, expiresAt: r.expiresAt });
+    const r = await signedIn.start(body);
+    auth.set(sessionOf(r));
+    st.user.value = r.user;
     st.convo.value = 'active';
     sync.live();
     if (pendingVars) {
@@ -79,7 +84,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string) {
         mark('sending', [item.clientId]);
         try {
           if (item.files) await uploads.upload(item);
-          else if (auth.session) await auth.authed('/api/messages', { body: { text: item.text, clientId: item.clientId } });
+          else if (auth.session && !signedIn.fresh) await auth.authed('/api/messages', { body: { text: item.text, clientId: item.clientId } });
           else await start(item);
           retries = 0;
         } catch (e) {
@@ -118,8 +123,9 @@ export function createStore(bff: string, emit: Emit, profileName?: string) {
 
   /** Shows the item at once as the user's message and queues it. */
   function queue(item: Outgoing) {
-    if (st.convo.value === 'archived') reset();
+    if (st.convo.value === 'archived') restart();
     st.failed.value = false;
+    st.switched.value = false;
     const { clientId, text } = item;
     const m: ChatMessage = { id: clientId, clientId, role: 'user', text, src: 'l', pending: 'sending', createdAt: new Date().toISOString() };
     st.messages.value = [...st.messages.value, m];
@@ -152,11 +158,29 @@ export function createStore(bff: string, emit: Emit, profileName?: string) {
   }
 
   /** Starts over: the next message opens a new conversation (other tabs follow). */
-  function reset() {
+  function clearAll() {
     outbox = [];
     saveOutbox();
     sync.clear(true);
     auth.set(undefined);
+  }
+
+  /** A new conversation after one ended: of the same user when signed in. */
+  function restart() {
+    if (st.user.value) signedIn.startOver();
+    else clearAll();
+  }
+
+  /** `Parley('reset')`, e.g. on logout: this browser forgets the conversation, its tokens and the user, in every tab. */
+  function reset() {
+    clearAll();
+    signedIn.forget();
+    try {
+      localStorage.setItem(logoutKey, String(Date.now()));
+      localStorage.removeItem(logoutKey);
+    } catch {
+      // storage unavailable: other tabs never had the session either
+    }
   }
 
   // ---- other actions -----------------------------------------------------------------------
@@ -192,8 +216,9 @@ export function createStore(bff: string, emit: Emit, profileName?: string) {
     }
   }
 
-  /** Sets the profile name for the next conversation and user variables (sent once one exists). */
-  function identify(p: { profileName?: string; variables?: Record<string, unknown> }) {
+  /** Signs the user in (`identityToken`), or sets the profile name for the next conversation and user variables (sent once one exists). */
+  function identify(p: { profileName?: string; variables?: Record<string, unknown>; identityToken?: IdentitySource }) {
+    if (p.identityToken) void signedIn.identify(p.identityToken);
     if (p.profileName) name = p.profileName;
     if (!p.variables) return;
     if (auth.session) auth.authed('/api/user', { method: 'PATCH', body: p.variables }).catch(report);
@@ -208,9 +233,14 @@ export function createStore(bff: string, emit: Emit, profileName?: string) {
   };
   const onOffline = () => (st.online.value = false);
 
-  /** Restores the conversation and queue of a previous page load, then fetches the public settings. */
+  const onStorage = (e: StorageEvent) => {
+    if (e.key === logoutKey && e.newValue) signedIn.forget();
+    sync.onStorage(e);
+  };
+
+  /** Restores the conversation and queue of a previous page load, signs in, then fetches the public settings. */
   async function boot() {
-    addEventListener('storage', sync.onStorage);
+    addEventListener('storage', onStorage);
     addEventListener('online', onOnline);
     addEventListener('offline', onOffline);
     const s = loadSession(auth.key);
@@ -224,6 +254,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string) {
     const now = new Date().toISOString();
     const queued = outbox.map((o): ChatMessage => ({ id: o.clientId, clientId: o.clientId, role: 'user', text: o.text, src: 'l', pending: 'queued', createdAt: now }));
     st.messages.value = [...st.messages.value, ...queued];
+    if (identity) await signedIn.identify(identity);
     void pump();
     try {
       st.config.value = await request<PublicConfig>(bff, '/api/config');
@@ -236,12 +267,30 @@ export function createStore(bff: string, emit: Emit, profileName?: string) {
     destroyed = true;
     sync.destroy();
     clearTimeout(retryTimer);
-    removeEventListener('storage', sync.onStorage);
+    removeEventListener('storage', onStorage);
     removeEventListener('online', onOnline);
     removeEventListener('offline', onOffline);
   }
 
-  return { ...st, setOpen, send, submit, attach: uploads.attach, retryUpload: uploads.retry, escalate, loadOlder, identify, reset, boot, destroy };
+  return {
+    ...st,
+    setOpen,
+    send,
+    submit,
+    attach: uploads.attach,
+    retryUpload: uploads.retry,
+    escalate,
+    loadOlder,
+    identify,
+    reset,
+    restart,
+    listConversations: signedIn.list,
+    openConversation: signedIn.open,
+    newConversation: signedIn.startOver,
+    showChat: () => (st.view.value = 'chat'),
+    boot,
+    destroy,
+  };
 }
 
 /** One widget instance's store. */

@@ -103,6 +103,14 @@ textarea::placeholder{color:var(--mu)}
 .end{padding:16px;text-align:center;border-top:1px solid var(--bd)}
 .end p{margin:0 0 10px;color:var(--mu)}
 .pb{border-radius:99px;padding:10px 18px;font-weight:600}
+.cv{flex:1;display:flex;flex-direction:column;gap:10px;padding:14px 16px;overflow:auto;min-height:0}
+.cv h3{margin:0;font-size:15px}
+.cv ul{list-style:none;margin:0;padding:0;display:grid;gap:6px}
+.cv li button{width:100%;display:grid;gap:2px;text-align:start;padding:10px 12px;border:1px solid var(--bd);border-radius:12px;background:var(--bg)}
+.cv li button:hover{background:var(--bb)}
+.ct{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.mu{margin:0;color:var(--mu);font-size:13px}
+.cv .log{flex:1;border:1px solid var(--bd);border-radius:12px}
 @media(max-width:480px){.float .p{left:0;right:0;top:var(--vt,0);bottom:auto;width:100%;height:var(--vh,100%);border-radius:0}.float.o .l{display:none}}
 @media(prefers-reduced-motion:reduce){*{animation:none!important;transition:none!important;scroll-behavior:auto!important}}
 `;

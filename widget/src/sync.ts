@@ -119,6 +119,7 @@ export function createSync(bff: string, st: State, auth: Auth, emit: Emit, repor
   /** Continues a stored conversation: stream from its last event, newest history page. */
   function resume(s: SessionData) {
     auth.set(s, false);
+    st.user.value = s.user;
     st.convo.value = s.state === 'escalated' || s.state === 'archived' ? s.state : 'active';
     live();
     history(0).catch((e) => (isFatal(e) ? lost() : report(e)));
@@ -133,6 +134,7 @@ export function createSync(bff: string, st: State, auth: Auth, emit: Emit, repor
   function lost() {
     stop();
     auth.set(undefined);
+    st.user.value = undefined;
     setConvo(st.messages.value.length ? 'archived' : 'none');
   }
 
@@ -141,6 +143,8 @@ export function createSync(bff: string, st: State, auth: Auth, emit: Emit, repor
     stop();
     auth.set(undefined, false);
     batch(() => {
+      st.user.value = undefined;
+      st.switched.value = false;
       st.messages.value = st.messages.value.filter((m) => !dropQueued && m.src === 'l');
       st.hasMore.value = false;
       st.failed.value = false;

@@ -1,6 +1,7 @@
 /** The chat panel: header with actions, banners, the log, and the composer or the ended notice. */
 import { useEffect, useRef } from 'preact/hooks';
 import { Composer } from './Composer.js';
+import { ConversationList, PastConversation } from './Conversations.js';
 import type { Ctx } from './ctx.js';
 import { CLOSE, Icon } from './Icon.js';
 import { MessageList } from './MessageList.js';
@@ -11,6 +12,7 @@ export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
   const ref = useRef<HTMLElement>(null);
   const title = c.o.title || c.o.strings?.title || s.config.value?.title || t.title;
   const convo = s.convo.value;
+  const view = s.view.value;
   const focusInput = () => {
     const box = ref.current;
     // On touch screens focusing the text box would throw the keyboard over the conversation.
@@ -53,7 +55,12 @@ export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
     >
       <div class="h">
         <h2>{title}</h2>
-        {s.canEscalate.value && (
+        {s.user.value && (
+          <button type="button" class="hb" onClick={view === 'chat' ? s.listConversations : s.showChat}>
+            {view === 'chat' ? t.conversations : t.chat}
+          </button>
+        )}
+        {view === 'chat' && s.canEscalate.value && (
           <button type="button" class="hb" onClick={s.escalate}>
             {t.human}
           </button>
@@ -64,6 +71,24 @@ export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
           </button>
         )}
       </div>
+      {view === 'list' && <ConversationList c={c} />}
+      {view === 'past' && <PastConversation c={c} />}
+      {view === 'chat' && <Chat c={c} focusInput={focusInput} />}
+    </section>
+  );
+}
+
+/** The current conversation: banners, the log, and the composer or the ended notice. */
+function Chat({ c, focusInput }: { c: Ctx; focusInput: () => void }) {
+  const { s, t } = c;
+  const convo = s.convo.value;
+  return (
+    <>
+      {s.switched.value && (
+        <p class="bn" role="status">
+          {t.switched}
+        </p>
+      )}
       {(convo === 'escalated' || (s.escalating.value && convo === 'active')) && (
         <p class="bn" role="status">
           {t.escalated}
@@ -87,7 +112,7 @@ export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
             type="button"
             class="pb"
             onClick={() => {
-              s.reset();
+              s.restart();
               setTimeout(focusInput);
             }}
           >
@@ -97,6 +122,6 @@ export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
       ) : (
         <Composer c={c} />
       )}
-    </section>
+    </>
   );
 }

@@ -40,6 +40,17 @@ const de: Strings = {
   tooLarge: 'Diese Dateien sind zu groß zum Senden.',
   uploadOff: 'Dateien können hier nicht gesendet werden.',
   notUploaded: 'Ihre Dateien wurden nicht gesendet.',
+  conversations: 'Unterhaltungen',
+  yourConversations: 'Ihre Unterhaltungen',
+  newConversation: 'Neue Unterhaltung',
+  noConversations: 'Noch keine Unterhaltungen.',
+  stateOpen: 'Offen',
+  stateTeam: 'Bei unserem Team',
+  stateEnded: 'Beendet',
+  readOnly: 'Frühere Unterhaltung, nur lesbar.',
+  back: 'Zurück zu den Unterhaltungen',
+  chat: 'Zurück zum Chat',
+  switched: 'Sie sind angemeldet: Dies ist Ihre frühere Unterhaltung.',
 };
 
 export default de;

@@ -40,6 +40,17 @@ const fr: Strings = {
   tooLarge: 'Ces fichiers sont trop volumineux pour être envoyés.',
   uploadOff: 'L’envoi de fichiers n’est pas possible ici.',
   notUploaded: 'Vos fichiers n’ont pas été envoyés.',
+  conversations: 'Conversations',
+  yourConversations: 'Vos conversations',
+  newConversation: 'Nouvelle conversation',
+  noConversations: 'Aucune conversation pour l’instant.',
+  stateOpen: 'Ouverte',
+  stateTeam: 'Avec notre équipe',
+  stateEnded: 'Terminée',
+  readOnly: 'Conversation passée, en lecture seule.',
+  back: 'Retour aux conversations',
+  chat: 'Retour au chat',
+  switched: 'Vous êtes connecté : voici votre conversation précédente.',
 };
 
 export default fr;

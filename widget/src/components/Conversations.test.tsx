@@ -1,0 +1,80 @@
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { flush, makeCtx, mockEventSource, mockFetch, PUBLIC_CONFIG, seedSession } from '../test-utils.js';
+import { App } from './App.js';
+
+const items = [
+  { sessionId: 's1', title: 'Where is my order?', state: 'open', updatedAt: '2026-03-02T09:30:00.000Z' },
+  { sessionId: 's0', title: 'Boots in size 44', state: 'archived', updatedAt: '2026-02-20T16:05:00.000Z' },
+];
+
+async function mount(user?: { id: string; name?: string }) {
+  seedSession(user ? { user } : {});
+  const api = mockFetch({
+    'GET /api/config': { body: PUBLIC_CONFIG },
+    'GET /api/conversations': { body: { items } },
+    'GET /api/messages': (call) => ({
+      body: { items: call.path.includes('sessionId=s0') ? [{ id: '9', role: 'bot', text: 'Size 44 is in stock.' }] : [], limit: 20, offset: 0, hasMore: false },
+    }),
+  });
+  const { c } = await makeCtx();
+  render(<App c={c} />);
+  await act(async () => {
+    await c.s.boot();
+    c.s.setOpen(true);
+    await flush();
+  });
+  return { api, c };
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  mockEventSource();
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('Conversations view', () => {
+  it('is offered to signed-in users only', async () => {
+    await mount();
+    expect(screen.queryByRole('button', { name: 'Conversations' })).toBeNull();
+  });
+
+  it('lists title, date and state; a past one opens read-only with its history; keyboard focus follows the view', async () => {
+    await mount({ id: 'ada', name: 'Ada' });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Conversations' }));
+      await flush();
+    });
+    const heading = screen.getByRole('heading', { name: 'Your conversations' });
+    expect(document.activeElement).toBe(heading);
+    const past = screen.getByRole('button', { name: /Boots in size 44/ });
+    expect(past.textContent).toContain('Ended');
+    expect(past.querySelector('time')!.getAttribute('datetime')).toBe('2026-02-20T16:05:00.000Z');
+    expect(screen.getByRole('button', { name: /Where is my order\?/ }).textContent).toContain('Open');
+    expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull();
+
+    await act(async () => {
+      fireEvent.click(past);
+      await flush();
+    });
+    expect(screen.getByRole('heading', { name: 'Boots in size 44' })).toBeTruthy();
+    expect(screen.getByText('Past conversation, read-only.')).toBeTruthy();
+    expect(screen.getByText('Size 44 is in stock.')).toBeTruthy();
+    expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull();
+
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Back to conversations' }));
+      await flush();
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'New conversation' }));
+      await flush();
+    });
+    expect(screen.getByRole('textbox', { name: 'Message' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Conversations' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,157 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createStore, type Store } from './store.js';
+import { BFF, FakeEventSource, flush, KEY, mockEventSource, mockFetch, PUBLIC_CONFIG, seedSession, sessionBody, stored } from './test-utils.js';
+
+let store: Store | undefined;
+
+/** A JWT-shaped identity token (the widget only reads `sub` and `exp`; the BFF verifies it). */
+function identityToken(sub: string, expSec = Math.floor(Date.now() / 1000) + 600): string {
+  const part = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '');
+  return `${part({ alg: 'HS256' })}.${part({ sub, exp: expSec })}.sig`;
+}
+
+const ada = { id: 'ada', name: 'Ada' };
+const signedIn = (n: number, user = ada) => ({ ...sessionBody(n), user });
+const history = { body: { items: [], limit: 20, offset: 0, hasMore: false } };
+
+function start(identity?: Parameters<typeof createStore>[3]) {
+  store = createStore(BFF, () => {}, undefined, identity);
+  void store.boot();
+  return store;
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  mockEventSource();
+});
+afterEach(() => {
+  store?.destroy();
+  store = undefined;
+  vi.unstubAllGlobals();
+});
+
+describe('signed-in users', () => {
+  it('resumes the user’s active conversation at boot (another device started it) and shows the Conversations entry', async () => {
+    const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'POST /api/session': { status: 201, body: signedIn(7) }, 'GET /api/messages': history });
+    const s = start(identityToken('ada'));
+    await flush();
+    expect(api.to('POST', '/api/session')[0]!.body).toEqual({ identityToken: identityToken('ada') });
+    expect(stored()).toMatchObject({ sessionId: 's7', user: ada });
+    expect(s.user.value).toEqual(ada);
+    expect(FakeEventSource.last.token).toBe('tok7');
+  });
+
+  it('waits for the first message when the user has no conversation yet, then starts one with the identity token', async () => {
+    const api = mockFetch({
+      'GET /api/config': { body: PUBLIC_CONFIG },
+      'POST /api/session': (call) => (call.body.text ? { status: 201, body: signedIn(2) } : { status: 400, body: { error: { code: 'text_invalid', message: 'no' } } }),
+    });
+    const s = start(identityToken('ada'));
+    await flush();
+    expect(stored()).toBeNull();
+    s.send('Hello');
+    await flush();
+    const first = api.to('POST', '/api/session')[1]!;
+    expect(first.body).toMatchObject({ text: 'Hello', identityToken: identityToken('ada') });
+    expect(first.body.profileName).toBeUndefined();
+    expect(s.user.value).toEqual(ada);
+  });
+
+  it('asks the page’s function again once the token it gave has expired', async () => {
+    const tokens = [identityToken('ada', Math.floor(Date.now() / 1000) - 5), identityToken('ada')];
+    const source = vi.fn(async () => tokens.shift()!);
+    const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'POST /api/session': { status: 400, body: { error: { code: 'text_invalid', message: 'no' } } } });
+    const s = start(source);
+    await flush();
+    s.send('Hi');
+    await flush();
+    expect(source).toHaveBeenCalledTimes(2);
+    expect(api.to('POST', '/api/session').map((c) => c.body.identityToken)).toEqual([expect.any(String), identityToken('ada')]);
+  });
+
+  it('identify after a login claims this conversation, or switches to the user’s and says so', async () => {
+    seedSession();
+    let switched = false;
+    const api = mockFetch({
+      'GET /api/config': { body: PUBLIC_CONFIG },
+      'GET /api/messages': history,
+      'POST /api/identify': () => ({ body: switched ? { ...signedIn(9), switched } : { ...signedIn(1), switched } }),
+    });
+    const s = start();
+    await flush();
+    s.identify({ identityToken: identityToken('ada') });
+    await flush();
+    expect(api.to('POST', '/api/identify')[0]!.auth).toBe('Bearer tok1');
+    expect([stored().sessionId, s.switched.value, s.user.value]).toEqual(['s1', false, ada]);
+
+    localStorage.setItem(KEY, JSON.stringify(sessionBody(3)));
+    store!.destroy();
+    switched = true;
+    const again = start();
+    await flush();
+    again.identify({ identityToken: identityToken('ada') });
+    await flush();
+    expect([stored().sessionId, again.switched.value]).toEqual(['s9', true]);
+    expect(FakeEventSource.last.token).toBe('tok9');
+  });
+
+  it('does not show another user’s conversation left in this browser', async () => {
+    seedSession({ user: { id: 'bob' } });
+    const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'GET /api/messages': history, 'POST /api/session': { status: 201, body: signedIn(4) } });
+    const s = start(identityToken('ada'));
+    await flush();
+    expect(api.to('POST', '/api/identify')).toHaveLength(0);
+    expect([stored().sessionId, s.user.value]).toEqual(['s4', ada]);
+  });
+
+  it('lists the user’s conversations, opens a past one read-only, and starts a new one with the next message', async () => {
+    seedSession({ user: ada });
+    const past = { sessionId: 's0', title: 'Old question', state: 'archived', updatedAt: '2026-01-01T10:00:00.000Z' };
+    const api = mockFetch({
+      'GET /api/config': { body: PUBLIC_CONFIG },
+      'GET /api/messages': (call) => (call.path.includes('sessionId=s0') ? { body: { items: [{ id: '1', role: 'user', text: 'Old question' }], limit: 50, offset: 0, hasMore: false } } : history),
+      'GET /api/conversations': { body: { items: [past] } },
+      'POST /api/conversations': { status: 201, body: signedIn(5) },
+    });
+    const s = start();
+    await flush();
+    await s.listConversations();
+    expect([s.view.value, s.conversations.value]).toEqual(['list', [past]]);
+    await s.openConversation(past as never);
+    expect(s.view.value).toBe('past');
+    expect(s.past.value!.messages.map((m) => m.text)).toEqual(['Old question']);
+
+    s.newConversation();
+    expect([s.view.value, s.messages.value, s.user.value]).toEqual(['chat', [], ada]);
+    s.send('A new topic');
+    await flush();
+    expect(api.to('POST', '/api/conversations')[0]).toMatchObject({ auth: 'Bearer tok1', body: { text: 'A new topic' } });
+    expect(stored().sessionId).toBe('s5');
+  });
+
+  it('reset on logout forgets the conversation, its tokens and the user; the next message is anonymous', async () => {
+    const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'POST /api/session': { status: 201, body: signedIn(7) }, 'GET /api/messages': history });
+    const s = start(identityToken('ada'));
+    await flush();
+    const stream = FakeEventSource.last;
+    s.reset();
+    expect([stored(), s.user.value, s.messages.value, stream.closed]).toEqual([null, undefined, [], true]);
+    s.send('Who am I now?');
+    await flush();
+    expect(api.to('POST', '/api/session').at(-1)!.body.identityToken).toBeUndefined();
+  });
+
+  it('a logout in another tab makes this tab forget the user too', async () => {
+    const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'POST /api/session': { status: 201, body: signedIn(7) }, 'GET /api/messages': history });
+    const s = start(identityToken('ada'));
+    await flush();
+    localStorage.clear();
+    dispatchEvent(new StorageEvent('storage', { key: KEY + ':logout', newValue: '1' }));
+    dispatchEvent(new StorageEvent('storage', { key: KEY, newValue: null }));
+    expect([s.user.value, s.messages.value, FakeEventSource.last.closed]).toEqual([undefined, [], true]);
+    s.send('Still signed in?');
+    await flush();
+    expect(api.to('POST', '/api/session').at(-1)!.body).toEqual({ text: 'Still signed in?', clientId: expect.any(String) });
+  });
+});

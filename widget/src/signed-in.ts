@@ -1,0 +1,154 @@
+/**
+ * Signed-in users (SPEC §8): the identity token the page gives (a string, or a function asked
+ * again once the token it gave has expired), resuming the user's conversation on any device,
+ * claiming or switching after a login, the user's conversations and read-only past ones.
+ */
+import type { ConversationSummary, ConversationsList, IdentifyResponse, MessagesPage, SessionResponse } from '../../shared/types.js';
+import { ApiError, request } from './api.js';
+import type { Auth } from './auth.js';
+import { mergeMessages } from './messages.js';
+import type { SessionData } from './session.js';
+import type { State } from './state.js';
+import type { Sync } from './sync.js';
+
+/** What the page passes as `identityToken`. */
+export type IdentitySource = string | (() => string | Promise<string>);
+
+/** The claims of a JWT, read without checking it (the BFF checks): only to compare users and expiry. */
+function claimsOf(jwt: string): { sub?: string; exp?: number } {
+  try {
+    return JSON.parse(atob(jwt.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')));
+  } catch {
+    return {};
+  }
+}
+
+/** A session as stored from an answer that started, resumed or switched to a conversation. */
+export const sessionOf = (r: SessionResponse): SessionData => ({ sessionId: r.sessionId, token: r.token, refreshToken: r.refreshToken, expiresAt: r.expiresAt, user: r.user });
+
+/** Creates the signed-in part of one widget's store. */
+export function createSignedIn(bff: string, st: State, auth: Auth, sync: Sync, report: (e: unknown) => void) {
+  let source: IdentitySource | undefined;
+  let cached: string | undefined;
+  /** "New conversation" was chosen: the next message starts one (the current token still proves the user). */
+  let fresh = false;
+
+  /** The identity token: the cached one while it lives, else the page's (its function is asked again). */
+  async function identityToken(): Promise<string | undefined> {
+    if (!source) return undefined;
+    if (cached && (claimsOf(cached).exp ?? 0) * 1000 > Date.now() + 10_000) return cached;
+    cached = typeof source === 'string' ? source : await source();
+    return cached;
+  }
+
+  /** Shows the conversation of `r` (the current one kept in place when it is the same). */
+  function adopt(r: SessionResponse) {
+    const now = auth.session;
+    if (now?.sessionId === r.sessionId) {
+      auth.set({ ...now, ...sessionOf(r) });
+      st.user.value = r.user;
+      return;
+    }
+    sync.clear(true);
+    sync.resume(sessionOf(r));
+    auth.save();
+  }
+
+  /** The user's active conversation from any device, if there is one (else the first message starts it). */
+  async function resume(token: string) {
+    try {
+      adopt(await request<SessionResponse>(bff, '/api/session', { body: { identityToken: token } }));
+    } catch (e) {
+      // No active conversation yet: nothing to show until the user writes.
+      if (!(e instanceof ApiError && e.code === 'text_invalid')) throw e;
+    }
+  }
+
+  /** Signs in with `next` (or the page's source at boot): claims this browser's anonymous conversation or switches to the user's. */
+  async function identify(next?: IdentitySource) {
+    if (next !== undefined) {
+      source = next;
+      cached = undefined;
+    }
+    const token = await identityToken();
+    if (!token) return;
+    const s = auth.session;
+    // Someone else signed in on this browser without a logout: their conversation is not shown.
+    if (s?.user && s.user.id !== claimsOf(token).sub) {
+      sync.clear(true);
+      auth.set(undefined);
+    }
+    if (!auth.session || auth.session.user) return resume(token);
+    const r = await auth.authed<IdentifyResponse>('/api/identify', { body: { identityToken: token } });
+    adopt(r);
+    st.switched.value = r.switched;
+  }
+
+  /** Starts a conversation with its first message: a new one of the user, or through `POST /api/session`. */
+  async function start(body: { text: string; clientId: string; profileName?: string }): Promise<SessionResponse> {
+    const token = await identityToken();
+    const signed = token ? { text: body.text, clientId: body.clientId, identityToken: token } : body;
+    if (fresh && auth.session?.user) {
+      const r = await auth.authed<SessionResponse>('/api/conversations', { body: signed });
+      fresh = false;
+      return r;
+    }
+    return request<SessionResponse>(bff, '/api/session', { body: signed });
+  }
+
+  /** Shows the user's conversations. */
+  async function list() {
+    st.view.value = 'list';
+    try {
+      st.conversations.value = (await auth.authed<ConversationsList>('/api/conversations')).items;
+    } catch (e) {
+      report(e);
+    }
+  }
+
+  /** Opens a conversation of the list: the current one in the chat, another one read-only with its history. */
+  async function open(c: ConversationSummary) {
+    if (c.sessionId === auth.session?.sessionId && !fresh) return (st.view.value = 'chat');
+    try {
+      const page = await auth.authed<MessagesPage>(`/api/messages?limit=50&sessionId=${encodeURIComponent(c.sessionId)}`);
+      st.past.value = { summary: c, messages: mergeMessages([], page.items, 'h') };
+      st.view.value = 'past';
+    } catch (e) {
+      report(e);
+    }
+  }
+
+  /** Leaves the current conversation on screen behind: the next message starts a new one of the user's. */
+  function startOver() {
+    const s = auth.session;
+    sync.clear(true);
+    // Kept in memory only, to prove the user when the new conversation starts.
+    if (s) auth.set(s, false);
+    st.user.value = s?.user;
+    fresh = true;
+    st.view.value = 'chat';
+  }
+
+  /** Forgets the user (logout): their token source and everything shown of their conversations. */
+  function forget() {
+    source = cached = undefined;
+    fresh = false;
+    st.view.value = 'chat';
+    st.conversations.value = st.past.value = undefined;
+    st.switched.value = false;
+  }
+
+  return {
+    identify: (next?: IdentitySource) => identify(next).catch(report),
+    start,
+    list,
+    open,
+    startOver,
+    forget,
+    get fresh() {
+      return fresh;
+    },
+  };
+}
+
+export type SignedIn = ReturnType<typeof createSignedIn>;
