@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { SignJWT } from 'jose';
 import { FORGE_KINDS, forgeWebhook, type ForgeKind } from './forge.js';
 import type { Inspector } from './inspector.js';
 import type { Simulator } from './simulator/index.js';
@@ -13,6 +14,8 @@ export interface DemoDeps {
   simulatorBase?: string;
   /** Full URL of the BFF's webhook endpoint for forged webhooks (default: `{publicOrigin or 127.0.0.1:PORT}/webhooks/agent`). */
   webhookTarget?: string;
+  /** Key of the shop's identity tokens (the BFF's IDENTITY_SECRET); without it nobody can sign in. */
+  identitySecret?: string;
   /** Override of the `demo/site` folder (tests). */
   siteDir?: string;
   fetch?: typeof fetch;
@@ -61,6 +64,15 @@ export function createDemoRoutes(deps: DemoDeps): Hono {
   app.get('/demo/site/:file', asset(''));
   app.get('/demo/assets/:file', asset('assets'));
 
+  // The shop's own backend, in miniature: it knows its signed-in customer and vouches for them.
+  app.post('/demo/identity', async (c) => {
+    const body = (await c.req.json().catch(() => ({}))) as { customer?: unknown };
+    const customer = typeof body.customer === 'string' ? SAMPLE_CUSTOMERS[body.customer] : undefined;
+    if (!customer) return c.json({ error: { code: 'invalid_request', message: `"customer" must be one of: ${Object.keys(SAMPLE_CUSTOMERS).join(', ')}` } }, 400);
+    if (!deps.identitySecret) return c.json({ error: { code: 'feature_disabled', message: 'Identity is off: IDENTITY_SECRET is not set' } }, 403);
+    return c.json({ identityToken: await mintIdentityToken(customer, deps.identitySecret), name: customer.name });
+  });
+
   app.post('/demo/forge', async (c) => {
     let kind: unknown = 'bad_signature';
     const text = await c.req.text();
@@ -79,6 +91,23 @@ export function createDemoRoutes(deps: DemoDeps): Hono {
   });
 
   return app;
+}
+
+/** The shop's two sample customers, by the key the page sends. */
+const SAMPLE_CUSTOMERS: Record<string, { id: string; name: string; email: string }> = {
+  ada: { id: 'nimbus-1001', name: 'Ada Lovelace', email: 'ada@nimbus-outdoor.example' },
+  ben: { id: 'nimbus-1002', name: 'Ben Okafor', email: 'ben@nimbus-outdoor.example' },
+};
+
+/** An identity token for `customer`, as README "Signed-in users" shows a site's backend minting one. */
+function mintIdentityToken(customer: { id: string; name: string; email: string }, secret: string): Promise<string> {
+  return new SignJWT({ name: customer.name, email: customer.email })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(customer.id)
+    .setAudience('parley-identity')
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(new TextEncoder().encode(secret));
 }
 
 function webhookTarget(deps: DemoDeps, c: Context): string {

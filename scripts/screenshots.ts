@@ -1,7 +1,8 @@
 /**
  * `npm run screenshots`: the README's pictures of the demo, taken from a fresh demo server in
  * headless Chromium (`CHROME_PATH`, default /usr/bin/chromium): the shop with a carousel, the
- * handoff to a person, the operator console, the webhook inspector, and the phone layout.
+ * handoff to a person, the operator console, the webhook inspector, the phone layout, and a
+ * signed-in customer continuing one conversation in a second browser.
  * Emoji need a colour emoji font (Debian: fonts-noto-color-emoji). Not part of the tests.
  */
 import { mkdirSync } from 'node:fs';
@@ -62,11 +63,40 @@ async function main() {
     await mobile.getByRole('dialog').getByText('Ridgeline 38L Pack').first().waitFor({ timeout: ANSWER_MS });
     await mobile.waitForTimeout(600); // the product image
     await mobile.screenshot({ path: `${OUT}/demo-phone.png` });
-    console.log(`wrote ${OUT}/demo-{desktop,handoff,console,inspector,phone}.png`);
+
+    // Signed-in customers: Ada starts on one browser and continues on another (a second device).
+    const laptop = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' })).newPage();
+    await signIn(laptop, base, 'Ada');
+    await say(laptop, 'Where is my order?');
+    await laptop.getByRole('dialog').getByText(/NO-48213/).first().waitFor({ timeout: ANSWER_MS });
+    const second = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' })).newPage();
+    await signIn(second, base, 'Ada');
+    await second.getByRole('dialog').getByText('Where is my order?').first().waitFor({ timeout: ANSWER_MS });
+    await say(second, 'Can I change the delivery address?');
+    await laptop.getByRole('dialog').getByText('Can I change the delivery address?').waitFor({ timeout: ANSWER_MS });
+    await second.waitForTimeout(800);
+    await second.screenshot({ path: `${OUT}/demo-signed-in.png` });
+    await second.getByRole('dialog').getByRole('button', { name: 'Conversations' }).click();
+    await second.getByRole('dialog').getByRole('heading', { name: 'Your conversations' }).waitFor();
+    await second.waitForTimeout(300);
+    await second.screenshot({ path: `${OUT}/demo-conversations.png` });
+    await operator.bringToFront();
+    await operator.locator('#conversations button.conversation', { has: operator.locator('.pill.verified') }).first().click();
+    await operator.waitForTimeout(300);
+    await operator.screenshot({ path: `${OUT}/demo-console-verified.png` });
+    console.log(`wrote ${OUT}/demo-{desktop,handoff,console,inspector,phone,signed-in,conversations,console-verified}.png`);
   } finally {
     await browser.close();
     await demo.stop();
   }
+}
+
+/** Opens the shop, signs in as one of its sample customers and opens the chat. */
+async function signIn(page: Page, base: string, customer: 'Ada' | 'Ben') {
+  await page.goto(base + '/');
+  await page.getByRole('button', { name: customer, exact: true }).click();
+  await page.getByText(`Signed in as`).waitFor();
+  await page.locator('[data-parley] button.l').click();
 }
 
 async function say(page: Page, text: string) {

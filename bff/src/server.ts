@@ -146,7 +146,7 @@ export async function start(env: Record<string, string | undefined> = process.en
         } }));
     app.mount('/sim', (req) => simulator.app.fetch(req));
     app.route('/', inspector.app);
-    app.route('/', createDemoRoutes({ inspector, simulator, publicOrigin }));
+    app.route('/', createDemoRoutes({ inspector, simulator, publicOrigin, identitySecret: config.identitySecret }));
     demo = simulator;
   }
   server.on('request', getRequestListener(app.fetch));
@@ -212,6 +212,8 @@ function withDemoDefaults(env: Record<string, string | undefined>): Record<strin
     WIDGET_TITLE: 'Nimbus Outdoor',
     WIDGET_GREETING: "Hi, I'm Juniper, Nimbus Outdoor's assistant. Ask about orders, returns or gear, or try “carousel”.",
     WIDGET_ACCENT: '#1f5f3f',
+    // The shop signs in its sample customers with identity tokens it mints itself (demo/routes.ts).
+    IDENTITY_SECRET: randomBytes(32).toString('base64url'),
   };
   if (env.FLOW_TOKENS === undefined && env.UPLOAD_FLOW === undefined) {
     demo.FLOW_TOKENS = 'upload:demo-upload-token';

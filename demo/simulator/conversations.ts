@@ -83,6 +83,8 @@ export function summarize(conversation: Conversation): ConversationSummary {
     lastMessage: last ? { hbo: last.hbo, preview: preview(last.message), createdAt: last.createdAt } : null,
   };
   if (conversation.profileName !== undefined) summary.profileName = conversation.profileName;
+  // Set by the BFF for signed-in users only: the operator can trust who is writing.
+  if (typeof conversation.variables.verifiedUserId === 'string') summary.verifiedUserId = conversation.variables.verifiedUserId;
   if (conversation.operatorEmail !== undefined) summary.operatorEmail = conversation.operatorEmail;
   return summary;
 }

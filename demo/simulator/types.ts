@@ -79,6 +79,8 @@ export interface ConversationSummary {
   id: number;
   state: ConversationState;
   profileName?: string;
+  /** The signed-in user's id, as the BFF verified it (user variable `verifiedUserId`). */
+  verifiedUserId?: string;
   isTestChat: boolean;
   operatorEmail?: string;
   createdAt: number;

@@ -16,6 +16,12 @@ function stateLabel(conversation) {
   return conversation.state;
 }
 
+/** The mark of a signed-in customer: the BFF verified their identity token (SPEC §8). */
+function verifiedMark(c) {
+  if (!c.verifiedUserId) return null;
+  return el('span', { class: 'pill verified', text: '✓ verified', title: `Signed in on the shop as ${c.verifiedUserId}, verified by the BFF` });
+}
+
 function renderList(conversations) {
   $('list-empty').hidden = conversations.length > 0;
   const items = conversations.map((c) => {
@@ -37,7 +43,7 @@ function renderList(conversations) {
           c.unread > 0 ? el('span', { class: 'unread', text: String(c.unread), title: 'Unread customer messages' }) : null,
         ),
         el('span', { class: 'preview', text: last ? `${ROLE_LABEL[last.hbo] || last.hbo}: ${last.preview}` : 'No messages' }),
-        el('span', { class: 'when', text: `#${c.id} · ${ago(c.updatedAt)}` }),
+        el('span', { class: 'when' }, `#${c.id} · `, ...(c.verifiedUserId ? [verifiedMark(c), ` ${c.verifiedUserId} · `] : []), ago(c.updatedAt)),
       ),
     );
   });
@@ -61,7 +67,7 @@ function renderDetail(data) {
   const c = data.conversation;
   $('placeholder').hidden = true;
   $('detail').hidden = false;
-  $('detail-title').textContent = c.profileName ? `${c.profileName} (#${c.id})` : `Visitor #${c.id}`;
+  $('detail-title').replaceChildren(c.profileName ? `${c.profileName} (#${c.id})` : `Visitor #${c.id}`, ...(c.verifiedUserId ? [' ', verifiedMark(c), el('span', { class: 'user-id', text: ` user ${c.verifiedUserId}` })] : []));
   const vars = Object.entries(data.variables || {}).map(([k, v]) => `${k}=${v}`).join(', ');
   $('detail-meta').textContent = [
     `State: ${c.state}`,

@@ -21,3 +21,45 @@ document.addEventListener('click', (event) => {
   const text = target.getAttribute('data-chat-send');
   if (text) parley('send', text);
 });
+
+// Signing in, as a shop with customer accounts would: the shop's backend (here POST /demo/identity)
+// mints an identity token for the signed-in customer; the widget asks for a fresh one when it expires.
+const CUSTOMER_KEY = 'nimbus-demo-customer';
+
+async function identityToken(customer) {
+  const res = await fetch('/demo/identity', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ customer }) });
+  if (!res.ok) throw new Error('Signing in is not available');
+  return (await res.json()).identityToken;
+}
+
+function showAccount(name) {
+  document.getElementById('signed-out').hidden = !!name;
+  document.getElementById('signed-in').hidden = !name;
+  document.getElementById('customer-name').textContent = name || '';
+}
+
+const CUSTOMER_NAMES = { ada: 'Ada Lovelace', ben: 'Ben Okafor' };
+
+function signIn(customer) {
+  localStorage.setItem(CUSTOMER_KEY, customer);
+  showAccount(CUSTOMER_NAMES[customer]);
+  parley('identify', { identityToken: () => identityToken(customer) });
+}
+
+document.addEventListener('click', (event) => {
+  const target = event.target instanceof Element ? event.target.closest('[data-sign-in], #sign-out') : null;
+  if (!target) return;
+  const customer = target.getAttribute('data-sign-in');
+  if (customer) {
+    // Another customer on this computer: the previous one's chat must not show.
+    if (localStorage.getItem(CUSTOMER_KEY)) parley('reset');
+    signIn(customer);
+  } else {
+    localStorage.removeItem(CUSTOMER_KEY);
+    showAccount('');
+    parley('reset'); // logout: this browser forgets the conversation, in every tab
+  }
+});
+
+const remembered = localStorage.getItem(CUSTOMER_KEY);
+if (remembered && CUSTOMER_NAMES[remembered]) signIn(remembered);

@@ -14,6 +14,8 @@ export function startBff(env: Record<string, string> = {}): Promise<RunningServe
     SESSION_JWT_SECRET: JWT_SECRET,
     SIM_REPLY_DELAY_MS: '5',
     SIM_DUPLICATE_RATE: '0',
+    // Demo mode signs in sample customers by default; these tests are about anonymous visitors.
+    IDENTITY_SECRET: '',
     ...env,
   });
 }

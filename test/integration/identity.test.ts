@@ -173,6 +173,19 @@ describe('the user’s conversations', () => {
   });
 });
 
+describe('the demo shop', () => {
+  it('signs in its sample customers with tokens the BFF accepts; the operator sees them as verified', async () => {
+    const minted = await call(base, 'POST', '/demo/identity', { body: { customer: 'ben' } });
+    expect(minted.status).toBe(200);
+    const s = await call(base, 'POST', '/api/session', { body: { text: 'Hi from Ben', identityToken: minted.body.identityToken } });
+    expect(s.body.user).toEqual({ id: 'nimbus-1002', name: 'Ben Okafor' });
+    const listed = (await upstreamConversations()).find((c) => String(c.id) === s.body.sessionId);
+    expect(listed).toMatchObject({ profileName: 'Ben Okafor', verifiedUserId: 'nimbus-1002' });
+    const unknown = await call(base, 'POST', '/demo/identity', { body: { customer: 'mallory' } });
+    expect([unknown.status, unknown.body.error.code]).toEqual([400, 'invalid_request']);
+  });
+});
+
 describe('IDENTITY_REQUIRED, IDENTITY_ISSUER and IDENTITY_JWKS_URL', () => {
   let strict: RunningServer;
   let jwks: Server;

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { Composer } from './Composer.js';
 import { ConversationList, PastConversation } from './Conversations.js';
 import type { Ctx } from './ctx.js';
-import { CLOSE, Icon } from './Icon.js';
+import { CHAT, CLOSE, Icon, LIST } from './Icon.js';
 import { MessageList } from './MessageList.js';
 
 /** The panel; floating it is a dialog that `onClose` closes (button or Escape), inline a region. */
@@ -56,8 +56,8 @@ export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
       <div class="h">
         <h2>{title}</h2>
         {s.user.value && (
-          <button type="button" class="hb" onClick={view === 'chat' ? s.listConversations : s.showChat}>
-            {view === 'chat' ? t.conversations : t.chat}
+          <button type="button" class="ib" aria-label={view === 'chat' ? t.conversations : t.chat} onClick={view === 'chat' ? s.listConversations : s.showChat}>
+            <Icon d={view === 'chat' ? LIST : CHAT} />
           </button>
         )}
         {view === 'chat' && s.canEscalate.value && (
