@@ -171,6 +171,17 @@ describe('the user’s conversations', () => {
     const next = await signIn(sub, 'Something new');
     expect(next.sessionId).not.toBe(s.sessionId);
   });
+
+  it('follows the operator: taken over, then archived in the service, the conversation is not resumed', async () => {
+    const sub = newUser();
+    const s = await signIn(sub, 'Please get me a person');
+    const listed = async () => (await call(base, 'GET', '/api/conversations', { token: s.token })).body.items[0].state;
+    expect((await call(base, 'POST', `/sim/operator/conversations/${s.sessionId}/escalate`, { body: {} })).status).toBeLessThan(300);
+    await expect.poll(listed).toBe('escalated');
+    expect((await call(base, 'POST', `/sim/operator/conversations/${s.sessionId}/archive`, { body: {} })).status).toBeLessThan(300);
+    await expect.poll(listed).toBe('archived');
+    expect((await signIn(sub, 'Back again')).sessionId).not.toBe(s.sessionId);
+  });
 });
 
 describe('the demo shop', () => {

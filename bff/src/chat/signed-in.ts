@@ -1,9 +1,9 @@
-import type { SessionResponse } from '../../../shared/types.js';
+import type { SessionResponse, StreamEvent } from '../../../shared/types.js';
 import type { AppDeps } from '../context.js';
 import { AuthError, ForbiddenError } from '../errors.js';
 import type { VerifiedIdentity } from '../lib/identity.js';
 import type { TokenUser } from '../lib/tokens.js';
-import { titleFrom } from '../ports/user-directory.js';
+import { titleFrom, type ConversationState } from '../ports/user-directory.js';
 
 /** What a signed-in user's first or next message carries. */
 export interface UserMessage {
@@ -58,4 +58,17 @@ export async function firstUserText(deps: AppDeps, conversationId: string): Prom
     if (e.event === 'message' && e.data.role === 'user' && e.data.text) return e.data.text;
   }
   return undefined;
+}
+
+/**
+ * Keeps a signed-in user's list in step with state changes that arrive by webhook (an operator
+ * took over or archived): an archived conversation is not resumed on the next visit.
+ */
+export async function recordStateChange(deps: Pick<AppDeps, 'users'>, conversationId: string, event: StreamEvent): Promise<void> {
+  let state: ConversationState | undefined;
+  if (event.event === 'archived') state = 'archived';
+  else if (event.event === 'state') state = event.data.state === 'escalated' ? 'escalated' : /archived|closed|ended/.test(event.data.state) ? 'archived' : 'open';
+  if (!state) return;
+  const owner = await deps.users.ownerOf(conversationId);
+  if (owner !== undefined) await deps.users.touch(owner, conversationId, state);
 }

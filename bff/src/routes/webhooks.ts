@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { recordStateChange } from '../chat/signed-in.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, PayloadTooLargeError, StoreUnavailableError, ValidationError } from '../errors.js';
 import { quickJson, readRequestBody } from '../lib/http.js';
@@ -77,6 +78,12 @@ export function webhookRoutes(deps: AppDeps): Hono<AppEnv> {
       throw err instanceof StoreUnavailableError ? err : new StoreUnavailableError('Event store unavailable', { cause: err });
     }
     report(result.status === 'duplicate' ? 'duplicate' : 'stored');
+    if (result.status === 'stored' && (normalized.event.event === 'state' || normalized.event.event === 'archived')) {
+      // After the answer's work is done, like fan-out: the list of a signed-in user is a view.
+      recordStateChange(deps, normalized.conversationId, normalized.event).catch((err: unknown) =>
+        deps.logger.warn('conversation state not recorded', { conversationId: normalized.conversationId, error: String(err) }),
+      );
+    }
     return quickJson(c, result.status === 'duplicate' ? '{"ok":true,"duplicate":true}' : '{"ok":true}', { 'x-request-id': c.get('requestId') });
   });
 
