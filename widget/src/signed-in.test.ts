@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createStore, type Store } from './store.js';
-import { BFF, FakeEventSource, flush, KEY, mockEventSource, mockFetch, PUBLIC_CONFIG, seedSession, sessionBody, stored } from './test-utils.js';
+import { BFF, FakeEventSource, flush, freshBrowserEachTest, KEY, mockFetch, PUBLIC_CONFIG, seedSession, sessionBody, stored } from './test-utils.js';
 
 let store: Store | undefined;
 
@@ -20,15 +20,9 @@ function start(identity?: Parameters<typeof createStore>[3]) {
   return store;
 }
 
-beforeEach(() => {
-  localStorage.clear();
-  sessionStorage.clear();
-  mockEventSource();
-});
-afterEach(() => {
+freshBrowserEachTest(() => {
   store?.destroy();
   store = undefined;
-  vi.unstubAllGlobals();
 });
 
 describe('signed-in users', () => {

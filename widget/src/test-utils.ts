@@ -2,7 +2,7 @@
  * Test doubles for the widget's two network edges: `fetch` (a small router of canned answers
  * that records every call) and `EventSource` (driven by the test). Used by `*.test.ts(x)` only.
  */
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 
 export interface Call {
   method: string;
@@ -172,4 +172,17 @@ export async function makeCtx(options: Partial<import('./components/ctx.js').Ctx
   const events: Array<[string, unknown]> = [];
   const s = createStore('https://bff.test', (name, data) => events.push([name, data]));
   return { c: { s, t: pickStrings(), o: {}, dir: 'ltr' as const, inline: false, ...options }, events };
+}
+
+/** Each test starts with empty storage and a fake `EventSource`; `after` runs before globals are restored. */
+export function freshBrowserEachTest(after: () => void = () => {}) {
+  beforeEach(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+    mockEventSource();
+  });
+  afterEach(() => {
+    after();
+    vi.unstubAllGlobals();
+  });
 }

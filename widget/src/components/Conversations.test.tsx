@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { flush, makeCtx, mockEventSource, mockFetch, PUBLIC_CONFIG, seedSession } from '../test-utils.js';
+import { describe, expect, it } from 'vitest';
+import { flush, freshBrowserEachTest, makeCtx, mockFetch, PUBLIC_CONFIG, seedSession } from '../test-utils.js';
 import { App } from './App.js';
 
 const items = [
@@ -27,15 +27,7 @@ async function mount(user?: { id: string; name?: string }) {
   return { api, c };
 }
 
-beforeEach(() => {
-  localStorage.clear();
-  sessionStorage.clear();
-  mockEventSource();
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+freshBrowserEachTest(cleanup);
 
 describe('Conversations view', () => {
   it('is offered to signed-in users only', async () => {
