@@ -52,6 +52,15 @@ describe('signed-in users', () => {
     expect(s.user.value).toEqual(ada);
   });
 
+  it('leaves the page’s profileName out where the BFF verifies identities', async () => {
+    const api = mockFetch({ 'GET /api/config': { body: { ...PUBLIC_CONFIG, identity: 'optional' } }, 'POST /api/session': { status: 201, body: sessionBody(1) } });
+    store = createStore(BFF, () => {}, 'Page-given name');
+    await store.boot();
+    store.send('Hello');
+    await flush();
+    expect(api.to('POST', '/api/session')[0]!.body).toEqual({ text: 'Hello', clientId: expect.any(String) });
+  });
+
   it('asks the page’s function again once the token it gave has expired', async () => {
     const tokens = [identityToken('ada', Math.floor(Date.now() / 1000) - 5), identityToken('ada')];
     const source = vi.fn(async () => tokens.shift()!);

@@ -54,7 +54,9 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   // ---- sending -----------------------------------------------------------------------------
 
   async function start(item: Outgoing) {
-    const body = { text: item.text, clientId: item.clientId, ...(name ? { profileName: name } : {}) };
+    // Where the BFF verifies identities, names come from identity tokens only (it refuses a page's).
+    const named = name && (st.config.value?.identity || 'off') === 'off';
+    const body = { text: item.text, clientId: item.clientId, ...(named ? { profileName: name } : {}) };
     const r = await signedIn.start(body);
     auth.set(sessionOf(r));
     st.user.value = r.user;

@@ -158,6 +158,7 @@ export async function flush(times = 10) {
 export const PUBLIC_CONFIG = {
   mode: 'agent',
   features: { escalation: true, upload: false, flows: [] },
+  identity: 'off',
   title: 'Nimbus help',
   greeting: 'Hello from the config',
   theme: { accent: '#0b6e4f', position: 'right', scheme: 'light' },
