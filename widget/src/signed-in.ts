@@ -32,6 +32,8 @@ export function createSignedIn(bff: string, st: State, auth: Auth, sync: Sync, r
   let cached: string | undefined;
   /** "New conversation" was chosen: the next message starts one (the current token still proves the user). */
   let fresh = false;
+  // Written on logout, so that every tab forgets the user, not only their conversation.
+  const logoutKey = auth.key + ':logout';
 
   /** The identity token: the cached one while it lives, else the page's (its function is asked again). */
   async function identityToken(): Promise<string | undefined> {
@@ -138,13 +140,26 @@ export function createSignedIn(bff: string, st: State, auth: Auth, sync: Sync, r
     st.switched.value = false;
   }
 
+  /** Logout: this tab forgets the user, and tells every other tab to. */
+  function logout() {
+    forget();
+    try {
+      localStorage.setItem(logoutKey, String(Date.now()));
+      localStorage.removeItem(logoutKey);
+    } catch {
+      // storage unavailable: other tabs never had the session either
+    }
+  }
+
   return {
     identify: (next?: IdentitySource) => identify(next).catch(report),
+    logout,
+    /** Another tab logged out. */
+    onStorage: (e: StorageEvent) => e.key === logoutKey && e.newValue && forget(),
     start,
-    list,
-    open,
     startOver,
-    forget,
+    /** The store's actions of the Conversations view. */
+    actions: { listConversations: list, openConversation: open, newConversation: startOver, showChat: () => (st.view.value = 'chat') },
     get fresh() {
       return fresh;
     },

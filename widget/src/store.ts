@@ -27,8 +27,6 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   const auth = createAuth(bff, () => sync.lost(), report);
   const sync = createSync(bff, st, auth, emit, report);
   const signedIn = createSignedIn(bff, st, auth, sync, report);
-  // Written on logout, so that every tab forgets the user, not only their conversation.
-  const logoutKey = auth.key + ':logout';
   const qKey = auth.key + ':q';
   const oKey = auth.key + ':o';
 
@@ -176,13 +174,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   /** `Parley('reset')`, e.g. on logout: this browser forgets the conversation, its tokens and the user, in every tab. */
   function reset() {
     clearAll();
-    signedIn.forget();
-    try {
-      localStorage.setItem(logoutKey, String(Date.now()));
-      localStorage.removeItem(logoutKey);
-    } catch {
-      // storage unavailable: other tabs never had the session either
-    }
+    signedIn.logout();
   }
 
   // ---- other actions -----------------------------------------------------------------------
@@ -236,7 +228,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   const onOffline = () => (st.online.value = false);
 
   const onStorage = (e: StorageEvent) => {
-    if (e.key === logoutKey && e.newValue) signedIn.forget();
+    signedIn.onStorage(e);
     sync.onStorage(e);
   };
 
@@ -274,25 +266,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     removeEventListener('offline', onOffline);
   }
 
-  return {
-    ...st,
-    setOpen,
-    send,
-    submit,
-    attach: uploads.attach,
-    retryUpload: uploads.retry,
-    escalate,
-    loadOlder,
-    identify,
-    reset,
-    restart,
-    listConversations: signedIn.list,
-    openConversation: signedIn.open,
-    newConversation: signedIn.startOver,
-    showChat: () => (st.view.value = 'chat'),
-    boot,
-    destroy,
-  };
+  const actions = { setOpen, send, submit, attach: uploads.attach, retryUpload: uploads.retry, escalate, loadOlder, identify, reset, restart, boot, destroy };
+  return { ...st, ...actions, ...signedIn.actions };
 }
 
 /** One widget instance's store. */
