@@ -18,7 +18,15 @@ export interface Message {
   operatorName?: string;
   /** Echo of the id the widget chose for an optimistic user message. */
   clientId?: string;
+  /** Model mode: the visitor stopped this reply (`POST /api/stop`); `text` is what was written until then. */
+  stopped?: boolean;
 }
+
+/** A visitor's vote on an answer (SPEC §9). */
+export type FeedbackValue = 'up' | 'down';
+
+/** Longest feedback comment, in characters. */
+export const FEEDBACK_COMMENT_MAX_LENGTH = 1000;
 
 /** A button: `postback` sends `value` as the user's message; `link` opens `value` (http, https or mailto). */
 export interface BadgeButton {
@@ -65,6 +73,8 @@ export interface StreamEventMap {
   variables: { name?: string; value?: unknown; [key: string]: unknown };
   /** `replyTo`: in model mode, the user message (`u_…`) whose reply failed. */
   error: { code: string; message: string; replyTo?: string };
+  /** The latest vote on an answer wins; `comment` only with a thumbs down. */
+  feedback: { messageId: string; value: FeedbackValue; comment?: string };
 }
 
 export type StreamEventName = keyof StreamEventMap;
@@ -84,6 +94,7 @@ export const STREAM_EVENT_NAMES: readonly StreamEventName[] = [
   'archived',
   'variables',
   'error',
+  'feedback',
 ] as const;
 
 /** Public widget settings from `GET /api/config`. */

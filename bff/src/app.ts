@@ -6,6 +6,7 @@ import type { AppDeps, AppEnv } from './context.js';
 import { AppError, STATUS_BY_CODE } from './errors.js';
 import { requestLog, widgetCors } from './middleware.js';
 import { conversationRoutes } from './routes/conversation.js';
+import { engagementRoutes } from './routes/engagement.js';
 import { eventRoutes } from './routes/events.js';
 import { flowRoutes } from './routes/flows.js';
 import { identityRoutes } from './routes/identity.js';
@@ -26,6 +27,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', sessionRoutes(deps));
   app.route('/', conversationRoutes(deps));
   app.route('/', identityRoutes(deps));
+  app.route('/', engagementRoutes(deps));
   app.route('/', eventRoutes(deps));
   app.route('/', flowRoutes(deps));
 

@@ -58,6 +58,9 @@ export interface Config {
   identityJwksUrl?: string;
   /** When set, an identity token's `iss` must equal it. */
   identityIssuer?: string;
+  /** Votes are POSTed here, signed with `feedbackWebhookSecret` (SPEC §9). */
+  feedbackWebhookUrl?: string;
+  feedbackWebhookSecret?: string;
   /** Refuse sessions without an identity token. */
   identityRequired: boolean;
 }
@@ -148,6 +151,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     problems.push('IDENTITY_REQUIRED=true needs IDENTITY_SECRET or IDENTITY_JWKS_URL to verify identity tokens');
   }
 
+  const feedbackWebhookUrl = p.url('FEEDBACK_WEBHOOK_URL');
+  const feedbackWebhookSecret = p.optional('FEEDBACK_WEBHOOK_SECRET');
+  if (feedbackWebhookUrl !== undefined && (feedbackWebhookSecret === undefined || Buffer.byteLength(feedbackWebhookSecret) < 16)) {
+    problems.push('FEEDBACK_WEBHOOK_URL needs FEEDBACK_WEBHOOK_SECRET (at least 16 bytes) to sign the votes it receives');
+  }
+
   const config: Config = {
     port: p.int('PORT', 8787, 0, 65535),
     host: p.string('HOST', '0.0.0.0'),
@@ -199,6 +208,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     identityJwksUrl,
     identityIssuer: p.optional('IDENTITY_ISSUER'),
     identityRequired,
+    feedbackWebhookUrl,
+    feedbackWebhookSecret,
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

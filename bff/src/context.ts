@@ -7,6 +7,7 @@ import type { Heartbeat } from './lib/sse.js';
 import type { IdentityVerifier } from './lib/identity.js';
 import type { ChatBackend } from './ports/chat-backend.js';
 import type { EventStore } from './ports/event-store.js';
+import type { FeedbackSink } from './ports/feedback.js';
 import type { FlowClient } from './ports/flows.js';
 import type { Observer } from './ports/observer.js';
 import type { RateLimiter } from './ports/rate-limiter.js';
@@ -46,6 +47,8 @@ export interface AppDeps {
   widget?: WidgetAsset;
   /** Flow triggers (area C); without it the flow and upload routes answer `feature_disabled`. */
   flows?: FlowClient;
+  /** Where votes go besides the log (FEEDBACK_WEBHOOK_URL); absent when not configured. */
+  feedback?: FeedbackSink;
   /** Extra readiness checks beyond `store.ping()` (e.g. Redis connections). */
   ready?: () => Promise<void>;
   now?: () => number;

@@ -6,10 +6,12 @@ import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.js';
 import { ConfigError, isSimulatorEnv, loadConfig, type Config } from './config.js';
 import type { AppDeps } from './context.js';
+import { FeedbackWebhook } from './adapters/http-feedback.js';
 import { HttpFlowClient } from './adapters/http-flows.js';
 import { HttpGateway } from './adapters/http-gateway.js';
 import { HttpAgentUpstream } from './adapters/http-upstream.js';
 import { MemoryOnceStore, MemoryRateLimiter } from './adapters/memory-limits.js';
+import { MemorySignalBus } from './adapters/memory-signals.js';
 import { MemoryEventStore } from './adapters/memory-store.js';
 import { MemoryUserDirectory } from './adapters/memory-users.js';
 import { AgentChat } from './chat/agent-chat.js';
@@ -26,6 +28,7 @@ import { WebhookVerifier } from './lib/webhook-verify.js';
 import type { EventStore, RetentionOptions } from './ports/event-store.js';
 import type { OnceStore } from './ports/once-store.js';
 import type { RateLimiter } from './ports/rate-limiter.js';
+import type { SignalBus } from './ports/signals.js';
 import type { UserDirectory } from './ports/user-directory.js';
 
 /** A running BFF: its address and a graceful `stop()`. */
@@ -41,6 +44,7 @@ interface Storage {
   rateLimiter: RateLimiter;
   onceStore: OnceStore;
   users: UserDirectory;
+  signals: SignalBus;
   close(): Promise<void>;
 }
 
@@ -86,8 +90,12 @@ export async function start(env: Record<string, string | undefined> = process.en
         })
       : undefined;
   const chat = gateway
-    ? new ModelChat(gateway, storage.store, { systemPrompt: config.gatewaySystemPrompt, maxHistory: config.gatewayMaxHistory, maxTokens: config.gatewayMaxTokens, logger })
+    ? new ModelChat(gateway, storage.store, { systemPrompt: config.gatewaySystemPrompt, maxHistory: config.gatewayMaxHistory, maxTokens: config.gatewayMaxTokens, signals: storage.signals, logger })
     : new AgentChat(upstream, storage.store, config.escalationOperatorEmail);
+  if (chat instanceof ModelChat) await chat.listen();
+  const feedback = config.feedbackWebhookUrl
+    ? new FeedbackWebhook({ url: config.feedbackWebhookUrl, secret: config.feedbackWebhookSecret!, logger })
+    : undefined;
   const deps: AppDeps = {
     config,
     store: storage.store,
@@ -108,6 +116,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     logger,
     observer,
     metrics,
+    feedback,
     widget: loadWidgetAsset(),
     flows: new HttpFlowClient({ baseUrl: upstreamBaseUrl, policy: { retries: config.upstreamRetries, timeoutMs: config.upstreamTimeoutMs }, observer }),
   };
@@ -179,6 +188,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       clearInterval(sweep);
       server.closeAllConnections();
       if (chat instanceof ModelChat) await chat.close();
+      await feedback?.close();
       await demo?.close();
       await storage.close();
     })());
@@ -196,7 +206,7 @@ async function openStorage(config: Readonly<Config>): Promise<Storage> {
     return createRedisAdapters(config.redisUrl, retention);
   }
   const store = new MemoryEventStore(retention);
-  return { store, rateLimiter: new MemoryRateLimiter(), onceStore: new MemoryOnceStore(), users: new MemoryUserDirectory(), close: () => store.close() };
+  return { store, rateLimiter: new MemoryRateLimiter(), onceStore: new MemoryOnceStore(), users: new MemoryUserDirectory(), signals: new MemorySignalBus(), close: () => store.close() };
 }
 
 /** Demo mode with no flows configured gets a demo upload flow, so the demo shows uploads. Never with a real upstream. */

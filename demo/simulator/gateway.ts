@@ -36,6 +36,10 @@ export interface GatewayRequestRecord {
   stream?: boolean;
   maxTokens?: number;
   messages?: Turn[];
+  /** Streamed calls: SSE frames written so far. */
+  framesSent?: number;
+  /** Streamed calls: the client closed the stream before its end (e.g. the visitor pressed Stop). */
+  closedByClient?: boolean;
 }
 
 const CATALOG: Array<Omit<ModelEntry, 'regions'> & { regions: Region[] }> = [
@@ -153,7 +157,7 @@ export function createGatewaySimulator(options: GatewaySimulatorOptions): Hono {
       const chunk = (delta: Record<string, unknown>, finishReason: string | null) =>
         `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.id, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
       const frames = [chunk({ role: 'assistant', content: '' }, null), ...(text.match(/\S+\s*/g) ?? []).map((w) => chunk({ content: w }, null)), chunk({}, finish), 'data: [DONE]\n\n'];
-      return sseResponse(frames, () => chunkDelayMs, random);
+      return sseResponse(frames, () => chunkDelayMs, random, rec);
     });
 
     api.post('/responses', async (c) => {
@@ -224,7 +228,7 @@ function scripted(messages: Turn[], maxTokens: number | undefined): { text: stri
 }
 
 /** Streams SSE frames, each cut at a random byte so clients must handle any chunk boundary. */
-function sseResponse(frames: string[], delayMs: () => number, random: () => number): Response {
+function sseResponse(frames: string[], delayMs: () => number, random: () => number, rec: GatewayRequestRecord): Response {
   const encoder = new TextEncoder();
   const pieces: Uint8Array[] = [];
   for (const frame of frames) {
@@ -233,14 +237,19 @@ function sseResponse(frames: string[], delayMs: () => number, random: () => numb
     pieces.push(bytes.subarray(0, cut), bytes.subarray(cut));
   }
   let timer: ReturnType<typeof setTimeout> | undefined;
+  rec.framesSent = 0;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const next = pieces.shift();
       if (!next) return controller.close();
       if (pieces.length % 2 === 1 && delayMs() > 0) await new Promise((r) => (timer = setTimeout(r, delayMs())));
       controller.enqueue(next);
+      if (pieces.length % 2 === 0) rec.framesSent!++;
     },
-    cancel: () => clearTimeout(timer),
+    cancel: () => {
+      clearTimeout(timer);
+      rec.closedByClient = true;
+    },
   });
   return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' } });
 }

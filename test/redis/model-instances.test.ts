@@ -55,4 +55,21 @@ describe.skipIf(skipRedisTests)('model mode on two instances', () => {
     expect(requests[1]!.messages![2]!.content).toBe('Second question');
     sse.close();
   });
+
+  it('stops a reply streaming on A when the stop lands on B (signalled through Redis)', async () => {
+    await sim('POST', '/pace', { chunkDelayMs: 60 });
+    await sim('DELETE', '/requests');
+    const first = await call(a.url, 'POST', '/api/session', { body: { text: 'A long answer, please' } });
+    const token = first.body.token as string;
+    const sse = await openSse(`${a.url}/api/events?token=${token}`);
+    await sse.next((e) => e.event === 'message_delta', 10_000);
+    const stopAt = Date.now();
+    expect((await call(b.url, 'POST', '/api/stop', { token })).status).toBe(202);
+    const stopped = JSON.parse((await sse.next((e) => e.event === 'message' && JSON.parse(e.data).role === 'bot', 2_000)).data);
+    expect(Date.now() - stopAt).toBeLessThan(500);
+    expect(stopped.stopped).toBe(true);
+    const [request] = ((await sim('GET', '/requests')).body.requests as Array<{ path: string; closedByClient?: boolean }>).filter((r) => r.path === '/chat/completions');
+    expect(request!.closedByClient).toBe(true);
+    sse.close();
+  });
 });

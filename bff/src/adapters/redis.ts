@@ -2,6 +2,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { StoreUnavailableError } from '../errors.js';
 import type { RetentionOptions } from '../ports/event-store.js';
 import { RedisOnceStore, RedisRateLimiter } from './redis-limits.js';
+import { RedisSignalBus } from './redis-signals.js';
 import { RedisEventStore } from './redis-store.js';
 import { RedisUserDirectory } from './redis-users.js';
 
@@ -11,6 +12,8 @@ export interface RedisAdapters {
   rateLimiter: RedisRateLimiter;
   onceStore: RedisOnceStore;
   users: RedisUserDirectory;
+  /** Notices to every instance, on the store's connections. */
+  signals: RedisSignalBus;
   /** Quits both connections. */
   close(): Promise<void>;
 }
@@ -48,6 +51,7 @@ export async function createRedisAdapters(url: string, retention: RetentionOptio
     rateLimiter: new RedisRateLimiter(client, prefix),
     onceStore: new RedisOnceStore(client, prefix),
     users: new RedisUserDirectory(client, { prefix }),
+    signals: new RedisSignalBus(client, subscriber, prefix),
     close: () => store.close(),
   };
 }

@@ -6,8 +6,10 @@ import type { Logger } from '../logger.js';
 import type { ChatBackend, SendMessageInput, StartInput } from '../ports/chat-backend.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { ChatTurn, ModelGateway } from '../ports/gateway.js';
+import type { SignalBus } from '../ports/signals.js';
 import type { VariableValue } from '../ports/upstream.js';
 import { DeltaBuffer, type DeltaBufferOptions } from './delta-buffer.js';
+import { messagesOf, openEarlierTurn } from './model-log.js';
 
 export interface ModelChatOptions {
   /** Prepended as a `system` message when not empty (GATEWAY_SYSTEM_PROMPT). */
@@ -18,6 +20,8 @@ export interface ModelChatOptions {
   maxTokens: number;
   /** Delta coalescing; default 64 characters or 50 ms, whichever comes first. */
   coalesce?: DeltaBufferOptions;
+  /** Carries `POST /api/stop` to the instance writing the reply; without it stops stay in this process. */
+  signals?: SignalBus;
   logger?: Logger;
   now?: () => number;
 }
@@ -49,6 +53,9 @@ export class ModelChat implements ChatBackend {
   readonly mode = 'model' as const;
   private readonly turns = new Map<string, Promise<void>>();
   private readonly stopping = new AbortController();
+  /** The reply this instance is streaming now, per conversation: what a stop aborts. */
+  private readonly streaming = new Map<string, AbortController>();
+  private unlisten: (() => void) | undefined;
   private readonly now: () => number;
 
   constructor(
@@ -92,6 +99,21 @@ export class ModelChat implements ChatBackend {
     await this.store.append(conversationId, { event: 'archived', data: {} });
   }
 
+  /** Starts hearing stops sent from any instance. Call once before serving. */
+  async listen(): Promise<void> {
+    this.unlisten ??= await this.o.signals?.subscribe('stop', (conversationId) => this.streaming.get(conversationId)?.abort());
+  }
+
+  /**
+   * Stops the reply streaming in the conversation at once, wherever it streams: the gateway
+   * request is aborted (no further tokens are read, so none are paid for) and the text so far
+   * becomes the reply, marked `stopped`. Without a reply streaming it does nothing.
+   */
+  async stop(conversationId: string): Promise<void> {
+    if (this.o.signals) await this.o.signals.publish('stop', conversationId);
+    else this.streaming.get(conversationId)?.abort();
+  }
+
   /**
    * Stops replies in progress and waits for them. Each one is closed as a failure would be (the
    * text so far as its `message`, then an `error` event), so no browser keeps a half-written
@@ -99,6 +121,7 @@ export class ModelChat implements ChatBackend {
    */
   async close(): Promise<void> {
     this.stopping.abort();
+    this.unlisten?.();
     await Promise.allSettled([...this.turns.values()]);
   }
 
@@ -129,9 +152,12 @@ export class ModelChat implements ChatBackend {
       },
       this.o.coalesce ?? { maxChars: 64, maxDelayMs: 50 },
     );
+    const visitorStop = new AbortController();
     try {
       const messages = this.history(await this.afterEarlierTurns(conversationId, key), key);
-      for await (const delta of this.gateway.streamChatCompletion({ messages, maxTokens: this.o.maxTokens, signal: this.stopping.signal })) {
+      this.streaming.set(conversationId, visitorStop);
+      const signal = AbortSignal.any([this.stopping.signal, visitorStop.signal]);
+      for await (const delta of this.gateway.streamChatCompletion({ messages, maxTokens: this.o.maxTokens, signal })) {
         text += delta;
         buffer.push(delta);
       }
@@ -139,12 +165,31 @@ export class ModelChat implements ChatBackend {
       if (text.trim() === '') throw new UpstreamError('upstream_error', 'The model sent an empty reply');
       await this.store.append(conversationId, { event: 'message', data: this.botMessage(id, text) });
     } catch (caught) {
+      if (visitorStop.signal.aborted && !this.stopping.signal.aborted) {
+        await this.closeStopped(conversationId, id, text, buffer);
+        return;
+      }
       const err = this.stopping.signal.aborted ? new UpstreamError('upstream_unavailable', 'Reply stopped: the server is shutting down') : caught;
       await this.fail(conversationId, key, err, async () => {
         await buffer.close().catch(() => {});
         // Every delta id is closed by a message (SPEC §4), even when the reply broke off.
         if (streamed) await this.store.append(conversationId, { event: 'message', data: this.botMessage(id, text) });
       });
+    } finally {
+      if (this.streaming.get(conversationId) === visitorStop) this.streaming.delete(conversationId);
+    }
+  }
+
+  /**
+   * A reply the visitor stopped: what was written until then is the answer (it goes into later
+   * questions' history), marked `stopped`, even when that is nothing, so the question is settled.
+   */
+  private async closeStopped(conversationId: string, id: string, text: string, buffer: DeltaBuffer): Promise<void> {
+    try {
+      await buffer.close();
+      await this.store.append(conversationId, { event: 'message', data: { ...this.botMessage(id, text), stopped: true } });
+    } catch (err) {
+      this.o.logger?.error('stopped reply could not be stored', { conversationId, error: String(err) });
     }
   }
 
@@ -221,27 +266,4 @@ export class ModelChat implements ChatBackend {
       after = page[page.length - 1]!.id;
     }
   }
-}
-
-/** True when a question before `u_<key>`, asked since `since` (ms), has neither an answer nor a failure in `events`. */
-function openEarlierTurn(events: StoredEvent[], key: string, since: number): boolean {
-  const settled = new Set<string>();
-  for (const e of events) {
-    if (e.event === 'message' && e.data.id.startsWith('b_')) settled.add(e.data.id.slice(2));
-    if (e.event === 'error' && e.data.replyTo?.startsWith('u_')) settled.add(e.data.replyTo.slice(2));
-  }
-  for (const e of events) {
-    if (e.event !== 'message' || e.data.role !== 'user' || !e.data.id.startsWith('u_')) continue;
-    const earlier = e.data.id.slice(2);
-    if (earlier === key) return false;
-    if (!settled.has(earlier) && e.ts >= since) return true;
-  }
-  return false;
-}
-
-/** The `message` events of a log, in log order; a repeated id keeps its first place and latest content. */
-function messagesOf(events: StoredEvent[]): Message[] {
-  const byId = new Map<string, Message>();
-  for (const e of events) if (e.event === 'message') byId.set(e.data.id, e.data);
-  return [...byId.values()];
 }

@@ -36,6 +36,7 @@ export class Metrics implements Observer {
   private readonly upstreamLatency = new Map<string, Histogram>();
   private readonly delivery = new Histogram();
   private readonly webhookLatency = new Histogram();
+  private readonly votes = new Map<string, number>();
   private streams = 0;
   private streamsTotal = 0;
 
@@ -66,6 +67,10 @@ export class Metrics implements Observer {
     this.delivery.observe(latencyMs);
   }
 
+  feedback(value: 'up' | 'down'): void {
+    this.votes.set(value, (this.votes.get(value) ?? 0) + 1);
+  }
+
   /** The Prometheus text format (version 0.0.4). */
   render(): string {
     const out: string[] = [];
@@ -81,6 +86,8 @@ export class Metrics implements Observer {
     for (const [labels, n] of this.upstream) out.push(`parley_upstream_requests_total{${labels}} ${n}`);
     out.push('# HELP parley_upstream_duration_seconds Upstream call latency.', '# TYPE parley_upstream_duration_seconds histogram');
     for (const [labels, h] of this.upstreamLatency) out.push(...h.render('parley_upstream_duration_seconds', labels));
+    out.push('# HELP parley_feedback_total Votes on answers (a changed vote counts again).', '# TYPE parley_feedback_total counter');
+    for (const [value, n] of this.votes) out.push(`parley_feedback_total{value="${value}"} ${n}`);
     const mem = process.memoryUsage();
     out.push('# HELP process_resident_memory_bytes Resident memory size.', '# TYPE process_resident_memory_bytes gauge', `process_resident_memory_bytes ${mem.rss}`);
     out.push('# HELP nodejs_heap_used_bytes V8 heap in use.', '# TYPE nodejs_heap_used_bytes gauge', `nodejs_heap_used_bytes ${mem.heapUsed}`);

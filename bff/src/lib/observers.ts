@@ -20,5 +20,6 @@ export function combineObservers(...observers: Array<Observer | undefined>): Obs
     streamOpened: each('streamOpened'),
     streamClosed: each('streamClosed'),
     delivered: each('delivered'),
+    feedback: each('feedback'),
   };
 }

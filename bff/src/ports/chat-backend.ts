@@ -29,4 +29,9 @@ export interface ChatBackend {
   setUserVariables(conversationId: string, variables: Record<string, VariableValue>): Promise<void>;
   escalate(conversationId: string): Promise<void>;
   archive(conversationId: string): Promise<void>;
+  /**
+   * Stops the reply being written in the conversation, on whichever instance writes it (model
+   * mode only; absent in agent mode). Resolves once the stop is sent, not once the reply ended.
+   */
+  stop?(conversationId: string): Promise<void>;
 }

@@ -29,4 +29,6 @@ export interface Observer {
   streamClosed?(): void;
   /** Time from an event being stored to it being written to a stream, in milliseconds. */
   delivered?(latencyMs: number): void;
+  /** A visitor voted on an answer (SPEC §9). */
+  feedback?(value: 'up' | 'down'): void;
 }

@@ -17,14 +17,7 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { config } = deps;
   const auth = requireSession(deps);
-  /**
-   * History, variables, escalation and archive share one allowance per conversation, four times
-   * the message rate: each may cost the service several calls (retries), so none is unlimited.
-   */
-  const calls: MiddlewareHandler<AppEnv> = async (c, next) => {
-    await limit(deps, `calls:${c.get('session').conversationId}`, config.rateLimitMessagesPerMin * 4);
-    await next();
-  };
+  const calls = callAllowance(deps);
 
   app.post('/api/messages', auth, async (c) => {
     const { conversationId, user } = c.get('session');
@@ -82,6 +75,17 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   return app;
+}
+
+/**
+ * History, variables, escalation, archive, feedback and stop share one allowance per conversation,
+ * four times the message rate: each may cost the service or the store several calls, so none is unlimited.
+ */
+export function callAllowance(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await limit(deps, `calls:${c.get('session').conversationId}`, deps.config.rateLimitMessagesPerMin * 4);
+    await next();
+  };
 }
 
 function queryInt(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {

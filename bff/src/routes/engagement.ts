@@ -1,0 +1,65 @@
+import { Hono } from 'hono';
+import { FEEDBACK_COMMENT_MAX_LENGTH, type FeedbackValue, type StoredEvent } from '../../../shared/types.js';
+import type { AppDeps, AppEnv } from '../context.js';
+import { ForbiddenError, ValidationError } from '../errors.js';
+import { readJsonObject } from '../lib/http.js';
+import { requireSession } from '../middleware.js';
+import type { EventStore } from '../ports/event-store.js';
+import { callAllowance } from './conversation.js';
+
+const READ_PAGE = 500;
+const MESSAGE_ID = /^[A-Za-z0-9_:.-]{1,128}$/;
+
+/** Engagement routes of one conversation (docs/api.md §9): votes on answers, stopping a model reply. */
+export function engagementRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const auth = requireSession(deps);
+  const calls = callAllowance(deps);
+
+  app.post('/api/feedback', auth, calls, async (c) => {
+    const { conversationId } = c.get('session');
+    const vote = parseVote(await readJsonObject(c));
+    if (!(await isAnswer(deps.store, conversationId, vote.messageId))) {
+      throw new ValidationError('There is no answer with this "messageId" in this conversation', 'unknown_message');
+    }
+    // The log is the record: every tab and a reload see the vote; the latest vote on a message wins.
+    await deps.store.append(conversationId, { event: 'feedback', data: vote });
+    deps.observer?.feedback?.(vote.value);
+    deps.feedback?.deliver({ sessionId: conversationId, ...vote, createdAt: new Date(deps.now?.() ?? Date.now()).toISOString() });
+    return c.json({}, 202);
+  });
+
+  app.post('/api/stop', auth, calls, async (c) => {
+    if (!deps.chat.stop) throw new ForbiddenError('feature_disabled', 'Only a model reply can be stopped');
+    await deps.chat.stop(c.get('session').conversationId);
+    return c.json({}, 202);
+  });
+
+  return app;
+}
+
+function parseVote(body: Record<string, unknown>): { messageId: string; value: FeedbackValue; comment?: string } {
+  const { messageId, value, comment } = body;
+  if (typeof messageId !== 'string') throw new ValidationError('"messageId" must be a string');
+  if (!MESSAGE_ID.test(messageId)) {
+    throw new ValidationError('"messageId" must be the id of an answer in this conversation', 'unknown_message');
+  }
+  if (value !== 'up' && value !== 'down') throw new ValidationError('"value" must be "up" or "down"', 'feedback_invalid');
+  if (comment === undefined || comment === null) return { messageId, value };
+  if (typeof comment !== 'string') throw new ValidationError('"comment" must be a string', 'feedback_invalid');
+  const trimmed = comment.replace(/\r\n?/g, '\n').trim();
+  if (trimmed.length > FEEDBACK_COMMENT_MAX_LENGTH) {
+    throw new ValidationError(`"comment" must be at most ${FEEDBACK_COMMENT_MAX_LENGTH} characters`, 'comment_too_long');
+  }
+  return trimmed === '' ? { messageId, value } : { messageId, value, comment: trimmed };
+}
+
+/** True when the conversation's retained log holds a bot or operator message with this id. */
+async function isAnswer(store: EventStore, conversationId: string, messageId: string): Promise<boolean> {
+  for (let after = 0; ; ) {
+    const page: StoredEvent[] = await store.read(conversationId, after, READ_PAGE);
+    if (page.some((e) => e.event === 'message' && e.data.id === messageId && e.data.role !== 'user')) return true;
+    if (page.length < READ_PAGE) return false;
+    after = page[page.length - 1]!.id;
+  }
+}
