@@ -101,7 +101,7 @@ export const STREAM_EVENT_NAMES: readonly StreamEventName[] = [
 export interface PublicConfig {
   mode: 'agent' | 'model';
   features: { escalation: boolean; upload: boolean; flows: string[] };
-  /** Signed-in users (SPEC §8): `off`, `optional` (identity tokens accepted) or `required`. */
+  /** Signed-in users (docs/api.md "Signed-in users"): `off`, `optional` (identity tokens accepted) or `required`. */
   identity: 'off' | 'optional' | 'required';
   /** Set only when the operator chose one (WIDGET_TITLE); else the widget's strings in the visitor's language. */
   title?: string;
@@ -117,7 +117,7 @@ export interface ErrorBody {
   error: { code: string; message: string };
 }
 
-/** A signed-in user as the BFF verified them (SPEC §8). */
+/** A signed-in user as the BFF verified them (docs/api.md "Signed-in users"). */
 export interface SessionUser {
   id: string;
   name?: string;

@@ -53,7 +53,7 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** When set, `/metrics` needs `Authorization: Bearer <token>`. */
   metricsToken?: string;
-  /** Identity tokens of signed-in users (SPEC §8): HS256 key and/or JWKS URL (RS256, ES256, EdDSA). */
+  /** Identity tokens of signed-in users (docs/api.md "Signed-in users"): HS256 key and/or JWKS URL (RS256, ES256, EdDSA). */
   identitySecret?: string;
   identityJwksUrl?: string;
   /** When set, an identity token's `iss` must equal it. */

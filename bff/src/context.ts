@@ -34,7 +34,7 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   chat: ChatBackend;
   tokens: TokenService;
-  /** Which conversations belong to which signed-in user (SPEC §8). */
+  /** Which conversations belong to which signed-in user (docs/api.md "Signed-in users"). */
   users: UserDirectory;
   /** Verifies identity tokens; absent when no IDENTITY_SECRET or IDENTITY_JWKS_URL is set. */
   identity?: IdentityVerifier;

@@ -16,7 +16,7 @@ function stateLabel(conversation) {
   return conversation.state;
 }
 
-/** The mark of a signed-in customer: the BFF verified their identity token (SPEC §8). */
+/** The mark of a signed-in customer: the BFF verified their identity token (docs/api.md "Signed-in users"). */
 function verifiedMark(c) {
   if (!c.verifiedUserId) return null;
   return el('span', { class: 'pill verified', text: '✓ verified', title: `Signed in on the shop as ${c.verifiedUserId}, verified by the BFF` });

@@ -7,7 +7,7 @@ export type MakeUserDirectory = (now: () => number) => Promise<{ users: UserDire
 
 const unique = (label: string) => `${label}-${randomUUID()}`;
 
-/** Runs the `UserDirectory` contract (SPEC §8) against one implementation. */
+/** Runs the `UserDirectory` contract (docs/api.md "Signed-in users") against one implementation. */
 export function describeUserDirectoryContract(name: string, make: MakeUserDirectory): void {
   describe(`UserDirectory contract: ${name}`, () => {
     const cleanups: Array<() => Promise<void>> = [];

@@ -14,7 +14,7 @@ export interface SessionData {
   lastEventId?: string;
   /** Conversation state seen last (`escalated`, `archived`), restored after a reload. */
   state?: string;
-  /** The signed-in user the conversation belongs to (SPEC §8). */
+  /** The signed-in user the conversation belongs to (docs/api.md "Signed-in users"). */
   user?: SessionUser;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Signed-in users (SPEC §8): the identity token the page gives (a string, or a function asked
+ * Signed-in users (docs/api.md "Signed-in users"): the identity token the page gives (a string, or a function asked
  * again once the token it gave has expired), resuming the user's conversation on any device,
  * claiming or switching after a login, the user's conversations and read-only past ones.
  */

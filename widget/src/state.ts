@@ -42,7 +42,7 @@ export function createState() {
     notice: signal<string | undefined>(undefined),
     escalating,
     config,
-    /** The signed-in user of the conversation (SPEC §8), if any. */
+    /** The signed-in user of the conversation (docs/api.md "Signed-in users"), if any. */
     user: signal<SessionUser | undefined>(undefined),
     /** What the panel shows: the chat, the user's conversations, or a past one read-only. */
     view: signal<'chat' | 'list' | 'past'>('chat'),

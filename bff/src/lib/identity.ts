@@ -17,7 +17,7 @@ const MAX_TOKEN_LENGTH = 8192;
 const PRINTABLE = /^(?!\s*$)[^\p{C}]+$/u;
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
-/** A signed-in user, as vouched for by the host site's backend (SPEC §8). */
+/** A signed-in user, as vouched for by the host site's backend (docs/api.md "Signed-in users"). */
 export interface VerifiedIdentity {
   userId: string;
   name?: string;

@@ -8,7 +8,7 @@ const ACCESS_AUDIENCE = 'parley-widget';
 // A different audience keeps refresh tokens from working as access tokens and the reverse.
 const REFRESH_AUDIENCE = 'parley-refresh';
 
-/** A signed-in user as tokens carry it (SPEC §8): the verified id and display name. */
+/** A signed-in user as tokens carry it (docs/api.md "Signed-in users"): the verified id and display name. */
 export interface TokenUser {
   id: string;
   name?: string;

@@ -10,7 +10,7 @@ export interface StartInput {
 export interface SendMessageInput {
   text: string;
   clientId?: string;
-  /** The signed-in user's verified name, sent upstream with every message (SPEC §8). */
+  /** The signed-in user's verified name, sent upstream with every message (docs/api.md "Signed-in users"). */
   profileName?: string;
 }
 

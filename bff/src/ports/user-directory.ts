@@ -3,11 +3,11 @@ import type { ConversationSummary } from '../../../shared/types.js';
 /** Where a conversation of a signed-in user stands, as the conversations list shows it. */
 export type ConversationState = ConversationSummary['state'];
 
-/** One entry of a user's conversations list (SPEC §8, `GET /api/conversations`). */
+/** One entry of a user's conversations list (docs/api.md "Signed-in users", `GET /api/conversations`). */
 export type UserConversation = ConversationSummary;
 
 /**
- * Which conversations belong to which signed-in user (SPEC §8). A conversation belongs to at most
+ * Which conversations belong to which signed-in user (docs/api.md "Signed-in users"). A conversation belongs to at most
  * one user, for good: the first `bind` wins. Adapters throw `StoreUnavailableError` when their
  * backing store cannot be reached.
  */

@@ -17,7 +17,7 @@ import { limit } from './session.js';
 
 const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Signed-in users (SPEC §8): identify after a login, list the user's conversations, start another. */
+/** Signed-in users (docs/api.md "Signed-in users"): identify after a login, list the user's conversations, start another. */
 export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { config } = deps;
