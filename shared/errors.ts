@@ -28,6 +28,7 @@ export const ERROR_CODES = [
   'upstream_error',
   'upstream_unavailable',
   'upstream_timeout',
+  'send_uncertain',
   'store_unavailable',
   'model_unavailable_in_region',
   'budget_exhausted',

@@ -1,4 +1,5 @@
 import type { HttpBindings } from '@hono/node-server';
+import type { AcceptedWrites } from './chat/accepted-writes.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { TokenService, SessionClaims } from './lib/tokens.js';
@@ -47,6 +48,8 @@ export interface AppDeps {
   widget?: WidgetAsset;
   /** Flow triggers (area C); without it the flow and upload routes answer `feature_disabled`. */
   flows?: FlowClient;
+  /** Store writes owed after the service accepted something, repaired when the store fails (see AcceptedWrites). */
+  writes?: AcceptedWrites;
   /** Where votes go besides the log (FEEDBACK_WEBHOOK_URL); absent when not configured. */
   feedback?: FeedbackSink;
   /** Extra readiness checks beyond `store.ping()` (e.g. Redis connections). */

@@ -54,7 +54,7 @@ export class UpstreamError extends AppError {
   readonly upstreamStatus?: number;
 
   constructor(
-    code: Extract<ErrorCode, `upstream_${string}` | 'model_unavailable_in_region' | 'budget_exhausted'>,
+    code: Extract<ErrorCode, `upstream_${string}` | 'send_uncertain' | 'model_unavailable_in_region' | 'budget_exhausted'>,
     message: string,
     options?: { cause?: unknown; retryAfterSec?: number; upstreamStatus?: number },
   ) {
@@ -103,5 +103,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   upstream_unavailable: 503,
   store_unavailable: 503,
   upstream_timeout: 504,
+  // Not a retryable failure: the service may have taken the message, so the widget must not resend it.
+  send_uncertain: 502,
   internal_error: 500,
 };

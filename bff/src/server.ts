@@ -14,6 +14,7 @@ import { MemoryOnceStore, MemoryRateLimiter } from './adapters/memory-limits.js'
 import { MemorySignalBus } from './adapters/memory-signals.js';
 import { MemoryEventStore } from './adapters/memory-store.js';
 import { MemoryUserDirectory } from './adapters/memory-users.js';
+import { AcceptedWrites } from './chat/accepted-writes.js';
 import { AgentChat } from './chat/agent-chat.js';
 import { checkModelAvailable } from './chat/model-check.js';
 import { ModelChat } from './chat/model-chat.js';
@@ -89,15 +90,17 @@ export async function start(env: Record<string, string | undefined> = process.en
           observer,
         })
       : undefined;
+  const acceptedWrites = new AcceptedWrites({ logger });
   const chat = gateway
     ? new ModelChat(gateway, storage.store, { systemPrompt: config.gatewaySystemPrompt, maxHistory: config.gatewayMaxHistory, maxTokens: config.gatewayMaxTokens, signals: storage.signals, logger })
-    : new AgentChat(upstream, storage.store, config.escalationOperatorEmail);
+    : new AgentChat(upstream, storage.store, { operatorEmail: config.escalationOperatorEmail, writes: acceptedWrites });
   if (chat instanceof ModelChat) await chat.listen();
   const feedback = config.feedbackWebhookUrl
     ? new FeedbackWebhook({ url: config.feedbackWebhookUrl, secret: config.feedbackWebhookSecret!, logger })
     : undefined;
   const deps: AppDeps = {
     config,
+    writes: acceptedWrites,
     store: storage.store,
     rateLimiter: storage.rateLimiter,
     chat,
@@ -153,7 +156,7 @@ export async function start(env: Record<string, string | undefined> = process.en
             logger.warn('flow result not delivered', { sessionId, error: String(err) });
           }
         } }));
-    app.mount('/sim', (req) => simulator.app.fetch(req));
+    app.mount('/sim', (req, env) => simulator.app.fetch(req, env)); // env: Node's socket, for the reset fault
     app.route('/', inspector.app);
     app.route('/', createDemoRoutes({ inspector, simulator, publicOrigin, identitySecret: config.identitySecret }));
     demo = simulator;
@@ -189,6 +192,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       server.closeAllConnections();
       if (chat instanceof ModelChat) await chat.close();
       await feedback?.close();
+      await acceptedWrites.close();
       await demo?.close();
       await storage.close();
     })());

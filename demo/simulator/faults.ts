@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { SimError } from './errors.js';
@@ -10,6 +11,8 @@ export interface FaultSpec {
   retryAfter?: number;
   /** Delay before answering (simulates a slow service; lets callers test their timeouts). */
   delayMs?: number;
+  /** Handle the call, then drop the connection without an answer (a reset after the service acted). */
+  reset?: boolean;
 }
 
 interface PendingFault {
@@ -17,6 +20,7 @@ interface PendingFault {
   remaining: number;
   retryAfter?: number;
   delayMs?: number;
+  reset?: boolean;
 }
 
 /** Queue of injected faults, consumed one REST call at a time, oldest first. */
@@ -53,6 +57,12 @@ export class FaultInjector {
       fault.remaining--;
       if (fault.remaining <= 0) this.pending.shift();
       if (fault.delayMs) await this.sleep(fault.delayMs);
+      if (fault.reset) {
+        await next();
+        // Node's socket, when served over HTTP: the caller sees the connection drop, not an answer.
+        (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.destroy();
+        return;
+      }
       if (fault.status === undefined) return next();
       if (fault.retryAfter !== undefined) c.header('retry-after', String(fault.retryAfter));
       return c.json(
@@ -76,7 +86,7 @@ export class FaultInjector {
 function validate(spec: FaultSpec): PendingFault {
   const bad = (message: string): SimError => new SimError(400, 'invalid_fault', message);
   if (typeof spec !== 'object' || spec === null) throw bad('A fault must be an object');
-  const { status, count = 1, retryAfter, delayMs } = spec;
+  const { status, count = 1, retryAfter, delayMs, reset } = spec;
   if (status !== undefined && !(Number.isInteger(status) && status >= 400 && status <= 599)) {
     throw bad('"status" must be an integer from 400 to 599');
   }
@@ -87,10 +97,13 @@ function validate(spec: FaultSpec): PendingFault {
   if (delayMs !== undefined && !(Number.isInteger(delayMs) && delayMs >= 0 && delayMs <= 60_000)) {
     throw bad('"delayMs" must be an integer from 0 to 60000');
   }
-  if (status === undefined && !delayMs) throw bad('Give "status", "delayMs" or both');
+  if (reset !== undefined && typeof reset !== 'boolean') throw bad('"reset" must be true or false');
+  if (reset && status !== undefined) throw bad('"reset" drops the connection; it cannot also answer a "status"');
+  if (status === undefined && !delayMs && !reset) throw bad('Give "status", "delayMs", "reset" or a combination');
   const fault: PendingFault = { remaining: count };
   if (status !== undefined) fault.status = status;
   if (retryAfter !== undefined) fault.retryAfter = retryAfter;
   if (delayMs !== undefined) fault.delayMs = delayMs;
+  if (reset) fault.reset = true;
   return fault;
 }

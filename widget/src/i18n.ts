@@ -18,6 +18,7 @@ const en = {
   notSent: 'Your message was not sent.',
   retry: 'Retry',
   queued: 'Waiting for connection…',
+  uncertain: 'May have been sent: the connection broke before it was confirmed',
   offline: "You're offline. Messages will be sent when you're back.",
   unavailable: "The assistant can't answer right now. Please try again later.",
   human: 'Talk to a person',

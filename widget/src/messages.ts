@@ -10,8 +10,11 @@ export type Source = 'h' | 's' | 'l';
 /** A message as the widget shows it. */
 export interface ChatMessage extends Message {
   src?: Source;
-  /** An optimistic user message on its way (`sending`) or waiting for the network (`queued`). */
-  pending?: 'sending' | 'queued';
+  /**
+   * An optimistic user message on its way (`sending`), waiting for the network (`queued`), or
+   * possibly delivered (`uncertain`: the service may have it, so it is not offered for resending).
+   */
+  pending?: 'sending' | 'queued' | 'uncertain';
   /** Percentage of an upload's files sent so far. */
   progress?: number;
   /** Text still arriving as `message_delta` events. */

@@ -93,6 +93,14 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
             retryTimer = setTimeout(pump, Math.min(30_000, 2000 * 2 ** retries++));
             return;
           }
+          if (e instanceof ApiError && e.code === 'send_uncertain') {
+            // The service may have it: no Retry, no text back in the box, so nothing is sent twice.
+            outbox.shift();
+            saveOutbox();
+            mark('uncertain', [item.clientId]);
+            report(e);
+            continue;
+          }
           if (e instanceof ApiError && e.code === 'conversation_archived') sync.setConvo('archived');
           // Uploads being off is not the conversation's end.
           else if (isFatal(e) && (e as ApiError).code !== 'feature_disabled') sync.lost();

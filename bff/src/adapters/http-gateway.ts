@@ -1,5 +1,5 @@
 import { UpstreamError } from '../errors.js';
-import { fetchWithRetry, type RetryPolicy } from '../lib/http-retry.js';
+import { failureOf, fetchWithRetry, type RetryPolicy } from '../lib/http-retry.js';
 import type { ChatTurn, CompletionRequest, ModelGateway } from '../ports/gateway.js';
 import type { Observer } from '../ports/observer.js';
 import { completionText, embeddingVectors, parseModels, responsesText, saysCreditExhausted, type ModelInfo } from './gateway-shapes.js';
@@ -120,6 +120,9 @@ export class HttpGateway implements ModelGateway {
         { fetch: fetcher, observer: this.o.observer },
       );
     } catch (err) {
+      // A reply, not a message of the user's: nothing is duplicated by asking again, so the
+      // widget hears what broke (timeout or unreachable), not "may have been sent".
+      if (err instanceof UpstreamError && err.code === 'send_uncertain') throw failureOf(err.cause, true);
       if (err instanceof UpstreamError && (err.upstreamStatus === 401 || err.upstreamStatus === 403)) {
         throw new UpstreamError('upstream_error', 'The gateway refused the API key', { cause: err, upstreamStatus: err.upstreamStatus });
       }

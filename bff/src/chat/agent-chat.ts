@@ -5,6 +5,15 @@ import { conversationKey, toMessage } from '../lib/normalize.js';
 import type { ChatBackend, SendMessageInput, StartInput } from '../ports/chat-backend.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { AgentUpstream, VariableValue } from '../ports/upstream.js';
+import { writeAccepted, type AcceptedWrites } from './accepted-writes.js';
+
+export interface AgentChatOptions {
+  /** Operator address for escalation; unset turns escalation off. */
+  operatorEmail?: string;
+  /** Where the user's message is stored once the service accepted it; without it a store failure is thrown. */
+  writes?: AcceptedWrites;
+  now?: () => number;
+}
 
 /**
  * Agent mode (area B): messages go upstream with `webhookOnly: true`; replies come back as
@@ -14,12 +23,19 @@ import type { AgentUpstream, VariableValue } from '../ports/upstream.js';
 export class AgentChat implements ChatBackend {
   readonly mode = 'agent' as const;
 
+  private readonly operatorEmail: string | undefined;
+  private readonly writes: AcceptedWrites | undefined;
+  private readonly now: () => number;
+
   constructor(
     private readonly upstream: AgentUpstream,
     private readonly store: EventStore,
-    private readonly operatorEmail: string | undefined,
-    private readonly now: () => number = Date.now,
-  ) {}
+    options: AgentChatOptions = {},
+  ) {
+    this.operatorEmail = options.operatorEmail;
+    this.writes = options.writes;
+    this.now = options.now ?? Date.now;
+  }
 
   async startConversation(input: StartInput): Promise<{ conversationId: string; message: Message }> {
     const { session } = await this.upstream.send({ message: input.text, profileName: input.profileName });
@@ -57,10 +73,16 @@ export class AgentChat implements ChatBackend {
     await this.upstream.archive(conversationId);
   }
 
+  /**
+   * Publishes the user's message once the service has it. The service's acceptance is what
+   * counts: a store failure now is repaired later (the message id is the dedup key, so a retried
+   * append that had landed is not stored twice), never reported as a failed send.
+   */
   private async publishUserMessage(conversationId: string, text: string, clientId: string | undefined): Promise<Message> {
     const message: Message = { id: `u_${randomUUID()}`, role: 'user', text, createdAt: new Date(this.now()).toISOString() };
     if (clientId) message.clientId = clientId;
-    await this.store.append(conversationId, { event: 'message', data: message });
+    const append = () => this.store.append(conversationId, { event: 'message', data: message }, { dedupKey: `user-message:${message.id}` });
+    await writeAccepted(this.writes, `message ${conversationId}`, append);
     return message;
   }
 }

@@ -1,5 +1,6 @@
 import type { SessionResponse, StreamEvent } from '../../../shared/types.js';
 import type { AppDeps } from '../context.js';
+import { writeAccepted } from './accepted-writes.js';
 import { AuthError, ForbiddenError } from '../errors.js';
 import type { VerifiedIdentity } from '../lib/identity.js';
 import type { TokenUser } from '../lib/tokens.js';
@@ -25,8 +26,9 @@ export function tokenUser(identity: VerifiedIdentity): TokenUser {
 /** Starts a conversation with the user's first message, sent upstream under their verified name, and binds it to them. */
 export async function startUserConversation(deps: AppDeps, user: TokenUser, message: UserMessage): Promise<string> {
   const { conversationId } = await deps.chat.startConversation({ ...message, profileName: user.name });
-  // A conversation id the service just created cannot belong to anyone yet.
-  await deps.users.bind(user.id, conversationId, titleFrom(message.text));
+  // A conversation id the service just created cannot belong to anyone yet. The service has it
+  // now, so a store failure here is repaired rather than leaving the browser without it.
+  await writeAccepted(deps.writes, `bind ${conversationId}`, () => deps.users.bind(user.id, conversationId, titleFrom(message.text)));
   return conversationId;
 }
 

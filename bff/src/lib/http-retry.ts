@@ -17,7 +17,11 @@ export interface UpstreamRequest {
   operation: string;
   url: string;
   init: RequestInit;
-  /** Requests whose repetition could duplicate work (a send) are not retried after a timeout. */
+  /**
+   * Whether repeating the request is harmless. One that is not (a send, a flow trigger) is
+   * repeated only when it provably never left this process; otherwise its failure is reported
+   * as `send_uncertain`, since the service may have acted on it.
+   */
   idempotent: boolean;
 }
 
@@ -46,12 +50,9 @@ export async function fetchWithRetry(
     try {
       res = await doFetch(req.url, { ...req.init, signal: AbortSignal.timeout(policy.timeoutMs) });
     } catch (cause) {
-      const timedOut = cause instanceof DOMException && (cause.name === 'TimeoutError' || cause.name === 'AbortError');
       deps.observer?.upstreamCall?.({ target: req.target, operation: req.operation, status: 'error', durationMs: performance.now() - started });
-      last = timedOut
-        ? new UpstreamError('upstream_timeout', 'The service did not answer in time', { cause })
-        : new UpstreamError('upstream_unavailable', 'The service cannot be reached', { cause });
-      if (timedOut && !req.idempotent) throw last;
+      last = failureOf(cause, req.idempotent);
+      if (last.code === 'send_uncertain') throw last;
       if (attempt < policy.retries) await sleep(backoff(attempt, base, maxDelay));
       continue;
     }
@@ -67,6 +68,40 @@ export async function fetchWithRetry(
     await sleep(wait);
   }
   throw last ?? new UpstreamError('upstream_unavailable', 'The service is unavailable');
+}
+
+// Failures that happen before a byte of the request is written: a refused or unreachable
+// address, a name that does not resolve, a connection that could not be opened in time.
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * What a failed `fetch` means for the caller. A timeout or a reset after the request went out
+ * leaves it unknown whether the service acted on it: harmless to repeat for an idempotent call,
+ * `send_uncertain` for one that is not, so nobody sends the same message twice.
+ */
+export function failureOf(cause: unknown, idempotent: boolean): UpstreamError {
+  const neverSent = neverLeft(cause);
+  if (!idempotent && !neverSent) {
+    return new UpstreamError('send_uncertain', 'The connection to the service broke off; this may have been sent', { cause });
+  }
+  const timedOut = cause instanceof DOMException && (cause.name === 'TimeoutError' || cause.name === 'AbortError');
+  return timedOut
+    ? new UpstreamError('upstream_timeout', 'The service did not answer in time', { cause })
+    : new UpstreamError('upstream_unavailable', 'The service cannot be reached', { cause });
+}
+
+/** True when every connection error under `cause` (fetch wraps them; happy eyeballs aggregates them) is one of `NEVER_SENT`. */
+function neverLeft(cause: unknown): boolean {
+  const codes: string[] = [];
+  const walk = (e: unknown, depth: number): void => {
+    if (typeof e !== 'object' || e === null || depth > 4) return;
+    const { code, errors, cause: inner } = e as { code?: unknown; errors?: unknown; cause?: unknown };
+    if (Array.isArray(errors) && errors.length) for (const x of errors) walk(x, depth + 1);
+    else if (inner !== undefined) walk(inner, depth + 1);
+    else if (typeof code === 'string') codes.push(code);
+  };
+  walk(cause, 0);
+  return codes.length > 0 && codes.every((code) => NEVER_SENT.has(code));
 }
 
 /** The error reported once retries for `status` are spent. */

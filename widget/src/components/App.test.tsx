@@ -143,6 +143,22 @@ describe('composer', () => {
     expect(textbox().value).toBe('');
     expect(api.to('POST', '/api/session').map((c) => c.body.text)).toEqual(['Where is my order?', 'Where is my order?']);
   });
+
+  it('a message that may have been sent stays on screen as such, with no Retry and nothing sent again', async () => {
+    const { api } = await mount({
+      'POST /api/session': { status: 502, body: { error: { code: 'send_uncertain', message: 'may have been sent' } } },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+    fireEvent.input(textbox(), { target: { value: 'Cancel my order' } });
+    fireEvent.keyDown(textbox(), { key: 'Enter' });
+    await act(flush);
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(screen.getByText('Cancel my order')).toBeTruthy();
+    expect(screen.getByText(/May have been sent/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    expect(textbox().value).toBe('');
+    expect(api.to('POST', '/api/session')).toHaveLength(1);
+  });
 });
 
 describe('conversation', () => {

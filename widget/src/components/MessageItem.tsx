@@ -20,6 +20,7 @@ export function MessageItem({ m, c, last }: { m: ChatMessage; c: Ctx; last: bool
         </div>
       )}
       {m.pending === 'queued' && <div class="st">{t.queued}</div>}
+      {m.pending === 'uncertain' && <div class="st">{t.uncertain}</div>}
     </div>
   );
 }

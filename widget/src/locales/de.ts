@@ -15,6 +15,7 @@ const de: Strings = {
   notSent: 'Ihre Nachricht wurde nicht gesendet.',
   retry: 'Erneut senden',
   queued: 'Warte auf Verbindung…',
+  uncertain: 'Vielleicht gesendet: die Verbindung brach vor der Bestätigung ab',
   offline: 'Sie sind offline. Nachrichten werden gesendet, sobald Sie wieder online sind.',
   unavailable: 'Der Assistent kann gerade nicht antworten. Bitte versuchen Sie es später erneut.',
   human: 'Mit einem Menschen sprechen',

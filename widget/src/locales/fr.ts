@@ -15,6 +15,7 @@ const fr: Strings = {
   notSent: 'Votre message n’a pas été envoyé.',
   retry: 'Réessayer',
   queued: 'En attente de connexion…',
+  uncertain: 'Peut-être envoyé : la connexion a été coupée avant la confirmation',
   offline: 'Vous êtes hors ligne. Les messages partiront dès votre retour.',
   unavailable: 'L’assistant ne peut pas répondre pour le moment. Réessayez plus tard.',
   human: 'Parler à une personne',
