@@ -31,7 +31,7 @@ describe.skipIf(skipRedisTests)('a store failure after the service accepted a me
     });
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
     const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-    [bff] = await startInstances(redis.url, 1, { UPSTREAM_BASE_URL: upstreamUrl, RATE_LIMIT_SESSIONS_PER_MIN: '1000' });
+    bff = (await startInstances(redis.url, 1, { UPSTREAM_BASE_URL: upstreamUrl, RATE_LIMIT_SESSIONS_PER_MIN: '1000' }))[0]!;
   });
   afterAll(async () => {
     await bff?.stop();
