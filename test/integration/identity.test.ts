@@ -64,6 +64,9 @@ describe('POST /api/session with an identity token', () => {
     const seen = await stream.next((e) => e.event === 'message' && JSON.parse(e.data).text === 'Continued on the phone');
     expect(JSON.parse(seen.data).role).toBe('user');
     stream.close();
+    // Variables were set when the conversation became the user's, not again on each resume.
+    const patches = (await upstreamConversation(laptop.sessionId)).deliveries.filter((d: { kind: string }) => d.kind === 'user.variables.updated');
+    expect(patches).toHaveLength(1);
   });
 
   it.each([

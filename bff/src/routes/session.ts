@@ -61,7 +61,7 @@ async function signedInSession(deps: AppDeps, body: Record<string, unknown>, ori
     await applyVerifiedVariables(deps, conversationId, identity);
     return userSession(deps, conversationId, origin, user);
   }
-  await applyVerifiedVariables(deps, active, identity);
+  // Its variables were set when it became the user's; a resume on every page load would repeat them.
   if (text !== undefined) {
     await deps.chat.sendMessage(active, { text, clientId, profileName: user.name });
     await deps.users.touch(user.id, active);
