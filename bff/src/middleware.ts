@@ -69,20 +69,30 @@ export function widgetCors(deps: AppDeps): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Verifies the bearer token (header, or `?token=` where allowed) and puts its claims on the context. */
-export function requireSession(deps: AppDeps, options: { allowQuery?: boolean } = {}): MiddlewareHandler<AppEnv> {
+/**
+ * Verifies the bearer token and puts its claims on the context. Where `allowQuery` (the event
+ * stream, which `EventSource` opens without headers): a single-use `?ticket=`, or for embeds from
+ * before tickets a `?token=`, which is never logged.
+ */
+export function requireSession(deps: Pick<AppDeps, 'tokens'>, options: { allowQuery?: boolean } = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const header = c.req.header('authorization');
+    const origin = c.req.header('origin');
     let token: string | undefined;
     if (header) {
       const m = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/.exec(header.trim());
       if (!m) throw new AuthError('invalid_token', 'Authorization must be "Bearer <token>"');
       token = m[1];
     } else if (options.allowQuery) {
+      const ticket = c.req.query('ticket');
+      if (ticket) {
+        c.set('session', await deps.tokens.redeemTicket(ticket, origin));
+        return next();
+      }
       token = c.req.query('token') || undefined;
     }
     if (!token) throw new AuthError('unauthorized', 'A session token is required');
-    c.set('session', await deps.tokens.verifyAccess(token, c.req.header('origin')));
+    c.set('session', await deps.tokens.verifyAccess(token, origin));
     await next();
   };
 }

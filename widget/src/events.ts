@@ -1,6 +1,6 @@
 /**
- * The event stream client: `EventSource` on `GET /api/events?token=…&lastEventId=…`, reopened by
- * us (not by the browser) so that each attempt carries the current token and the last event id,
+ * The event stream client: `EventSource` on `GET /api/events?ticket=…&lastEventId=…`, reopened by
+ * us (not by the browser) so that each attempt carries a fresh single-use ticket and the last event id,
  * with exponential backoff and jitter.
  */
 import { STREAM_EVENT_NAMES, type StreamEventName } from '../../shared/types.js';

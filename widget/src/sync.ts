@@ -52,8 +52,10 @@ export function createSync(bff: string, st: State, auth: Auth, emit: Emit, repor
       const s = auth.session;
       if (!s) return undefined;
       streamToken = s.token;
+      // A single-use ticket, not the token, goes in the URL (URLs end up in access logs).
+      const { ticket } = await auth.authed<{ ticket: string }>('/api/events/ticket', { method: 'POST' });
       const last = s.lastEventId ? '&lastEventId=' + encodeURIComponent(s.lastEventId) : '';
-      return `${bff}/api/events?token=${encodeURIComponent(s.token)}${last}`;
+      return `${bff}/api/events?ticket=${encodeURIComponent(ticket)}${last}`;
     };
     stream = sharedStream(
       `parley-stream:${bff}:${auth.session?.sessionId ?? ''}`,

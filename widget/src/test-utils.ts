@@ -26,7 +26,7 @@ export function mockFetch(routes: Record<string, Answer | Route>) {
       auth: init.headers?.authorization,
     };
     calls.push(call);
-    const route = routes[`${call.method} ${url.pathname}`];
+    const route = routes[`${call.method} ${url.pathname}`] ?? (call.method === 'POST' && url.pathname === '/api/events/ticket' ? ticketFor : undefined);
     const answer = typeof route === 'function' ? await route(call) : route;
     if (!answer) return new Response(JSON.stringify({ error: { code: 'not_found', message: 'no route' } }), { status: 404 });
     if (answer === 'network') throw new TypeError('Failed to fetch');
@@ -38,6 +38,9 @@ export function mockFetch(routes: Record<string, Answer | Route>) {
   vi.stubGlobal('fetch', fn);
   return { calls, fn, to: (method: string, path: string) => calls.filter((c) => c.method === method && c.path.startsWith(path)) };
 }
+
+/** The BFF's stream ticket, made readable: it names the access token it was asked with. */
+const ticketFor: Route = (call) => ({ body: { ticket: 'ticket-for-' + (call.auth ?? '').replace('Bearer ', '') } });
 
 /** An `EventSource` the test drives: `emit` a named event, `fail` the connection. */
 export class FakeEventSource {
@@ -68,9 +71,9 @@ export class FakeEventSource {
   fail() {
     for (const fn of this.listeners.get('error') || []) fn(new Event('error'));
   }
-  /** The `token` query parameter this stream was opened with. */
+  /** The access token this stream was opened with: the one its ticket was asked for. */
   get token() {
-    return new URL(this.url).searchParams.get('token');
+    return new URL(this.url).searchParams.get('ticket')?.replace('ticket-for-', '') ?? null;
   }
 }
 

@@ -90,4 +90,32 @@ describe('TokenService', () => {
     expect((await tokens.verifyAccess(anonymous.token, undefined)).user).toBeUndefined();
     expect((await tokens.verifyAccess((await tokens.refresh(anonymous.refreshToken, undefined)).token, undefined)).user).toBeUndefined();
   });
+
+  describe('stream tickets', () => {
+    it('stand for the access token once, within 30 s, from its origin only', async () => {
+      const tokens = make();
+      const pair = await tokens.issue('1001', 'https://shop.example', { id: 'u1', name: 'Ada' });
+      const claims = await tokens.verifyAccess(pair.token, 'https://shop.example');
+      const ticket = await tokens.ticket(claims);
+      expect(decodeJwt(ticket)).toMatchObject({ aud: 'parley-stream-ticket', sub: '1001' });
+      expect(await code(tokens.redeemTicket(ticket, 'https://evil.example'))).toBe('origin_not_allowed');
+      // The stream keeps the access token's own expiry, not the ticket's 30 s.
+      await expect(tokens.redeemTicket(ticket, 'https://shop.example')).resolves.toEqual(claims);
+      expect(await code(tokens.redeemTicket(ticket, 'https://shop.example'))).toBe('invalid_token');
+
+      const late = await tokens.ticket(claims);
+      clock += 31_000;
+      expect(await code(tokens.redeemTicket(late, 'https://shop.example'))).toBe('token_expired');
+    });
+
+    it('are neither access nor refresh tokens, and those are not tickets', async () => {
+      const tokens = make();
+      const pair = await tokens.issue('1001', undefined);
+      const ticket = await tokens.ticket(await tokens.verifyAccess(pair.token, undefined));
+      expect(await code(tokens.verifyAccess(ticket, undefined))).toBe('invalid_token');
+      expect(await code(tokens.refresh(ticket, undefined))).toBe('invalid_token');
+      expect(await code(tokens.redeemTicket(pair.token, undefined))).toBe('invalid_token');
+      expect(await code(tokens.redeemTicket(pair.refreshToken, undefined))).toBe('invalid_token');
+    });
+  });
 });

@@ -7,6 +7,9 @@ const ISSUER = 'parley-bff';
 const ACCESS_AUDIENCE = 'parley-widget';
 // A different audience keeps refresh tokens from working as access tokens and the reverse.
 const REFRESH_AUDIENCE = 'parley-refresh';
+// Stream tickets (docs/api.md "Event stream"): an access token's claims for one stream open.
+const TICKET_AUDIENCE = 'parley-stream-ticket';
+const TICKET_TTL_SEC = 30;
 
 /** A signed-in user as tokens carry it (docs/api.md "Signed-in users"): the verified id and display name. */
 export interface TokenUser {
@@ -87,6 +90,40 @@ export class TokenService {
     return { conversationId: payload.sub, origin, ...(user ? { user } : {}), expiresAt: payload.exp * 1000 };
   }
 
+  /**
+   * A stream ticket: what `claims` allow, for one `GET /api/events?ticket=` within 30 s. It may
+   * sit in a URL (and so in access logs) because it is spent on first use and soon expires.
+   */
+  async ticket(claims: SessionClaims): Promise<string> {
+    const nowSec = Math.floor(this.now() / 1000);
+    const extra: Record<string, string | number> = { sxp: Math.floor(claims.expiresAt / 1000) };
+    if (claims.origin) extra.org = claims.origin;
+    if (claims.user) extra.uid = claims.user.id;
+    if (claims.user?.name !== undefined) extra.unm = claims.user.name;
+    return new SignJWT(extra)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(claims.conversationId)
+      .setAudience(TICKET_AUDIENCE)
+      .setIssuer(ISSUER)
+      .setIssuedAt(nowSec)
+      .setExpirationTime(nowSec + TICKET_TTL_SEC)
+      .setJti(randomUUID())
+      .sign(this.key);
+  }
+
+  /** Spends a stream ticket (once) and returns the claims of the access token it was made from. */
+  async redeemTicket(ticket: string, requestOrigin: string | undefined): Promise<SessionClaims> {
+    const payload = await this.verify(ticket, TICKET_AUDIENCE);
+    const origin = typeof payload.org === 'string' ? payload.org : undefined;
+    checkOrigin(origin, requestOrigin);
+    if (typeof payload.jti !== 'string' || typeof payload.sxp !== 'number') throw new AuthError('invalid_token', 'Stream ticket is incomplete');
+    if (!(await this.options.onceStore.claim(`ticket:${payload.jti}`, (TICKET_TTL_SEC + 5) * 1000))) {
+      throw new AuthError('invalid_token', 'This stream ticket was already used; ask for a new one');
+    }
+    const user = userOf(payload);
+    return { conversationId: payload.sub, origin, ...(user ? { user } : {}), expiresAt: payload.sxp * 1000 };
+  }
+
   /** Spends a refresh token (once) and returns a new pair for the same conversation and origin. */
   async refresh(refreshToken: string, requestOrigin: string | undefined): Promise<TokenPair> {
     const payload = await this.verify(refreshToken, REFRESH_AUDIENCE);
@@ -122,6 +159,8 @@ interface Claims {
   exp: number;
   org?: unknown;
   jti?: string;
+  /** A ticket's access-token expiry, seconds. */
+  sxp?: unknown;
   uid?: unknown;
   unm?: unknown;
 }

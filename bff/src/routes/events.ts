@@ -16,6 +16,9 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const now = deps.now ?? Date.now;
 
+  // A ticket keeps the access token out of the stream's URL (and so out of proxy and CDN logs).
+  app.post('/api/events/ticket', requireSession(deps), async (c) => c.json({ ticket: await deps.tokens.ticket(c.get('session')) }));
+
   app.get('/api/events', requireSession(deps, { allowQuery: true }), async (c) => {
     const { conversationId, expiresAt } = c.get('session');
     // Tabs and reconnects (with backoff) stay far below this; a loop opening streams does not.

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../helpers/bff.js';
+import { startServer, type SpawnedServer } from '../helpers/server.js';
+import { openSse } from '../helpers/sse.js';
+
+// A real process at debug level, so every line it logs can be read for the token.
+let bff: SpawnedServer;
+beforeAll(async () => {
+  bff = await startServer({ LOG_LEVEL: 'debug', SIM_REPLY_DELAY_MS: '5', SIM_DUPLICATE_RATE: '0', IDENTITY_SECRET: '' });
+});
+afterAll(() => bff?.stop());
+
+const session = async () => (await call(bff.url, 'POST', '/api/session', { body: { text: 'hello' } })).body as { token: string };
+
+describe('stream tickets (docs/api.md "Event stream")', () => {
+  it('a ticket from POST /api/events/ticket opens the stream once; a second use is refused', async () => {
+    const s = await session();
+    const res = await call(bff.url, 'POST', '/api/events/ticket', { token: s.token });
+    expect(res.status).toBe(200);
+    const { ticket } = res.body as { ticket: string };
+    const sse = await openSse(`${bff.url}/api/events?ticket=${ticket}`);
+    await sse.next((e) => e.event === 'message');
+    sse.close();
+    const again = await fetch(`${bff.url}/api/events?ticket=${ticket}`);
+    expect([again.status, ((await again.json()) as { error: { code: string } }).error.code]).toEqual([401, 'invalid_token']);
+  });
+
+  it('needs the access token in the header', async () => {
+    const res = await call(bff.url, 'POST', '/api/events/ticket');
+    expect([res.status, res.body.error.code]).toEqual([401, 'unauthorized']);
+  });
+
+  it('?token= still opens the stream for old embeds, and no log line holds the token', async () => {
+    const s = await session();
+    const sse = await openSse(`${bff.url}/api/events?token=${s.token}`);
+    await sse.next((e) => e.event === 'message');
+    sse.close();
+    // Refusals log too: an expired-looking token and a malformed one.
+    await fetch(`${bff.url}/api/events?token=${s.token}x`);
+    await fetch(`${bff.url}/api/events?token=${s.token}&lastEventId=bad`);
+    await new Promise((r) => setTimeout(r, 200));
+    const logs = bff.output.join('\n');
+    expect(logs).toContain('/api/events'); // the requests were logged
+    expect(logs).not.toContain(s.token.split('.')[2]!);
+  });
+});
