@@ -87,15 +87,20 @@ export type StreamEvent = {
 /** An event as stored in a conversation's log: `id` is the per-conversation sequence (only grows). */
 export type StoredEvent = StreamEvent & { id: number; ts: number };
 
-export const STREAM_EVENT_NAMES: readonly StreamEventName[] = [
-  'message',
-  'message_delta',
-  'state',
-  'archived',
-  'variables',
-  'error',
-  'feedback',
-] as const;
+// Every event name once: `satisfies` fails to compile when a name of `StreamEventMap` is missing
+// here or one is here that the map does not have, so the stream client listens for exactly these.
+const STREAM_EVENTS = {
+  message: true,
+  message_delta: true,
+  state: true,
+  archived: true,
+  variables: true,
+  error: true,
+  feedback: true,
+} as const satisfies Record<StreamEventName, true>;
+
+/** The names of the stream's events (docs/api.md "Event stream"), from one typed object. */
+export const STREAM_EVENT_NAMES = Object.keys(STREAM_EVENTS) as StreamEventName[];
 
 /** Public widget settings from `GET /api/config`. */
 export interface PublicConfig {

@@ -1,0 +1,91 @@
+/**
+ * The one path by which a stream event changes what the widget shows: a pure reducer over the
+ * typed `StreamEvent` union. The store applies the result and carries out the effects it names.
+ */
+import type { FeedbackValue, Message, StreamEvent } from '../../shared/types.js';
+import { applyDelta, mergeMessages, type ChatMessage } from './messages.js';
+import type { Convo } from './state.js';
+
+/** The part of a widget's state that stream events change. */
+export interface Conversation {
+  messages: ChatMessage[];
+  convo: Convo;
+  /** An answer is expected: the agent is working on one. */
+  typing: boolean;
+  /** The code of a stream error the user should know of, until the next answer. */
+  notice: string | undefined;
+  /** Agent and operator messages not yet seen. */
+  unread: number;
+  /** The visitor's vote on each answer, by message id. */
+  votes: Record<string, FeedbackValue | undefined>;
+}
+
+/** The new state, and what else the event asks for. */
+export interface Outcome {
+  next: Conversation;
+  /** A message new to this tab, to report to the page. */
+  message?: Message;
+  /** A stream error to report to the page. */
+  error?: { code: string; message: string };
+  /** The stream's token expired: refresh it and reconnect. */
+  expired?: boolean;
+}
+
+/**
+ * Applies one stream event. `seen`: the messages are on screen (panel open, or inline), so a new
+ * answer is not unread.
+ */
+export function applyEvent(state: Conversation, event: StreamEvent, seen: boolean): Outcome {
+  switch (event.event) {
+    case 'message': {
+      const m = event.data;
+      const fresh = !state.messages.some((x) => x.id === m.id);
+      const messages = mergeMessages(state.messages, [m], 's');
+      if (!fresh) return { next: { ...state, messages } };
+      const answer = m.role !== 'user';
+      return {
+        next: {
+          ...state,
+          messages,
+          // A user message (from this tab or another) is waiting for the agent; nobody types for a
+          // person who has not answered yet, so no dots once a conversation is escalated.
+          typing: !answer && state.convo === 'active',
+          notice: answer ? undefined : state.notice,
+          unread: answer && !seen ? state.unread + 1 : state.unread,
+        },
+        message: m,
+      };
+    }
+    case 'message_delta':
+      return { next: { ...state, typing: false, messages: applyDelta(state.messages, String(event.data.id), String(event.data.delta ?? '')) } };
+    case 'state': {
+      const convo = convoOf(event.data.state);
+      return { next: { ...state, convo, typing: convo === 'active' && state.typing } };
+    }
+    case 'archived':
+      return { next: { ...state, convo: 'archived', typing: false } };
+    case 'variables':
+      return { next: state };
+    case 'error': {
+      const { code, message } = event.data;
+      if (code === 'token_expired') return { next: state, expired: true };
+      // A store hiccup only means the stream reconnects; anything else the user should know.
+      return { next: { ...state, typing: false, notice: code === 'store_unavailable' ? state.notice : code }, error: { code, message } };
+    }
+    case 'feedback':
+      return { next: { ...state, votes: { ...state.votes, [event.data.messageId]: event.data.value } } };
+    default:
+      return unhandled(event);
+  }
+}
+
+/** The widget's word for a conversation state (`active`, `escalated` or `archived`). */
+export function convoOf(state: string): Exclude<Convo, 'none'> {
+  // TODO(widgetb): once the BFF sends only these three words, drop the tolerance for the service's own.
+  return state === 'escalated' ? 'escalated' : /archived|closed|ended/.test(state) ? 'archived' : 'active';
+}
+
+// A new event kind in `StreamEventMap` fails to compile here until it is handled above.
+function unhandled(event: never): never {
+  throw new Error(`unhandled stream event ${(event as StreamEvent).event}`);
+}
