@@ -3,10 +3,10 @@
  * readers that take values out of untrusted objects without trusting their shape.
  */
 import { cleanLine, cleanText } from './badge-text.js';
+import { isRecord, type Rec } from './records.js';
 import { httpUrl } from './badge-url.js';
 
-/** An untrusted JSON object. */
-export type Rec = Record<string, unknown>;
+export type { Rec };
 
 /** The badge kinds a type name can point at; `generic` is a card or a carousel, `text` is no badge at all. */
 export type Family = 'buttons' | 'quick_replies' | 'card' | 'carousel' | 'generic' | 'list' | 'image' | 'file' | 'text';
@@ -99,10 +99,6 @@ export function familyOf(obj: Rec): Family | undefined {
   return undefined;
 }
 
-/** True for a plain object (not null, not an array). */
-export function isRecord(value: unknown): value is Rec {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const hasOwn = Object.prototype.hasOwnProperty;
 

@@ -2,10 +2,11 @@
  * Image and file badges: an http(s) URL plus whatever describes it (alt text,
  * caption, name, size, MIME type), read from any of the accepted spellings.
  */
+import { isRecord } from './records.js';
 import type { Badge } from './types.js';
 import {
   ALT_KEYS, CAPTION_KEYS, FILE_NAME_KEYS, FILE_URL_KEYS, IMAGE_KEYS, MIME_KEYS, SIZE_KEYS, type Rec,
-  firstHttpUrl, firstLine, firstText, get, isRecord, pick,
+  firstHttpUrl, firstLine, firstText, get, pick,
 } from './badge-fields.js';
 import { cleanLine } from './badge-text.js';
 import { fileNameFromUrl } from './badge-url.js';

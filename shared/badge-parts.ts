@@ -2,10 +2,11 @@
  * The parts badges are made of: buttons, cards and list items, each parsed from
  * any of the accepted spellings, validated, and bounded in number.
  */
+import { isRecord } from './records.js';
 import type { BadgeButton, BadgeCard, BadgeListItem } from './types.js';
 import {
   BUTTON_LIST_KEYS, IMAGE_KEYS, LABEL_KEYS, LINK_KEYS, SUBTITLE_KEYS, TITLE_KEYS, VALUE_KEYS,
-  familyOf, firstHttpUrl, firstLineEntry, firstList, firstText, get, isRecord, pick, token, type Rec,
+  familyOf, firstHttpUrl, firstLineEntry, firstList, firstText, get, pick, token, type Rec,
 } from './badge-fields.js';
 import { TEXT_MAX, cleanLine } from './badge-text.js';
 import { isDangerousLink, safeUrl } from './badge-url.js';

@@ -4,11 +4,12 @@
  * rich elements and turns them into one validated `Badge`; anything it cannot
  * read becomes `unsupported` with a plain-text summary. JSON is never shown raw.
  */
+import { isRecord } from './records.js';
 import type { Badge } from './types.js';
 import {
   BUTTON_LIST_KEYS, CARD_LIST_KEYS, FILE_ONLY_KEYS, IMAGE_KEYS, INTRO_KEYS, ITEM_LIST_KEYS, LINK_KEYS,
   REPLY_LIST_KEYS, TITLE_KEYS, TYPE_KEYS, WRAPPER_KEYS, type Family, type Rec,
-  familyOf, firstLine, firstList, firstListEntry, firstText, get, hasAny, isRecord, pick,
+  familyOf, firstLine, firstList, firstListEntry, firstText, get, hasAny, pick,
 } from './badge-fields.js';
 import { parseFile, parseImage } from './badge-media.js';
 import {

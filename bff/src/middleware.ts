@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { AppDeps, AppEnv } from './context.js';
-import { AuthError, ForbiddenError } from './errors.js';
+import { AuthError, ForbiddenError, RateLimitError } from './errors.js';
 import { isOwnOrigin } from './lib/http.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -95,4 +95,13 @@ export function requireSession(deps: Pick<AppDeps, 'tokens'>, options: { allowQu
     c.set('session', await deps.tokens.verifyAccess(token, origin));
     await next();
   };
+}
+
+/**
+ * Counts one hit on `key` and throws `RateLimitError` (429 + Retry-After) when over the
+ * per-minute limit. Called inside handlers, since most keys name the conversation or client.
+ */
+export async function rateLimit(deps: AppDeps, key: string, perMinute: number): Promise<void> {
+  const result = await deps.rateLimiter.hit(key, perMinute, 60_000);
+  if (!result.allowed) throw new RateLimitError(result.retryAfterSec);
 }

@@ -1,4 +1,4 @@
-import { isRecord } from '../lib/normalize.js';
+import { isRecord } from '../../../shared/records.js';
 
 /**
  * Tolerant readers of gateway answers. The seed shows only `choices[0].message.content`;

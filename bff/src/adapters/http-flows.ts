@@ -1,6 +1,6 @@
 import { PayloadTooLargeError, UpstreamError } from '../errors.js';
 import { fetchWithRetry, type RetryPolicy } from '../lib/http-retry.js';
-import { isRecord } from '../lib/normalize.js';
+import { isRecord } from '../../../shared/records.js';
 import type { FlowClient, FlowTriggerInput, IncomingWebhookDto } from '../ports/flows.js';
 import type { Observer } from '../ports/observer.js';
 

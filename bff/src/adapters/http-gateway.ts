@@ -1,5 +1,5 @@
 import { UpstreamError } from '../errors.js';
-import { failureOf, fetchWithRetry, type RetryPolicy } from '../lib/http-retry.js';
+import { failureOf, fetchWithRetry, readJson, type RetryPolicy } from '../lib/http-retry.js';
 import type { ChatTurn, CompletionRequest, ModelGateway } from '../ports/gateway.js';
 import type { Observer } from '../ports/observer.js';
 import { completionText, embeddingVectors, parseModels, responsesText, saysCreditExhausted, type ModelInfo } from './gateway-shapes.js';
@@ -48,13 +48,13 @@ export class HttpGateway implements ModelGateway {
   /** `GET /models`: the models callable in this region, with their prices as sent. */
   async listModels(): Promise<ModelInfo[]> {
     const res = await this.call('models', '/models', { method: 'GET' }, { idempotent: true });
-    return parseModels(await readJson(res));
+    return parseModels(await readJson(res, 'gateway'));
   }
 
   /** `POST /chat/completions` without streaming; resolves with `choices[0].message.content`. */
   async chatCompletion(request: CompletionRequest & { stream?: false }): Promise<string> {
     const res = await this.call('chat', '/chat/completions', this.post(this.chatBody(request, false), request.signal), { idempotent: false });
-    const text = completionText(await readJson(res));
+    const text = completionText(await readJson(res, 'gateway'));
     if (text === undefined) throw new UpstreamError('upstream_error', 'The gateway answered without a reply text', { upstreamStatus: res.status });
     return text;
   }
@@ -68,7 +68,7 @@ export class HttpGateway implements ModelGateway {
     });
     if (!res.body || !/text\/event-stream/i.test(res.headers.get('content-type') ?? '')) {
       // A gateway may ignore `stream: true` and answer in one piece; that is still a reply.
-      const text = completionText(await readJson(res));
+      const text = completionText(await readJson(res, 'gateway'));
       if (text === undefined) throw new UpstreamError('upstream_error', 'The gateway answered without a reply text', { upstreamStatus: res.status });
       if (text) yield text;
       return;
@@ -81,7 +81,7 @@ export class HttpGateway implements ModelGateway {
     const body: Record<string, unknown> = { model: this.model, input: request.input };
     if (request.maxTokens !== undefined) body.max_output_tokens = request.maxTokens;
     const res = await this.call('responses', '/responses', this.post(body, request.signal), { idempotent: false });
-    const text = responsesText(await readJson(res));
+    const text = responsesText(await readJson(res, 'gateway'));
     if (text === undefined) throw new UpstreamError('upstream_error', 'The gateway answered without output text', { upstreamStatus: res.status });
     return text;
   }
@@ -89,7 +89,7 @@ export class HttpGateway implements ModelGateway {
   /** `POST /embeddings`: one vector per input, in input order. */
   async embeddings(input: string | string[], model = this.model): Promise<number[][]> {
     const res = await this.call('embeddings', '/embeddings', this.post({ model, input }), { idempotent: true, model });
-    const vectors = embeddingVectors(await readJson(res));
+    const vectors = embeddingVectors(await readJson(res, 'gateway'));
     if (vectors.length === 0) throw new UpstreamError('upstream_error', 'The gateway answered without a vector', { upstreamStatus: res.status });
     return vectors;
   }
@@ -193,11 +193,3 @@ async function boundedText(res: Response): Promise<string> {
   return text;
 }
 
-async function readJson(res: Response): Promise<unknown> {
-  try {
-    const text = await res.text();
-    return text ? JSON.parse(text) : undefined;
-  } catch (cause) {
-    throw new UpstreamError('upstream_error', 'The gateway sent an unreadable answer', { cause, upstreamStatus: res.status });
-  }
-}

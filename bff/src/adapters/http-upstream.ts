@@ -1,6 +1,7 @@
 import { AppError, UpstreamError } from '../errors.js';
-import { fetchWithRetry, type RetryPolicy } from '../lib/http-retry.js';
-import { isRecord, unwrapList } from '../lib/normalize.js';
+import { fetchWithRetry, readJson, type RetryPolicy } from '../lib/http-retry.js';
+import { isRecord } from '../../../shared/records.js';
+import { unwrapList } from './agent-shapes.js';
 import type { Observer } from '../ports/observer.js';
 import type { AgentUpstream, RawHistoryItem, SendInput, VariableValue } from '../ports/upstream.js';
 
@@ -28,7 +29,7 @@ export class HttpAgentUpstream implements AgentUpstream {
     if (input.session === undefined && this.o.testChat) body.isTestChat = true;
     if (this.o.devWebhookUrl) body.webhookUrl = this.o.devWebhookUrl;
     const res = await this.call('send', `/v1/bots/${encodeURIComponent(this.o.botKey)}/messages/`, 'POST', body, false);
-    const json = await readJson(res);
+    const json = await readJson(res, 'service');
     const session = isRecord(json) ? (json.session ?? json.sessionId) : undefined;
     if (typeof session !== 'string' && typeof session !== 'number') {
       throw new UpstreamError('upstream_error', 'The service did not return a session', { upstreamStatus: res.status });
@@ -39,7 +40,7 @@ export class HttpAgentUpstream implements AgentUpstream {
   async listMessages(session: string, limit: number, offset: number): Promise<RawHistoryItem[]> {
     const path = `/v1/conversations/${encodeURIComponent(session)}/messages?limit=${limit}&offset=${offset}`;
     const res = await this.call('list_messages', path, 'GET', undefined, true);
-    return unwrapList(await readJson(res));
+    return unwrapList(await readJson(res, 'service'));
   }
 
   async setUserVariables(session: string, variables: Record<string, VariableValue>): Promise<void> {
@@ -72,11 +73,3 @@ export class HttpAgentUpstream implements AgentUpstream {
   }
 }
 
-async function readJson(res: Response): Promise<unknown> {
-  try {
-    const text = await res.text();
-    return text ? JSON.parse(text) : undefined;
-  } catch (cause) {
-    throw new UpstreamError('upstream_error', 'The service sent an unreadable answer', { cause, upstreamStatus: res.status });
-  }
-}

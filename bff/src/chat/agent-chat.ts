@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Message } from '../../../shared/types.js';
 import { UpstreamError } from '../errors.js';
-import { conversationKey, toMessage } from '../lib/normalize.js';
+import { conversationKey, toMessage } from '../adapters/agent-shapes.js';
 import type { ChatBackend, SendMessageInput, StartInput } from '../ports/chat-backend.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { AgentUpstream, VariableValue } from '../ports/upstream.js';

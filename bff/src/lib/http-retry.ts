@@ -125,3 +125,13 @@ function backoff(attempt: number, base: number, max: number): number {
   // Full jitter: a random wait up to the exponential step spreads retries from many instances.
   return Math.round(Math.random() * Math.min(max, base * 2 ** attempt));
 }
+
+/** An upstream answer's JSON body (undefined when empty); unreadable JSON is the `who`'s fault, a 502. */
+export async function readJson(res: Response, who: string): Promise<unknown> {
+  try {
+    const text = await res.text();
+    return text ? JSON.parse(text) : undefined;
+  } catch (cause) {
+    throw new UpstreamError('upstream_error', `The ${who} sent an unreadable answer`, { cause, upstreamStatus: res.status });
+  }
+}

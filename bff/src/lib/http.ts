@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { AppError, PayloadTooLargeError, ValidationError } from '../errors.js';
-import { isRecord } from './normalize.js';
+import { isRecord } from '../../../shared/records.js';
 
 /** Node's own response under @hono/node-server; undefined elsewhere (e.g. `app.request()` in tests). */
 export function nodeResponse(c: Context): ServerResponse | undefined {

@@ -2,7 +2,7 @@ import { createSecretKey, type KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { AuthError, UpstreamError } from '../errors.js';
 import type { VariableValue } from '../ports/upstream.js';
-import { isRecord } from './normalize.js';
+import { isRecord } from '../../../shared/records.js';
 import { checkVariables } from './variables.js';
 
 /** The audience every identity token must name, so a token minted for another service is refused. */

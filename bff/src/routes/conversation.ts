@@ -4,9 +4,8 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { requireOwnConversation } from '../chat/signed-in.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { optionalString, readJsonObject, requireText } from '../lib/http.js';
-import { requireSession } from '../middleware.js';
+import { rateLimit, requireSession } from '../middleware.js';
 import { checkVariables } from '../lib/variables.js';
-import { limit } from './session.js';
 
 const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 // The service's own maximum is not documented; one more than this is asked for to learn hasMore.
@@ -21,7 +20,7 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.post('/api/messages', auth, async (c) => {
     const { conversationId, user } = c.get('session');
-    await limit(deps, `messages:${conversationId}`, config.rateLimitMessagesPerMin);
+    await rateLimit(deps, `messages:${conversationId}`, config.rateLimitMessagesPerMin);
     const body = await readJsonObject(c);
     const text = requireText(body.text);
     const clientId = optionalString(body, 'clientId', 64, CLIENT_ID);
@@ -83,7 +82,7 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
  */
 export function callAllowance(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    await limit(deps, `calls:${c.get('session').conversationId}`, deps.config.rateLimitMessagesPerMin * 4);
+    await rateLimit(deps, `calls:${c.get('session').conversationId}`, deps.config.rateLimitMessagesPerMin * 4);
     await next();
   };
 }

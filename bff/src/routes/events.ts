@@ -5,8 +5,7 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { ValidationError } from '../errors.js';
 import { frame, nodeSink, webSink, type SseSink } from '../lib/sse.js';
 import { nodeResponse } from '../lib/http.js';
-import { requireSession } from '../middleware.js';
-import { limit } from './session.js';
+import { rateLimit, requireSession } from '../middleware.js';
 
 const REPLAY_PAGE = 200;
 const EVENT_ID = /^\d{1,15}$/;
@@ -22,7 +21,7 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
   app.get('/api/events', requireSession(deps, { allowQuery: true }), async (c) => {
     const { conversationId, expiresAt } = c.get('session');
     // Tabs and reconnects (with backoff) stay far below this; a loop opening streams does not.
-    await limit(deps, `streams:${conversationId}`, deps.config.rateLimitMessagesPerMin * 2);
+    await rateLimit(deps, `streams:${conversationId}`, deps.config.rateLimitMessagesPerMin * 2);
     const rawLast = c.req.header('last-event-id') ?? c.req.query('lastEventId');
     if (rawLast !== undefined && rawLast !== '' && !EVENT_ID.test(rawLast)) {
       throw new ValidationError('Last-Event-ID must be a whole number');

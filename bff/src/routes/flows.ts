@@ -4,11 +4,10 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
 import { ByteBudget } from '../lib/byte-budget.js';
 import { readBody, readJsonObject, requireText } from '../lib/http.js';
-import { isRecord } from '../lib/normalize.js';
-import { requireSession } from '../middleware.js';
+import { isRecord } from '../../../shared/records.js';
+import { rateLimit, requireSession } from '../middleware.js';
 import type { FlowClient } from '../ports/flows.js';
 import type { VariableValue } from '../ports/upstream.js';
-import { limit } from './session.js';
 
 /** Seconds a client is asked to wait when the uploads in progress hold all the memory they may. */
 const BUSY_RETRY_SEC = 5;
@@ -54,7 +53,7 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
     if (token === undefined) throw new NotFoundError('This flow does not exist', 'flow_not_found');
     const flows = client(deps);
     const { conversationId } = c.get('session');
-    await limit(deps, `flows:${conversationId}`, config.rateLimitMessagesPerMin);
+    await rateLimit(deps, `flows:${conversationId}`, config.rateLimitMessagesPerMin);
     const input: FormInput = isMultipart(c) ? await readForm(c, deps, ['variables', 'files']) : await readJsonVariables(c);
     const { jobId } = await flows.triggerFlow(token, { sessionId: sessionIdOf(conversationId), variables: input.variables, files: input.files });
     return c.json({ jobId }, 202);
@@ -65,12 +64,12 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
     if (token === undefined || !deps.flows) throw new ForbiddenError('feature_disabled', 'File uploads are not available here');
     const { conversationId } = c.get('session');
     if (!isMultipart(c)) throw new AppError('unsupported_media_type', 'Send the files as multipart/form-data');
-    await limit(deps, `flows:${conversationId}`, config.rateLimitMessagesPerMin);
+    await rateLimit(deps, `flows:${conversationId}`, config.rateLimitMessagesPerMin);
     const form = await readForm(c, deps, ['files', 'text', 'clientId']);
     if (form.files.length === 0) throw new ValidationError('Attach at least one file as "files"');
     if (form.text !== undefined) {
       // The words come first in the chat, then the flow's answer about the files.
-      await limit(deps, `messages:${conversationId}`, config.rateLimitMessagesPerMin);
+      await rateLimit(deps, `messages:${conversationId}`, config.rateLimitMessagesPerMin);
       await deps.chat.sendMessage(conversationId, { text: form.text, clientId: form.clientId });
     }
     const { jobId } = await deps.flows.triggerFlow(token, { sessionId: sessionIdOf(conversationId), variables: {}, files: form.files });

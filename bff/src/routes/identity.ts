@@ -12,8 +12,7 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { AuthError, ForbiddenError } from '../errors.js';
 import { clientIp, optionalString, readJsonObject, requireText } from '../lib/http.js';
 import type { TokenUser } from '../lib/tokens.js';
-import { requireSession } from '../middleware.js';
-import { limit } from './session.js';
+import { rateLimit, requireSession } from '../middleware.js';
 
 const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -24,7 +23,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
   const auth = requireSession(deps);
 
   app.post('/api/identify', auth, async (c) => {
-    await limit(deps, `session:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin);
+    await rateLimit(deps, `session:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin);
     const body = await readJsonObject(c);
     const identity = await verifyIdentity(deps, body.identityToken);
     const user = tokenUser(identity);
@@ -58,7 +57,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.post('/api/conversations', auth, async (c) => {
     let user = signedIn(c.get('session').user);
-    await limit(deps, `session:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin);
+    await rateLimit(deps, `session:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin);
     const body = await readJsonObject(c);
     // The token carries no variables: a fresh identity token, when the widget has one, brings them.
     const identity = body.identityToken === undefined ? undefined : await verifyIdentity(deps, body.identityToken);

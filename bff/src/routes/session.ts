@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import type { SessionResponse } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { applyVerifiedVariables, startUserConversation, tokenUser, userSession, verifyIdentity } from '../chat/signed-in.js';
-import { AuthError, ForbiddenError, RateLimitError, ValidationError } from '../errors.js';
+import { AuthError, ForbiddenError, ValidationError } from '../errors.js';
+import { rateLimit } from '../middleware.js';
 import { clientIp, optionalString, readJsonObject, requireText } from '../lib/http.js';
 
 const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -14,7 +15,7 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.post('/api/session', async (c) => {
     const ip = clientIp(c, config.trustProxy);
-    await limit(deps, `session:${ip}`, config.rateLimitSessionsPerMin);
+    await rateLimit(deps, `session:${ip}`, config.rateLimitSessionsPerMin);
     const body = await readJsonObject(c);
     const origin = c.req.header('origin');
     if (deps.identity && body.profileName !== undefined) {
@@ -34,7 +35,7 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.post('/api/token', async (c) => {
     // Generous: a page refreshes once per token lifetime, but many tabs may share an IP.
-    await limit(deps, `token:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin * 10);
+    await rateLimit(deps, `token:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin * 10);
     const body = await readJsonObject(c);
     if (typeof body.refreshToken !== 'string' || body.refreshToken.length > 4096) {
       throw new ValidationError('"refreshToken" must be a string');
@@ -67,10 +68,4 @@ async function signedInSession(deps: AppDeps, body: Record<string, unknown>, ori
     await deps.users.touch(user.id, active);
   }
   return userSession(deps, active, origin, user);
-}
-
-/** Counts one hit and throws `RateLimitError` (429 + Retry-After) when over the per-minute limit. */
-export async function limit(deps: AppDeps, key: string, perMinute: number): Promise<void> {
-  const result = await deps.rateLimiter.hit(key, perMinute, 60_000);
-  if (!result.allowed) throw new RateLimitError(result.retryAfterSec);
 }

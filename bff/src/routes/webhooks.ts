@@ -3,7 +3,7 @@ import { recordStateChange } from '../chat/signed-in.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, PayloadTooLargeError, StoreUnavailableError, ValidationError } from '../errors.js';
 import { quickJson, readRequestBody } from '../lib/http.js';
-import { EnvelopeError, normalizeWebhook } from '../lib/normalize.js';
+import { EnvelopeError, normalizeWebhook } from '../adapters/agent-shapes.js';
 import type { WebhookObservation, WebhookOutcome } from '../ports/observer.js';
 
 /** Largest webhook body accepted (SPEC §5.4). */

@@ -1,5 +1,10 @@
+/**
+ * The upstream agent service's message shapes (webhook envelopes, history items, session ids)
+ * turned into Parley's own: the one place that knows how the service spells things.
+ */
 import { createHash } from 'node:crypto';
 import { parseMessageText } from '../../../shared/badge.js';
+import { isRecord } from '../../../shared/records.js';
 import type { Message, Role, StreamEvent } from '../../../shared/types.js';
 
 /** A verified webhook, parsed: what to dedup on, where it goes, and what (if anything) to store. */
@@ -143,9 +148,4 @@ function firstString(r: Record<string, unknown>, keys: string[]): string | undef
     if (typeof v === 'string' && v.trim() !== '') return v;
   }
   return undefined;
-}
-
-/** Plain-object check used at every untrusted boundary. */
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

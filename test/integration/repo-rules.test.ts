@@ -1,0 +1,38 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const SKIP = new Set(['node_modules', 'dist', '.git', 'screenshots', 'assets']);
+
+/** Every file below `dir` whose name matches `pattern`, as paths relative to the repository. */
+function files(dir: string, pattern: RegExp): string[] {
+  const found: string[] = [];
+  const walk = (path: string) => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      if (SKIP.has(entry.name)) continue;
+      const full = join(path, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (pattern.test(entry.name)) found.push(relative(root, full));
+    }
+  };
+  walk(join(root, dir));
+  return found;
+}
+
+const sources = ['bff', 'shared', 'demo', 'widget', 'scripts', 'bench'].flatMap((dir) => files(dir, /\.(ts|tsx|mjs|js)$/));
+const read = (path: string) => readFileSync(join(root, path), 'utf8');
+
+describe('repository rules', () => {
+  it.each(['isRecord', 'readJson'])('%s is defined exactly once', (name) => {
+    const definition = new RegExp(`function ${name}\\b|const ${name}\\s*=`);
+    const where = sources.filter((path) => !/\.test\.tsx?$/.test(path) && definition.test(read(path)));
+    expect(where).toHaveLength(1);
+  });
+
+  it('lib/ holds general helpers only: nothing there knows the upstream service\'s message shapes', () => {
+    const lib = files('bff/src/lib', /\.ts$/).filter((path) => !path.endsWith('.test.ts'));
+    for (const path of lib) expect(read(path), path).not.toMatch(/message\.added|conversation\.state_changed|\bhbo\b/);
+  });
+});
