@@ -43,7 +43,8 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
   };
   const mount = (el?: HTMLElement) => {
     unmount();
-    c.inline = s.inline.value = !!el;
+    c.inline = !!el;
+    s.setInline(c.inline);
     host = el || document.body.appendChild(document.createElement('div'));
     if (!el) host.setAttribute('data-parley', '');
     root = host.shadowRoot || host.attachShadow({ mode: 'open' });

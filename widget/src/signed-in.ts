@@ -9,7 +9,7 @@ import type { Auth } from './auth.js';
 import { mergeMessages } from './messages.js';
 import type { SessionData } from './session.js';
 import type { State } from './state.js';
-import type { Sync } from './sync.js';
+import type { ConversationActions } from './conversation.js';
 
 /** What the page passes as `identityToken`. */
 export type IdentitySource = string | (() => string | Promise<string>);
@@ -27,7 +27,7 @@ function claimsOf(jwt: string): { sub?: string; exp?: number } {
 export const sessionOf = (r: SessionResponse): SessionData => ({ sessionId: r.sessionId, token: r.token, refreshToken: r.refreshToken, expiresAt: r.expiresAt, user: r.user });
 
 /** Creates the signed-in part of one widget's store. */
-export function createSignedIn(bff: string, st: State, auth: Auth, sync: Sync, report: (e: unknown) => void) {
+export function createSignedIn(bff: string, st: State, auth: Auth, conversation: ConversationActions, report: (e: unknown) => void) {
   let source: IdentitySource | undefined;
   let cached: string | undefined;
   /** "New conversation" was chosen: the next message starts one (the current token still proves the user). */
@@ -51,8 +51,8 @@ export function createSignedIn(bff: string, st: State, auth: Auth, sync: Sync, r
       st.user.value = r.user;
       return;
     }
-    sync.clear(true);
-    sync.resume(sessionOf(r));
+    conversation.clear(true);
+    conversation.resume(sessionOf(r));
     auth.save();
   }
 
@@ -77,7 +77,7 @@ export function createSignedIn(bff: string, st: State, auth: Auth, sync: Sync, r
     const s = auth.session;
     // Someone else signed in on this browser without a logout: their conversation is not shown.
     if (s?.user && s.user.id !== claimsOf(token).sub) {
-      sync.clear(true);
+      conversation.clear(true);
       auth.set(undefined);
     }
     if (!auth.session || auth.session.user) return resume(token);
@@ -123,7 +123,7 @@ export function createSignedIn(bff: string, st: State, auth: Auth, sync: Sync, r
   /** Leaves the current conversation on screen behind: the next message starts a new one of the user's. */
   function startOver() {
     const s = auth.session;
-    sync.clear(true);
+    conversation.clear(true);
     // Kept in memory only, to prove the user when the new conversation starts.
     if (s) auth.set(s, false);
     st.user.value = s?.user;

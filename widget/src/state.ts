@@ -1,6 +1,6 @@
-/** All of one widget's state, as signals. Components read them; only the store's actions write them. */
+/** All of one widget's state, as signals. The store hands them out read-only; only its actions write them. */
 import { computed, signal } from '@preact/signals';
-import type { ConversationSummary, PublicConfig, SessionUser } from '../../shared/types.js';
+import type { ConversationSummary, FeedbackValue, PublicConfig, SessionUser } from '../../shared/types.js';
 import type { ChatMessage } from './messages.js';
 
 /** Where the conversation stands: not started, with the agent, with a person, or over. */
@@ -50,6 +50,8 @@ export function createState() {
     past: signal<{ summary: ConversationSummary; messages: ChatMessage[] } | undefined>(undefined),
     /** A login switched to the user's earlier conversation: the panel says so in one line. */
     switched: signal(false),
+    /** The visitor's vote on each answer, by message id (docs/api.md "Engagement"). */
+    votes: signal<Record<string, FeedbackValue | undefined>>({}),
     canEscalate: computed(() => !!config.value?.features.escalation && convo.value === 'active' && !escalating.value),
   };
 }

@@ -57,7 +57,7 @@ describe('sending', () => {
       'POST /api/messages': { status: 429, body: { error: { code: 'rate_limited', message: 'Slow down' } } },
     });
     const s = start();
-    s.draft.value = 'Where is my order?';
+    s.setDraft('Where is my order?');
     s.submit();
     expect(s.draft.value).toBe('');
     await flush();

@@ -1,21 +1,26 @@
 /**
- * The widget's store: its state (state.ts) and the actions that change it. Sending goes through
- * an ordered outbox that survives a reload and waits out network failures. The store owns the
- * stream, timers and window listeners (through sync.ts and auth.ts) and `destroy()` releases them.
+ * The widget's store: its state (state.ts), handed out read-only, and the actions, the only
+ * writers. Sending goes through the outbox (outbox.ts), stream events through `applyEvent`
+ * (conversation.ts); the connection (sync.ts) only connects. `destroy()` releases the stream,
+ * timers and window listeners.
  */
-import { batch } from '@preact/signals';
+import type { ReadonlySignal } from '@preact/signals';
 import type { PublicConfig } from '../../shared/types.js';
 import { ApiError, request } from './api.js';
-import { createAuth, isFatal } from './auth.js';
-import { newId, serverCount, type ChatMessage } from './messages.js';
+import { createAuth } from './auth.js';
+import { createConversation } from './conversation.js';
+import { serverCount } from './messages.js';
+import { createOutbox } from './outbox.js';
 import { loadSession } from './session.js';
 import { createSignedIn, sessionOf, type IdentitySource } from './signed-in.js';
-import { createState, type Outgoing } from './state.js';
+import { createState, type Outgoing, type State } from './state.js';
 import { createSync, type Emit } from './sync.js';
-import { createUploads } from './upload.js';
 
 export type { Convo } from './state.js';
 export type { Emit };
+
+/** The state as components see it: every signal read-only. */
+export type ReadonlyState = { readonly [K in keyof State]: State[K] extends ReadonlySignal<infer T> ? ReadonlySignal<T> : State[K] };
 
 /** Creates the store of one widget instance talking to `bff`. */
 export function createStore(bff: string, emit: Emit, profileName?: string, identity?: IdentitySource) {
@@ -24,17 +29,12 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     const err = e instanceof ApiError ? e : new ApiError(0, 'internal_error', String(e));
     emit('error', { code: err.code, message: err.message });
   };
-  const auth = createAuth(bff, () => sync.lost(), report);
-  const sync = createSync(bff, st, auth, emit, report);
-  const signedIn = createSignedIn(bff, st, auth, sync, report);
-  const qKey = auth.key + ':q';
-  const oKey = auth.key + ':o';
+  const auth = createAuth(bff, () => conversation.lost(), report);
+  const sync = createSync(bff, auth, (event, id) => conversation.apply(event, id));
+  const conversation = createConversation(st, auth, sync, emit, report);
+  const signedIn = createSignedIn(bff, st, auth, conversation, report);
+  const openKey = auth.key + ':o';
 
-  let outbox: Outgoing[] = [];
-  let pumping = false;
-  let destroyed = false;
-  let retries = 0;
-  let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let pendingVars: Record<string, unknown> | undefined;
   let name = profileName;
 
@@ -46,11 +46,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
       // storage unavailable: the queue still lives in memory
     }
   };
-  // Files cannot be stored: an upload lives as long as the page.
-  const saveOutbox = () => remember(qKey, JSON.stringify(outbox.filter((o) => !o.files)));
 
-  // ---- sending -----------------------------------------------------------------------------
-
+  /** Starts a conversation with the item's text; variables set before it existed follow. */
   async function start(item: Outgoing) {
     // Where the BFF verifies identities, names come from identity tokens only (it refuses a page's).
     const named = name && (st.config.value?.identity || 'off') === 'off';
@@ -67,109 +64,17 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     }
   }
 
-  // Any source: a retried upload's text may already be confirmed while its files go again.
-  function mark(pending: ChatMessage['pending'], clientIds: string[], progress?: number) {
-    st.messages.value = st.messages.value.map((m) => (clientIds.includes(m.clientId!) ? { ...m, pending, progress } : m));
-  }
-
-  /** Sends the queue in order; network failures keep it for later, refusals give the text back. */
-  async function pump() {
-    if (pumping || destroyed) return;
-    pumping = true;
-    clearTimeout(retryTimer);
-    try {
-      while (outbox.length && !destroyed) {
-        const item = outbox[0]!;
-        if (!st.online.value) return mark('queued', outbox.map((o) => o.clientId));
-        mark('sending', [item.clientId]);
-        try {
-          if (item.files) await uploads.upload(item);
-          else if (auth.session && !signedIn.fresh) await auth.authed('/api/messages', { body: { text: item.text, clientId: item.clientId } });
-          else await start(item);
-          retries = 0;
-        } catch (e) {
-          if (e instanceof ApiError && e.status === 0) {
-            mark('queued', outbox.map((o) => o.clientId));
-            retryTimer = setTimeout(pump, Math.min(30_000, 2000 * 2 ** retries++));
-            return;
-          }
-          if (e instanceof ApiError && e.code === 'send_uncertain') {
-            // The service may have it: no Retry, no text back in the box, so nothing is sent twice.
-            outbox.shift();
-            saveOutbox();
-            mark('uncertain', [item.clientId]);
-            report(e);
-            continue;
-          }
-          if (e instanceof ApiError && e.code === 'conversation_archived') sync.setConvo('archived');
-          // Uploads being off is not the conversation's end.
-          else if (isFatal(e) && (e as ApiError).code !== 'feature_disabled') sync.lost();
-          outbox.shift();
-          saveOutbox();
-          batch(() => {
-            // Files stay with the error for Retry; a text that already arrived stays on screen.
-            if (item.sent) mark(undefined, [item.clientId]);
-            else st.messages.value = st.messages.value.filter((m) => m.clientId !== item.clientId || m.src !== 'l');
-            if (item.files) st.upload.value = { code: (e as ApiError).code, item };
-            else {
-              st.draft.value = st.draft.value ? item.text + '\n' + st.draft.value : item.text;
-              st.failed.value = true;
-            }
-          });
-          report(e);
-          continue;
-        }
-        outbox.shift();
-        saveOutbox();
-        mark(undefined, [item.clientId]);
-        sync.setTyping(true);
-      }
-    } finally {
-      pumping = false;
-    }
-  }
-
-  /** Shows the item at once as the user's message and queues it. */
-  function queue(item: Outgoing) {
-    if (st.convo.value === 'archived') restart();
-    st.failed.value = false;
-    st.switched.value = false;
-    const { clientId, text } = item;
-    const m: ChatMessage = { id: clientId, clientId, role: 'user', text, src: 'l', pending: 'sending', createdAt: new Date().toISOString() };
-    st.messages.value = [...st.messages.value, m];
-    outbox.push(item);
-    saveOutbox();
-    void pump();
-  }
-
-  /** Shows `text` at once as the user's message and queues it; false for blank text. */
-  function send(text: string): boolean {
-    text = text.trim();
-    if (!text) return false;
-    queue({ clientId: newId(), text });
-    return true;
-  }
-
-  const uploads = createUploads(bff, st, auth, {
-    start,
-    queue,
-    mark,
-    resend(item) {
-      outbox.push(item);
-      void pump();
-    },
-  });
+  const outbox = createOutbox(auth.key + ':q', { bff, st, auth, conversation, start, startsNew: () => signedIn.fresh, restart, report, remember });
 
   /** Sends the composer's text (also the retry after a failed send). */
   function submit() {
-    if (send(st.draft.value)) st.draft.value = '';
+    if (outbox.send(st.draft.value)) st.draft.value = '';
   }
 
   /** Starts over: the next message opens a new conversation (other tabs follow). */
   function clearAll() {
-    outbox = [];
-    saveOutbox();
-    sync.clear(true);
+    outbox.clear();
+    conversation.clear(true);
     auth.set(undefined);
   }
 
@@ -185,13 +90,11 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     signedIn.logout();
   }
 
-  // ---- other actions -----------------------------------------------------------------------
-
   function setOpen(on: boolean) {
     if (st.open.value === on) return;
     st.open.value = on;
-    if (on) sync.setUnread(0);
-    remember(oKey, on ? '1' : '');
+    if (on) conversation.setUnread(0);
+    remember(openKey, on ? '1' : '');
     emit(on ? 'open' : 'close');
   }
 
@@ -210,7 +113,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     if (st.loadingOlder.value || !auth.session) return;
     st.loadingOlder.value = true;
     try {
-      await sync.history(serverCount(st.messages.value));
+      await conversation.history(serverCount(st.messages.value));
     } catch (e) {
       report(e);
     } finally {
@@ -229,15 +132,14 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
 
   const onOnline = () => {
     st.online.value = true;
-    retries = 0;
-    void pump();
+    outbox.resume();
     sync.restart();
   };
   const onOffline = () => (st.online.value = false);
 
   const onStorage = (e: StorageEvent) => {
     signedIn.onStorage(e);
-    sync.onStorage(e);
+    conversation.onStorage(e);
   };
 
   /** Restores the conversation and queue of a previous page load, signs in, then fetches the public settings. */
@@ -246,18 +148,16 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     addEventListener('online', onOnline);
     addEventListener('offline', onOffline);
     const s = loadSession(auth.key);
-    if (s) sync.resume(s);
+    if (s) conversation.resume(s);
+    let saved: Outgoing[] = [];
     try {
-      outbox = JSON.parse(sessionStorage.getItem(qKey) || '[]') as Outgoing[];
-      if (sessionStorage.getItem(oKey)) setOpen(true);
+      saved = JSON.parse(sessionStorage.getItem(auth.key + ':q') || '[]') as Outgoing[];
+      if (sessionStorage.getItem(openKey)) setOpen(true);
     } catch {
-      outbox = [];
+      // unreadable: nothing was waiting
     }
-    const now = new Date().toISOString();
-    const queued = outbox.map((o): ChatMessage => ({ id: o.clientId, clientId: o.clientId, role: 'user', text: o.text, src: 'l', pending: 'queued', createdAt: now }));
-    st.messages.value = [...st.messages.value, ...queued];
     if (identity) await signedIn.identify(identity);
-    void pump();
+    outbox.restore(saved);
     try {
       st.config.value = await request<PublicConfig>(bff, '/api/config');
     } catch (e) {
@@ -266,16 +166,34 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   }
 
   function destroy() {
-    destroyed = true;
+    outbox.destroy();
     sync.destroy();
-    clearTimeout(retryTimer);
+    conversation.destroy();
     removeEventListener('storage', onStorage);
     removeEventListener('online', onOnline);
     removeEventListener('offline', onOffline);
   }
 
-  const actions = { setOpen, send, submit, attach: uploads.attach, retryUpload: uploads.retry, escalate, loadOlder, identify, reset, restart, boot, destroy };
-  return { ...st, ...actions, ...signedIn.actions };
+  const actions = {
+    setOpen,
+    /** The composer's text as typed. */
+    setDraft: (text: string) => void (st.draft.value = text),
+    /** Rendered inline (`<parley-chat>`) or floating. */
+    setInline: (inline: boolean) => void (st.inline.value = inline),
+    send: outbox.send,
+    submit,
+    attach: outbox.attach,
+    retryUpload: outbox.retryUpload,
+    escalate,
+    loadOlder,
+    identify,
+    reset,
+    restart,
+    boot,
+    destroy,
+  };
+  const state: ReadonlyState = st;
+  return { ...state, ...actions, ...signedIn.actions };
 }
 
 /** One widget instance's store. */

@@ -77,7 +77,7 @@ export function Composer({ c }: { c: Ctx }) {
           placeholder={t.placeholder}
           maxLength={lim?.textMaxLength || 4000}
           value={text}
-          onInput={(e) => (s.draft.value = e.currentTarget.value)}
+          onInput={(e) => s.setDraft(e.currentTarget.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
               e.preventDefault();

@@ -1,0 +1,145 @@
+/**
+ * The conversation's actions: what stream events, history pages and the conversation's lifecycle
+ * (resume, lost, cleared, another tab's change) do to the state. Stream events go through the
+ * pure `applyEvent`; this module writes its result and carries out the effects it names.
+ */
+import { batch } from '@preact/signals';
+import type { MessagesPage, StreamEvent } from '../../shared/types.js';
+import { applyEvent, type Conversation } from './apply-event.js';
+import { isFatal, type Auth } from './auth.js';
+import { mergeMessages } from './messages.js';
+import { isExpired, loadSession, type SessionData } from './session.js';
+import type { Convo, State } from './state.js';
+import type { Emit, Sync } from './sync.js';
+
+// Dots stop by themselves if the answer never comes.
+const TYPING_MS = 30_000;
+
+/** Creates the conversation actions of one store. */
+export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit, report: (e: unknown) => void) {
+  let typingTimer: ReturnType<typeof setTimeout> | undefined;
+
+  function setTyping(on: boolean) {
+    st.typing.value = on;
+    clearTimeout(typingTimer);
+    if (on) typingTimer = setTimeout(() => (st.typing.value = false), TYPING_MS);
+  }
+
+  function setUnread(n: number) {
+    if (n === st.unread.value) return;
+    st.unread.value = n;
+    emit('unread', { count: n });
+  }
+
+  function setConvo(c: Convo) {
+    st.convo.value = c;
+    if (c === 'archived') setTyping(false);
+    const s = auth.session;
+    if (s) {
+      s.state = c;
+      auth.save();
+    }
+  }
+
+  /** One stream event (from this tab's stream or relayed by another tab), with its SSE id. */
+  function apply(event: StreamEvent, id: string) {
+    const s = auth.session;
+    if (!s) return;
+    if (id) {
+      s.lastEventId = id;
+      auth.save();
+    }
+    const now: Conversation = { messages: st.messages.value, convo: st.convo.value, typing: st.typing.value, notice: st.notice.value, unread: st.unread.value, votes: st.votes.value };
+    const { next, message, error, expired } = applyEvent(now, event, st.open.value || st.inline.value);
+    batch(() => {
+      st.messages.value = next.messages;
+      st.notice.value = next.notice;
+      st.votes.value = next.votes;
+      if (next.convo !== now.convo) setConvo(next.convo);
+      // A new question restarts the dots' timeout; anything else only switches them.
+      if (next.typing !== now.typing || (next.typing && message)) setTyping(next.typing);
+      setUnread(next.unread);
+    });
+    if (expired) sync.renew().catch(report);
+    if (message) emit('message', message);
+    if (error) emit('error', error);
+  }
+
+  /** Puts a history page in front of what is shown. */
+  function showPage(page: MessagesPage) {
+    st.messages.value = mergeMessages(st.messages.value, page.items, 'h', true);
+    st.hasMore.value = page.hasMore;
+  }
+
+  /** Loads the history page at `offset` (0 = newest). */
+  async function history(offset: number) {
+    showPage(await sync.page(offset));
+  }
+
+  /** Continues a stored conversation: stream from its last event, newest history page. */
+  function resume(s: SessionData) {
+    auth.set(s, false);
+    st.user.value = s.user;
+    st.convo.value = s.state === 'escalated' || s.state === 'archived' ? s.state : 'active';
+    sync.live();
+    history(0).catch((e) => (isFatal(e) ? lost() : report(e)));
+  }
+
+  /** The credentials no longer work: forget them everywhere; what is on screen stays, marked as ended. */
+  function lost() {
+    sync.stop();
+    auth.set(undefined);
+    st.user.value = undefined;
+    setConvo(st.messages.value.length ? 'archived' : 'none');
+  }
+
+  /** Empties the conversation on screen (messages still queued in this tab stay unless `dropQueued`). */
+  function clear(dropQueued: boolean) {
+    sync.stop();
+    auth.set(undefined, false);
+    batch(() => {
+      st.user.value = undefined;
+      st.switched.value = false;
+      st.messages.value = st.messages.value.filter((m) => !dropQueued && m.src === 'l');
+      st.hasMore.value = false;
+      st.failed.value = false;
+      st.upload.value = undefined;
+      st.notice.value = undefined;
+      st.escalating.value = false;
+      st.votes.value = {};
+      st.convo.value = 'none';
+      setTyping(false);
+      setUnread(0);
+    });
+  }
+
+  /** Another tab started, reset, or refreshed the conversation. */
+  function onStorage(e: StorageEvent) {
+    if (e.key !== null && e.key !== auth.key) return;
+    const next = loadSession(auth.key);
+    const s = auth.session;
+    if (!next) {
+      if (s) clear(false);
+    } else if (next.sessionId !== s?.sessionId) {
+      clear(false);
+      resume(next);
+    } else if (next.refreshToken !== s.refreshToken && !isExpired(next)) {
+      auth.set({ ...s, token: next.token, refreshToken: next.refreshToken, expiresAt: next.expiresAt }, false);
+    }
+  }
+
+  return {
+    setTyping,
+    setUnread,
+    setConvo,
+    apply,
+    history,
+    resume,
+    lost,
+    clear,
+    onStorage,
+    destroy: () => clearTimeout(typingTimer),
+  };
+}
+
+export type ConversationActions = ReturnType<typeof createConversation>;

@@ -1,0 +1,163 @@
+/**
+ * The outbox: what the visitor sends, in order. A message shows at once as the user's own, waits
+ * out network failures (kept per tab across a reload; files only for the page's life), and on a
+ * refusal comes back into the text box (files stay with the error for Retry). A send that may have
+ * reached the service (`send_uncertain`) is never offered again, so nothing is sent twice.
+ */
+import { batch } from '@preact/signals';
+import { ApiError, type ApiError as ApiErrorType } from './api.js';
+import { isFatal, type Auth } from './auth.js';
+import type { ConversationActions } from './conversation.js';
+import { newId, type ChatMessage } from './messages.js';
+import type { Outgoing, State } from './state.js';
+import { createUploads } from './upload.js';
+
+/** What the outbox needs of the rest of the store. */
+export interface OutboxDeps {
+  bff: string;
+  st: State;
+  auth: Auth;
+  conversation: ConversationActions;
+  /** Starts a conversation with the item's text (no session yet, or "New conversation"). */
+  start(item: Outgoing): Promise<void>;
+  /** True while the next text must start a conversation although a session exists. */
+  startsNew(): boolean;
+  /** An archived conversation is left for a new one before a message goes. */
+  restart(): void;
+  report(e: unknown): void;
+  /** Per-tab storage for the queue (sessionStorage). */
+  remember(key: string, value: string): void;
+}
+
+/** Creates the outbox of one store; `key` is where the queue is kept for this tab. */
+export function createOutbox(key: string, d: OutboxDeps) {
+  const { st, auth, conversation } = d;
+  let items: Outgoing[] = [];
+  let pumping = false;
+  let destroyed = false;
+  let retries = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  // Files cannot be stored: an upload lives as long as the page.
+  const save = () => d.remember(key, JSON.stringify(items.filter((o) => !o.files)));
+
+  // Any source: a retried upload's text may already be confirmed while its files go again.
+  function mark(pending: ChatMessage['pending'], clientIds: string[], progress?: number) {
+    st.messages.value = st.messages.value.map((m) => (clientIds.includes(m.clientId!) ? { ...m, pending, progress } : m));
+  }
+
+  /** A refused item: its text back in the box (or its files kept for Retry), and the reason reported. */
+  function refused(item: Outgoing, e: ApiErrorType) {
+    if (e.code === 'conversation_archived') conversation.setConvo('archived');
+    // Uploads being off is not the conversation's end.
+    else if (isFatal(e) && e.code !== 'feature_disabled') conversation.lost();
+    batch(() => {
+      // A text that already arrived stays on screen.
+      if (item.sent) mark(undefined, [item.clientId]);
+      else st.messages.value = st.messages.value.filter((m) => m.clientId !== item.clientId || m.src !== 'l');
+      if (item.files) st.upload.value = { code: e.code, item };
+      else {
+        st.draft.value = st.draft.value ? item.text + '\n' + st.draft.value : item.text;
+        st.failed.value = true;
+      }
+    });
+  }
+
+  /** Sends the queue in order; network failures keep it for later, refusals give the text back. */
+  async function pump() {
+    if (pumping || destroyed) return;
+    pumping = true;
+    clearTimeout(retryTimer);
+    try {
+      while (items.length && !destroyed) {
+        const item = items[0]!;
+        if (!st.online.value) return mark('queued', items.map((o) => o.clientId));
+        mark('sending', [item.clientId]);
+        try {
+          if (item.files) await uploads.upload(item);
+          else if (auth.session && !d.startsNew()) await auth.authed('/api/messages', { body: { text: item.text, clientId: item.clientId } });
+          else await d.start(item);
+          retries = 0;
+        } catch (err) {
+          const e = err instanceof ApiError ? err : new ApiError(0, 'internal_error', String(err));
+          if (e.status === 0 && e.code === 'network') {
+            mark('queued', items.map((o) => o.clientId));
+            retryTimer = setTimeout(pump, Math.min(30_000, 2000 * 2 ** retries++));
+            return;
+          }
+          items.shift();
+          save();
+          // The service may have it: no Retry, no text back in the box, so nothing is sent twice.
+          if (e.code === 'send_uncertain') mark('uncertain', [item.clientId]);
+          else refused(item, e);
+          d.report(e);
+          continue;
+        }
+        items.shift();
+        save();
+        mark(undefined, [item.clientId]);
+        // The agent answers now, unless a person has taken over (who may not be there yet).
+        if (st.convo.value === 'active') conversation.setTyping(true);
+      }
+    } finally {
+      pumping = false;
+    }
+  }
+
+  /** Shows the item at once as the user's message and queues it. */
+  function queue(item: Outgoing) {
+    if (st.convo.value === 'archived') d.restart();
+    batch(() => {
+      st.failed.value = false;
+      st.switched.value = false;
+      const { clientId, text } = item;
+      st.messages.value = [...st.messages.value, { id: clientId, clientId, role: 'user', text, src: 'l', pending: 'sending', createdAt: new Date().toISOString() }];
+    });
+    items.push(item);
+    save();
+    void pump();
+  }
+
+  const uploads = createUploads(d.bff, st, auth, {
+    start: d.start,
+    queue,
+    mark,
+    resend(item) {
+      items.push(item);
+      void pump();
+    },
+  });
+
+  return {
+    /** Shows `text` at once as the user's message and queues it; false for blank text. */
+    send(text: string): boolean {
+      text = text.trim();
+      if (!text) return false;
+      queue({ clientId: newId(), text });
+      return true;
+    },
+    attach: uploads.attach,
+    retryUpload: uploads.retry,
+    /** Back online: sends what waited, at once. */
+    resume() {
+      retries = 0;
+      void pump();
+    },
+    /** Restores this tab's queue of a previous page load (shown as waiting) and sends it. */
+    restore(saved: Outgoing[]) {
+      items = saved;
+      const now = new Date().toISOString();
+      st.messages.value = [...st.messages.value, ...saved.map((o): ChatMessage => ({ id: o.clientId, clientId: o.clientId, role: 'user', text: o.text, src: 'l', pending: 'queued', createdAt: now }))];
+      void pump();
+    },
+    /** Drops everything waiting (a reset or a new conversation). */
+    clear() {
+      items = [];
+      save();
+    },
+    destroy() {
+      destroyed = true;
+      clearTimeout(retryTimer);
+    },
+  };
+}
