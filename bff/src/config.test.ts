@@ -53,6 +53,8 @@ describe('loadConfig', () => {
     ['ALLOWED_ORIGINS', '*', /may be \* only in simulator mode/],
     ['ALLOWED_ORIGINS', 'https://x.com/path', /not an origin/],
     ['REDIS_URL', 'http://localhost:6379', /REDIS_URL must be a redis/],
+    ['REDIS_CLUSTER_NODES', '127.0.0.1', /REDIS_CLUSTER_NODES must be host:port pairs/],
+    ['REDIS_CLUSTER_NODES', 'a:1,b:99999', /REDIS_CLUSTER_NODES must be host:port pairs/],
     ['TEST_CHAT', 'maybe', /TEST_CHAT must be true or false/],
     ['CHAT_MODE', 'robot', /CHAT_MODE must be one of agent, model/],
     ['GATEWAY_REGION', 'us', /GATEWAY_REGION must be one of eu, global/],
@@ -68,6 +70,14 @@ describe('loadConfig', () => {
     const p = problems({ ...upstream, [name]: value });
     expect(p.some((line) => pattern.test(line) && line.includes(name))).toBe(true);
     expect(p.join('\n')).not.toContain('s'.repeat(32));
+  });
+
+  it('takes REDIS_CLUSTER_NODES as seed nodes (IPv6 in brackets), but not together with REDIS_URL', () => {
+    const c = loadConfig({ ...upstream, REDIS_CLUSTER_NODES: 'redis-a:7000, [::1]:7001' });
+    expect(c.redisClusterNodes).toEqual([{ host: 'redis-a', port: 7000 }, { host: '::1', port: 7001 }]);
+    expect(c.redisUrl).toBeUndefined();
+    const p = problems({ ...upstream, REDIS_URL: 'redis://r:6379', REDIS_CLUSTER_NODES: 'redis-a:7000' });
+    expect(p).toContain('Set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both');
   });
 
   it('a model-only deployment (CHAT_MODE=model, GATEWAY_BASE_URL, no service host) is real, not the demo', () => {

@@ -15,7 +15,10 @@ export interface Config {
   sessionJwtSecret: string;
   /** Exact origins, or `['*']` (only allowed in simulator mode). */
   allowedOrigins: string[];
+  /** One Redis server (`REDIS_URL`); never set together with `redisClusterNodes`. */
   redisUrl?: string;
+  /** Seed nodes of a Redis Cluster (`REDIS_CLUSTER_NODES`); the rest of the cluster is discovered. */
+  redisClusterNodes?: Array<{ host: string; port: number }>;
   sessionTokenTtlSec: number;
   refreshTokenTtlSec: number;
   testChat: boolean;
@@ -157,6 +160,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     problems.push('FEEDBACK_WEBHOOK_URL needs FEEDBACK_WEBHOOK_SECRET (at least 16 bytes) to sign the votes it receives');
   }
 
+  const redisUrl = p.redisUrl('REDIS_URL');
+  const redisClusterNodes = p.hostPorts('REDIS_CLUSTER_NODES');
+  if (redisUrl !== undefined && redisClusterNodes !== undefined) {
+    problems.push('Set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both');
+  }
+
   const config: Config = {
     port: p.int('PORT', 8787, 0, 65535),
     host: p.string('HOST', '0.0.0.0'),
@@ -167,7 +176,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     webhookSecrets,
     sessionJwtSecret,
     allowedOrigins,
-    redisUrl: p.redisUrl('REDIS_URL'),
+    redisUrl,
+    redisClusterNodes,
     sessionTokenTtlSec: p.int('SESSION_TOKEN_TTL', 900, 30, 86_400),
     refreshTokenTtlSec: p.int('REFRESH_TOKEN_TTL', 604_800, 60, 31_536_000),
     testChat: p.bool('TEST_CHAT', false),

@@ -84,6 +84,18 @@ export class Parser {
     return undefined;
   }
 
+  /** `host:port,host:port…` (IPv6 hosts in brackets), e.g. the seed nodes of a Redis Cluster. */
+  hostPorts(name: string): Array<{ host: string; port: number }> | undefined {
+    const raw = this.optional(name);
+    if (raw === undefined) return undefined;
+    const nodes = raw.split(',').map((entry) => /^\[?([^\s\[\]]+?)\]?:(\d{1,5})$/.exec(entry.trim()));
+    if (nodes.every((match) => match !== null && Number(match[2]) >= 1 && Number(match[2]) <= 65535)) {
+      return nodes.map((match) => ({ host: match![1]!, port: Number(match![2]) }));
+    }
+    this.problems.push(`${name} must be host:port pairs separated by commas`);
+    return undefined;
+  }
+
   email(name: string): string | undefined {
     const raw = this.optional(name);
     if (raw === undefined) return undefined;

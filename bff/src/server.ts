@@ -175,7 +175,7 @@ export async function start(env: Record<string, string | undefined> = process.en
   }
 
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
-  logger.info('listening', { url, port, mode: config.chatMode, simulator: config.simulator, store: config.redisUrl ? 'redis' : 'memory' });
+  logger.info('listening', { url, port, mode: config.chatMode, simulator: config.simulator, store: config.redisClusterNodes ? 'redis-cluster' : config.redisUrl ? 'redis' : 'memory' });
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -205,9 +205,10 @@ async function openStorage(config: Readonly<Config>): Promise<Storage> {
     maxAgeMs: config.eventRetentionSec * 1000,
     dedupTtlMs: config.dedupTtlSec * 1000,
   };
-  if (config.redisUrl) {
+  const redis = config.redisClusterNodes ? { clusterNodes: config.redisClusterNodes } : config.redisUrl ? { url: config.redisUrl } : undefined;
+  if (redis) {
     const { createRedisAdapters } = await import('./adapters/redis.js');
-    return createRedisAdapters(config.redisUrl, retention);
+    return createRedisAdapters(redis, retention);
   }
   const store = new MemoryEventStore(retention);
   return { store, rateLimiter: new MemoryRateLimiter(), onceStore: new MemoryOnceStore(), users: new MemoryUserDirectory(), signals: new MemorySignalBus(), close: () => store.close() };

@@ -119,7 +119,7 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
     it('holds one SUBSCRIBE per conversation, confirmed before subscribe() resolves, dropped with the last listener', async () => {
       const prefix = freshPrefix();
       const { store } = await instance(prefix);
-      const channel = `${prefix}ev:conv`;
+      const channel = `${prefix}ev:{conv}`;
       const subscribers = async () => ((await admin.pubsub('NUMSUB', channel)) as [string, number])[1];
       const off1 = await store.subscribe('conv', () => {});
       expect(await subscribers()).toBe(1);
@@ -134,11 +134,11 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
       const prefix = freshPrefix();
       const { store } = await instance(prefix, { maxEvents: 3, maxAgeMs: 60_000, dedupTtlMs: 30_000 });
       for (let n = 1; n <= 10; n++) await store.append('conv', { event: 'archived', data: {} }, { dedupKey: `k${n}` });
-      expect(await admin.xlen(`${prefix}log:conv`)).toBe(3);
-      const logTtl = await admin.pttl(`${prefix}log:conv`);
+      expect(await admin.xlen(`${prefix}log:{conv}`)).toBe(3);
+      const logTtl = await admin.pttl(`${prefix}log:{conv}`);
       expect(logTtl > 0 && logTtl <= 60_000).toBe(true);
-      expect(await admin.pttl(`${prefix}seq:conv`)).toBeGreaterThan(60_000);
-      const dedupTtl = await admin.pttl(`${prefix}dedup:k10`);
+      expect(await admin.pttl(`${prefix}seq:{conv}`)).toBeGreaterThan(60_000);
+      const dedupTtl = await admin.pttl(`${prefix}dedup:{conv}:k10`);
       expect(dedupTtl > 0 && dedupTtl <= 30_000).toBe(true);
     });
 
@@ -146,7 +146,7 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
       const prefix = freshPrefix();
       const { store } = await instance(prefix);
       for (let n = 1; n <= 3; n++) await store.append('conv', { event: 'archived', data: {} });
-      await admin.del(`${prefix}seq:conv`);
+      await admin.del(`${prefix}seq:{conv}`);
       const next = await store.append('conv', { event: 'archived', data: {} });
       expect(next.status === 'stored' && next.event.id).toBe(4);
     });
@@ -190,7 +190,7 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
     async function whileSubscriberDown(prefix: string, work: () => Promise<unknown>): Promise<void> {
       await ownAdmin.client('KILL', 'TYPE', 'pubsub');
       await work();
-      expect(await ownAdmin.pubsub('NUMSUB', `${prefix}ev:conv`)).toEqual([`${prefix}ev:conv`, 0]);
+      expect(await ownAdmin.pubsub('NUMSUB', `${prefix}ev:{conv}`)).toEqual([`${prefix}ev:{conv}`, 0]);
     }
 
     it('delivers, once, what was published while its subscriber connection was down', async () => {
@@ -273,7 +273,7 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
       await until('event after restart', () => received.length >= 2);
       await probe.connect();
       // ioredis re-subscribed by itself; nobody calls subscribe() again here.
-      await until('resubscribed', async () => ((await probe.pubsub('NUMSUB', 'outage:ev:conv')) as [string, number])[1] === 1);
+      await until('resubscribed', async () => ((await probe.pubsub('NUMSUB', 'outage:ev:{conv}')) as [string, number])[1] === 1);
       await store.append('conv', { event: 'state', data: { state: 'live' } });
       await until('live event', () => received.length >= 3);
       await sleep(100);

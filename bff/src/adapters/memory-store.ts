@@ -45,7 +45,8 @@ export class MemoryEventStore implements EventStore {
 
   async append(conversationId: string, event: StreamEvent, options?: { dedupKey?: string }): Promise<AppendResult> {
     const now = this.now();
-    const key = options?.dedupKey;
+    // Per conversation, as in Redis, where the key lives in the conversation's hash slot.
+    const key = options?.dedupKey === undefined ? undefined : `${conversationId}\n${options.dedupKey}`;
     if (key !== undefined && this.seen.has(key, now)) return { status: 'duplicate' };
     const log = this.log(conversationId);
     const stored = { ...event, id: ++log.lastId, ts: now } as StoredEvent;

@@ -1,6 +1,13 @@
-import type { Redis } from 'ioredis';
 import type { StoredEvent } from '../../../shared/types.js';
 import type { EventListener } from '../ports/event-store.js';
+import type { ChannelSubscriber } from './redis-channels.js';
+
+/** Where a conversation's log stands: its data's epoch and its id counter. */
+export interface LogPosition {
+  /** Names the conversation's data in Redis; a new value means it was lost and ids started over. */
+  epoch: string;
+  counter: number;
+}
 
 interface Channel {
   listeners: Set<EventListener>;
@@ -10,24 +17,22 @@ interface Channel {
   live: boolean;
   /** Highest id handed to listeners: where a gap fill after a reconnect starts. */
   lastId: number;
+  /** The epoch `lastId` belongs to, read with it; a gap fill that finds another one starts over. */
+  epoch?: string;
   /** Live events held while a gap fill reads the log, so nothing is delivered out of order or twice. */
   held?: StoredEvent[];
   /** Listeners to tell, with their next event, that ids started over (they would drop a known id). */
   restarted?: Set<EventListener>;
 }
 
-/** What the fan-out needs from the store, and its connection. */
+/** What the fan-out needs from the store, and its channels. */
 export interface RedisFanoutOptions {
-  /** Dedicated connection in subscriber mode. */
-  subscriber: Redis;
-  /** `channelPrefix + conversationId` names a conversation's channel. */
-  channelPrefix: string;
-  /** Names the data set in Redis; a new value means Redis lost its data and ids started over. */
-  epoch(): Promise<string>;
-  /** The conversation's last id right now (0 when none). */
-  lastId(conversationId: string): Promise<number>;
-  /** Retained events after `afterId`, with the conversation's id counter. */
-  catchUp(conversationId: string, afterId: number): Promise<{ counter: number; events: StoredEvent[] }>;
+  /** Subscriber connections (one per cluster node). */
+  channels: ChannelSubscriber;
+  /** Names a conversation's channel (in the conversation's hash slot). */
+  channel(conversationId: string): string;
+  /** Retained events after `afterId` (at most `limit`, by default all), with the log's position. */
+  catchUp(conversationId: string, afterId: number, limit?: number): Promise<LogPosition & { events: StoredEvent[] }>;
 }
 
 const CATCH_UP_ATTEMPTS = 5;
@@ -41,17 +46,22 @@ const CATCH_UP_RETRY_MS = 200;
  */
 export class RedisFanout {
   private readonly channels = new Map<string, Channel>();
+  /** Conversation by channel name, for incoming messages. */
+  private readonly byChannel = new Map<string, string>();
   private refills: Promise<void> = Promise.resolve();
   private closed = false;
-  private epoch: string | undefined;
 
   constructor(private readonly options: RedisFanoutOptions) {
-    const { subscriber } = options;
-    subscriber.on('message', (channel: string, raw: string) => this.onMessage(channel, raw));
+    options.channels.onMessage((channel, raw) => this.onMessage(channel, raw));
     // ioredis re-subscribes by itself on reconnect; the gap it leaves is ours to fill. Hold live
     // events from this moment, before any reply of the new connection can be read.
-    subscriber.on('ready', () => {
-      const live = [...this.channels].filter(([, channel]) => channel.live);
+    options.channels.onGap((names) => {
+      const live: Array<[string, Channel]> = [];
+      for (const name of names) {
+        const conversationId = this.byChannel.get(name);
+        const channel = conversationId === undefined ? undefined : this.channels.get(conversationId);
+        if (channel?.live) live.push([conversationId!, channel]);
+      }
       for (const [, channel] of live) channel.held ??= [];
       // refill() handles its own failures; the catch only keeps the chain alive for the next one.
       this.refills = this.refills.then(() => this.refill(live)).catch(() => {});
@@ -60,7 +70,7 @@ export class RedisFanout {
 
   /** The pub/sub channel of a conversation. */
   channel(conversationId: string): string {
-    return this.options.channelPrefix + conversationId;
+    return this.options.channel(conversationId);
   }
 
   /** Adds a listener; resolves once the conversation's SUBSCRIBE is confirmed by Redis. */
@@ -70,6 +80,7 @@ export class RedisFanout {
       const created: Channel = { listeners: new Set(), ready: Promise.resolve(), live: false, lastId: 0 };
       created.ready = this.open(conversationId, created);
       this.channels.set(conversationId, created);
+      this.byChannel.set(this.channel(conversationId), conversationId);
       entry = created;
     }
     const channel = entry;
@@ -78,7 +89,7 @@ export class RedisFanout {
       await channel.ready;
     } catch (err) {
       channel.listeners.delete(listener);
-      if (this.channels.get(conversationId) === channel) this.channels.delete(conversationId);
+      if (this.channels.get(conversationId) === channel) this.forget(conversationId);
       throw err;
     }
     let subscribed = true;
@@ -93,31 +104,38 @@ export class RedisFanout {
   clear(): void {
     this.closed = true;
     this.channels.clear();
+    this.byChannel.clear();
   }
 
   private async open(conversationId: string, channel: Channel): Promise<void> {
-    // Never replaced here: only a gap fill may notice that the data set changed.
-    if (this.epoch === undefined) this.epoch = await this.options.epoch();
-    // Read the id before SUBSCRIBE: a later gap fill then never reaches back past the subscription.
-    channel.lastId = await this.options.lastId(conversationId);
-    await this.options.subscriber.subscribe(this.channel(conversationId));
+    // Id and epoch are read together, before SUBSCRIBE: a later gap fill then never reaches back
+    // past the subscription, and tells a lost data set by this conversation's own epoch (a
+    // cached one would be stale after Redis came back empty while no stream was open).
+    const position = await this.options.catchUp(conversationId, 0, 0);
+    channel.lastId = position.counter;
+    channel.epoch = position.epoch;
+    await this.options.channels.subscribe([this.channel(conversationId)]);
     channel.live = true;
   }
 
   private remove(conversationId: string, channel: Channel, listener: EventListener): void {
     channel.listeners.delete(listener);
     if (channel.listeners.size > 0 || this.channels.get(conversationId) !== channel) return;
-    this.channels.delete(conversationId);
+    this.forget(conversationId);
     // If this fails (connection down), onMessage drops the channel the next time it hears from it.
-    this.options.subscriber.unsubscribe(this.channel(conversationId)).catch(() => {});
+    this.options.channels.unsubscribe(this.channel(conversationId)).catch(() => {});
+  }
+
+  private forget(conversationId: string): void {
+    this.channels.delete(conversationId);
+    this.byChannel.delete(this.channel(conversationId));
   }
 
   private onMessage(name: string, raw: string): void {
-    const { channelPrefix, subscriber } = this.options;
-    if (!name.startsWith(channelPrefix)) return;
-    const channel = this.channels.get(name.slice(channelPrefix.length));
+    const conversationId = this.byChannel.get(name);
+    const channel = conversationId === undefined ? undefined : this.channels.get(conversationId);
     if (!channel) {
-      subscriber.unsubscribe(name).catch(() => {});
+      // Not ours (another adapter's channel on a shared connection) or no longer listened to.
       return;
     }
     let event: StoredEvent;
@@ -133,19 +151,13 @@ export class RedisFanout {
   private async refill(live: Array<[string, Channel]>): Promise<void> {
     if (live.length === 0 || this.closed) return;
     try {
-      // Queued behind ioredis' own re-SUBSCRIBE on the same connection: once this is confirmed,
-      // every channel is live again and a read of the log cannot miss anything.
-      await this.options.subscriber.subscribe(...live.map(([id]) => this.channel(id)));
+      // Queued behind ioredis' own re-SUBSCRIBE on the same connection (or on the channel's new
+      // node): once this is confirmed, every channel is live again and a read of the log cannot miss anything.
+      await this.options.channels.subscribe(live.map(([id]) => this.channel(id)));
     } catch {
       // The connection dropped again; the next 'ready' starts another refill.
       for (const [, channel] of live) release(channel);
       return;
-    }
-    const epoch = await this.retry(() => this.options.epoch());
-    if (epoch !== undefined && epoch !== this.epoch) {
-      // Redis came back empty (restarted without persistence): every id in it is new to us.
-      for (const [, channel] of live) restart(channel, 0);
-      this.epoch = epoch;
     }
     await Promise.all(live.map(([id, channel]) => this.catchUp(id, channel)));
   }
@@ -153,8 +165,15 @@ export class RedisFanout {
   private async catchUp(conversationId: string, channel: Channel): Promise<void> {
     const found = await this.retry(() => this.options.catchUp(conversationId, channel.lastId));
     if (found) {
+      if (found.epoch !== channel.epoch) {
+        // The conversation's Redis node came back empty (no persistence): every id in it is new to us.
+        channel.epoch = found.epoch;
+        restart(channel, 0);
+        const fresh = await this.retry(() => this.options.catchUp(conversationId, 0));
+        if (fresh) found.events = fresh.events;
+      }
       // A counter below what was delivered: Redis lost its latest writes (e.g. failover to a lagging replica).
-      if (found.counter < channel.lastId) restart(channel, found.counter);
+      else if (found.counter < channel.lastId) restart(channel, found.counter);
       for (const event of found.events) if (event.id > channel.lastId) deliver(channel, event);
     }
     release(channel);

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 import type { OnceStore } from '../ports/once-store.js';
 import type { RateLimiter, RateLimitResult } from '../ports/rate-limiter.js';
 import { redisFailure } from './redis-store.js';
@@ -23,13 +23,13 @@ interface LimiterScripts {
 
 /** Fixed-window rate limiter on Redis: INCR and PEXPIRE in one script, shared by every instance. */
 export class RedisRateLimiter implements RateLimiter {
-  private readonly client: Redis & LimiterScripts;
+  private readonly client: RedisClient & LimiterScripts;
 
   constructor(
-    client: Redis,
+    client: RedisClient,
     private readonly prefix = 'parley:',
   ) {
-    this.client = client as Redis & LimiterScripts;
+    this.client = client as RedisClient & LimiterScripts;
     this.client.defineCommand('parleyHit', { numberOfKeys: 1, lua: HIT });
   }
 
@@ -50,7 +50,7 @@ export class RedisRateLimiter implements RateLimiter {
 /** Claim-once keys on Redis (`SET NX PX`), so a refresh token is single-use across instances. */
 export class RedisOnceStore implements OnceStore {
   constructor(
-    private readonly client: Redis,
+    private readonly client: RedisClient,
     private readonly prefix = 'parley:',
   ) {}
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 import { StoreUnavailableError } from '../errors.js';
 import type { SignalBus, SignalListener, SignalName } from '../ports/signals.js';
 
@@ -11,8 +11,8 @@ export class RedisSignalBus implements SignalBus {
   private readonly listeners = new Map<string, Set<SignalListener>>();
 
   constructor(
-    private readonly client: Redis,
-    private readonly subscriber: Redis,
+    private readonly client: RedisClient,
+    private readonly subscriber: RedisClient,
     private readonly prefix: string,
   ) {
     subscriber.on('message', (channel: string, conversationId: string) => {

@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { StoredEvent, StreamEvent } from '../../../shared/types.js';
 import { StoreUnavailableError } from '../errors.js';
 import type { AppendResult, EventListener, EventStore, RetentionOptions } from '../ports/event-store.js';
-import { RedisFanout } from './redis-fanout.js';
+import { taggedKey, type RedisClient, type RedisConnections } from './redis-connection.js';
+import { RedisFanout, type LogPosition } from './redis-fanout.js';
 
-/** Options of `RedisEventStore`; `createRedisAdapters` builds the two connections. */
+/** Options of `RedisEventStore`; `connectRedis` opens the connections. */
 export interface RedisEventStoreOptions {
-  /** Connection for commands and scripts (may be shared with the limiters). */
-  client: Redis;
-  /** Dedicated connection for SUBSCRIBE: a connection in subscriber mode can do nothing else. */
-  subscriber: Redis;
+  /** Commands, the per-conversation channels and how to publish on them; closed with the store. */
+  connections: RedisConnections;
   retention: RetentionOptions;
   /** Prepended to every key and channel, so several deployments can share one Redis. Default `parley:`. */
   prefix?: string;
@@ -51,12 +49,13 @@ end
 `;
 
 /**
- * KEYS: log stream, id counter, [dedup key]. ARGV: event JSON, maxEvents, maxAgeMs, sequenceTtlMs,
- * dedupTtlMs, channel. One script, so "seen before?", the id, the entry, the dedup key and the
- * PUBLISH happen together or not at all; the dedup key is written only after the entry.
+ * KEYS: log stream, id counter, epoch, [dedup key], all in the conversation's slot. ARGV: event
+ * JSON, maxEvents, maxAgeMs, sequenceTtlMs, dedupTtlMs, channel, PUBLISH or SPUBLISH. One script,
+ * so "seen before?", the id, the entry, the dedup key and the publish happen together or not at
+ * all; the dedup key is written only after the entry.
  */
 const APPEND = `${TRIM_AGE}
-local log, seqKey, dedup = KEYS[1], KEYS[2], KEYS[3]
+local log, seqKey, epoch, dedup = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 if dedup and redis.call('EXISTS', dedup) == 1 then return false end
 local now = nowMs()
 trimAge(log, now - tonumber(ARGV[3]))
@@ -69,22 +68,28 @@ if redis.call('EXISTS', seqKey) == 0 and redis.call('EXISTS', log) == 1 then
 end
 local seq = redis.call('INCR', seqKey)
 redis.call('PEXPIRE', seqKey, ARGV[4])
+redis.call('PEXPIRE', epoch, ARGV[4])
 local stored = string.sub(ARGV[1], 1, -2) .. ',"id":' .. seq .. ',"ts":' .. now .. '}'
 redis.call('XADD', log, 'MAXLEN', ARGV[2], seq .. '-0', 't', now, 'd', stored)
 redis.call('PEXPIRE', log, ARGV[3])
 if dedup then redis.call('SET', dedup, seq, 'PX', ARGV[5]) end
-redis.call('PUBLISH', ARGV[6], stored)
+redis.call(ARGV[7], ARGV[6], stored)
 return stored
 `;
 
 /**
- * KEYS: log stream, id counter. ARGV: afterId, limit, maxAgeMs. Returns the counter, then the
- * events' JSON. Trims by age first, and filters too in case the clock stepped back.
+ * KEYS: log stream, id counter, epoch. ARGV: afterId, limit, maxAgeMs, a fresh epoch value,
+ * sequenceTtlMs. Returns the epoch, the counter, then the events' JSON. Trims by age first, and
+ * filters too in case the clock stepped back. The epoch names the conversation's data: made on
+ * the first read (kept alive by appends, so it outlives the counter), it is new after the
+ * conversation's Redis node lost its data.
  */
 const READ = `${TRIM_AGE}
 local cutoff = nowMs() - tonumber(ARGV[3])
 trimAge(KEYS[1], cutoff)
-local out = { redis.call('GET', KEYS[2]) or '0' }
+redis.call('SET', KEYS[3], ARGV[4], 'NX', 'PX', ARGV[5])
+local out = { redis.call('GET', KEYS[3]), redis.call('GET', KEYS[2]) or '0' }
+if tonumber(ARGV[2]) == 0 then return out end
 local start = ARGV[1] == '0' and '-' or '(' .. ARGV[1] .. '-0'
 local entries = redis.call('XRANGE', KEYS[1], start, '+', 'COUNT', ARGV[2])
 for i = 1, #entries do
@@ -93,16 +98,9 @@ end
 return out
 `;
 
-/** KEYS: epoch key. ARGV: a fresh random value. The key is made once per data set, then read. */
-const EPOCH = `
-redis.call('SET', KEYS[1], ARGV[1], 'NX')
-return redis.call('GET', KEYS[1])
-`;
-
 interface StoreScripts {
   parleyAppend(numKeys: number, ...keysAndArgs: (string | number)[]): Promise<string | null>;
-  parleyRead(log: string, seq: string, afterId: number, limit: number, maxAgeMs: number): Promise<string[]>;
-  parleyEpoch(key: string, fresh: string): Promise<string>;
+  parleyRead(log: string, seq: string, epoch: string, afterId: number, limit: number, maxAgeMs: number, fresh: string, sequenceTtlMs: number): Promise<string[]>;
 }
 
 const DAY_MS = 86_400_000;
@@ -110,11 +108,14 @@ const DAY_MS = 86_400_000;
 /**
  * Event store on Redis: each conversation is a Stream whose entry ids are `${seq}-0`, `seq` an
  * INCR counter, so the SSE id maps straight onto XRANGE. Bounded by MAXLEN (exact) and by age
- * (head trimming plus a key TTL refreshed on append). Fan-out is PUBLISH from the append script.
+ * (head trimming plus a key TTL refreshed on append). Fan-out is PUBLISH (SPUBLISH on a cluster)
+ * from the append script. A conversation's keys share its hash slot (`taggedKey`); dedup keys are
+ * per conversation, so the check runs in the append script: a webhook names its conversation, and
+ * every delivery of one event names the same one.
  */
 export class RedisEventStore implements EventStore {
-  private readonly client: Redis & StoreScripts;
-  private readonly subscriber: Redis;
+  private readonly client: RedisClient & StoreScripts;
+  private readonly connections: RedisConnections;
   private readonly retention: RetentionOptions;
   private readonly prefix: string;
   private readonly sequenceTtlMs: number;
@@ -127,27 +128,24 @@ export class RedisEventStore implements EventStore {
     this.retention = { maxEvents, maxAgeMs: Math.ceil(maxAgeMs), dedupTtlMs: Math.ceil(dedupTtlMs) };
     this.prefix = options.prefix ?? 'parley:';
     this.sequenceTtlMs = Math.ceil(Math.max(options.sequenceTtlMs ?? 30 * DAY_MS, maxAgeMs));
-    this.client = options.client as Redis & StoreScripts;
-    this.subscriber = options.subscriber;
+    this.connections = options.connections;
+    this.client = options.connections.client as RedisClient & StoreScripts;
     this.client.defineCommand('parleyAppend', { lua: APPEND });
-    this.client.defineCommand('parleyRead', { numberOfKeys: 2, lua: READ });
-    this.client.defineCommand('parleyEpoch', { numberOfKeys: 1, lua: EPOCH });
+    this.client.defineCommand('parleyRead', { numberOfKeys: 3, lua: READ });
     this.fanout = new RedisFanout({
-      subscriber: this.subscriber,
-      channelPrefix: `${this.prefix}ev:`,
-      epoch: () => this.client.parleyEpoch(`${this.prefix}epoch`, randomUUID()),
-      lastId: (conversationId) => this.lastId(conversationId),
-      catchUp: (conversationId, afterId) => this.readWithCounter(conversationId, afterId, this.retention.maxEvents),
+      channels: options.connections.channels,
+      channel: (conversationId) => taggedKey(this.prefix, 'ev', conversationId),
+      catchUp: (conversationId, afterId, limit) => this.readWithCounter(conversationId, afterId, limit ?? this.retention.maxEvents),
     });
   }
 
   async append(conversationId: string, event: StreamEvent, options?: { dedupKey?: string }): Promise<AppendResult> {
-    const keys = [this.logKey(conversationId), this.seqKey(conversationId)];
-    if (options?.dedupKey !== undefined) keys.push(`${this.prefix}dedup:${options.dedupKey}`);
+    const keys = this.keys(conversationId);
+    if (options?.dedupKey !== undefined) keys.push(taggedKey(this.prefix, 'dedup', conversationId, options.dedupKey));
     const { maxEvents, maxAgeMs, dedupTtlMs } = this.retention;
     let stored: string | null;
     try {
-      stored = await this.client.parleyAppend(keys.length, ...keys, JSON.stringify(event), maxEvents, maxAgeMs, this.sequenceTtlMs, dedupTtlMs, this.fanout.channel(conversationId));
+      stored = await this.client.parleyAppend(keys.length, ...keys, JSON.stringify(event), maxEvents, maxAgeMs, this.sequenceTtlMs, dedupTtlMs, this.fanout.channel(conversationId), this.connections.publishCommand);
     } catch (err) {
       throw redisFailure(err);
     }
@@ -160,7 +158,7 @@ export class RedisEventStore implements EventStore {
 
   async lastId(conversationId: string): Promise<number> {
     try {
-      return Number(await this.client.get(this.seqKey(conversationId)));
+      return Number(await this.client.get(taggedKey(this.prefix, 'seq', conversationId)));
     } catch (err) {
       throw redisFailure(err);
     }
@@ -176,7 +174,7 @@ export class RedisEventStore implements EventStore {
 
   async ping(): Promise<void> {
     // Fan-out is part of the store: with the subscriber down, live streams would go quiet.
-    if (this.subscriber.status !== 'ready') throw redisFailure(new Error(`Redis subscriber connection is ${this.subscriber.status}`));
+    if (!this.connections.channels.healthy()) throw redisFailure(new Error('a Redis subscriber connection is down'));
     try {
       await this.client.ping();
     } catch (err) {
@@ -184,33 +182,32 @@ export class RedisEventStore implements EventStore {
     }
   }
 
-  /** Quits both connections (also the command connection the limiters share). */
+  /** Quits every connection (also the command connection the limiters share). */
   async close(): Promise<void> {
     this.fanout.clear();
-    await Promise.all([quit(this.client), quit(this.subscriber)]);
+    await this.connections.close();
   }
 
-  /** Events after `afterId` plus the conversation's id counter (the fan-out detects a reset Redis with it). */
-  private async readWithCounter(conversationId: string, afterId: number, limit: number): Promise<{ counter: number; events: StoredEvent[] }> {
+  /**
+   * Events after `afterId` plus the conversation's epoch and id counter (the fan-out detects a
+   * Redis that lost the conversation's data with them). `limit` 0 reads only epoch and counter.
+   */
+  private async readWithCounter(conversationId: string, afterId: number, limit: number): Promise<LogPosition & { events: StoredEvent[] }> {
     const after = Math.max(0, Math.floor(afterId));
-    const count = Math.floor(limit);
-    if (!(count > 0)) return { counter: 0, events: [] };
+    const count = Math.max(0, Math.floor(limit));
     let reply: string[];
     try {
-      reply = await this.client.parleyRead(this.logKey(conversationId), this.seqKey(conversationId), after, count, this.retention.maxAgeMs);
+      reply = await this.client.parleyRead(...this.keys(conversationId), after, count, this.retention.maxAgeMs, randomUUID(), this.sequenceTtlMs);
     } catch (err) {
       throw redisFailure(err);
     }
-    const [counter, ...rows] = reply;
-    return { counter: Number(counter), events: rows.map((row) => JSON.parse(row) as StoredEvent) };
+    const [epoch, counter, ...rows] = reply;
+    return { epoch: epoch!, counter: Number(counter), events: rows.map((row) => JSON.parse(row) as StoredEvent) };
   }
 
-  private logKey(conversationId: string): string {
-    return `${this.prefix}log:${conversationId}`;
-  }
-
-  private seqKey(conversationId: string): string {
-    return `${this.prefix}seq:${conversationId}`;
+  /** Log, id counter and epoch of a conversation: one hash slot (see `taggedKey`). */
+  private keys(conversationId: string): [string, string, string] {
+    return (['log', 'seq', 'epoch'] as const).map((kind) => taggedKey(this.prefix, kind, conversationId)) as [string, string, string];
   }
 }
 
@@ -223,12 +220,3 @@ export function redisFailure(err: unknown): StoreUnavailableError {
   return new StoreUnavailableError(undefined, { cause: err });
 }
 
-async function quit(connection: Redis): Promise<void> {
-  if (connection.status === 'end') return;
-  try {
-    await connection.quit();
-  } catch {
-    // Not connected right now (the offline queue is off): drop the socket and stop reconnecting.
-    connection.disconnect();
-  }
-}

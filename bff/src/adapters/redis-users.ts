@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 import type { ConversationState, UserConversation, UserDirectory } from '../ports/user-directory.js';
 import { redisFailure } from './redis-store.js';
 
@@ -46,10 +46,10 @@ export class RedisUserDirectory implements UserDirectory {
   private readonly prefix: string;
   private readonly retentionMs: number;
   private readonly now: () => number;
-  private readonly client: Redis & UserScripts;
+  private readonly client: RedisClient & UserScripts;
 
-  constructor(client: Redis, options: RedisUserDirectoryOptions = {}) {
-    this.client = client as Redis & UserScripts;
+  constructor(client: RedisClient, options: RedisUserDirectoryOptions = {}) {
+    this.client = client as RedisClient & UserScripts;
     this.client.defineCommand('parleySaveUserConversation', { numberOfKeys: 2, lua: SAVE });
     this.prefix = options.prefix ?? 'parley:';
     this.retentionMs = options.retentionMs ?? 365 * 86_400_000;

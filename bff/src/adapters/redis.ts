@@ -1,51 +1,41 @@
-import { Redis, type RedisOptions } from 'ioredis';
-import { StoreUnavailableError } from '../errors.js';
 import type { RetentionOptions } from '../ports/event-store.js';
+import { connectRedis, type RedisConnectionOptions, type RedisTarget } from './redis-connection.js';
 import { RedisOnceStore, RedisRateLimiter } from './redis-limits.js';
 import { RedisSignalBus } from './redis-signals.js';
 import { RedisEventStore } from './redis-store.js';
 import { RedisUserDirectory } from './redis-users.js';
 
-/** The Redis-backed adapters of one BFF instance, on one command and one subscriber connection. */
+export { taggedKey, type RedisClient, type RedisTarget } from './redis-connection.js';
+
+/** The Redis-backed adapters of one BFF instance. */
 export interface RedisAdapters {
   store: RedisEventStore;
   rateLimiter: RedisRateLimiter;
   onceStore: RedisOnceStore;
   users: RedisUserDirectory;
-  /** Notices to every instance, on the store's connections. */
+  /** Notices to every instance, on classic pub/sub. */
   signals: RedisSignalBus;
-  /** Quits both connections. */
+  /** Quits every connection. */
   close(): Promise<void>;
 }
 
 /** Options of `createRedisAdapters`. */
-export interface RedisAdapterOptions {
-  /** Prepended to every key and channel. Default `parley:`. */
+export interface RedisAdapterOptions extends RedisConnectionOptions {
+  /** Prepended to every key and channel (no braces in it). Default `parley:`. */
   prefix?: string;
   /** See `RedisEventStoreOptions.sequenceTtlMs`. */
   sequenceTtlMs?: number;
-  /** A command without an answer after this long fails (a half-open connection). Default 1000. */
-  commandTimeoutMs?: number;
-  /** Connection errors ioredis reports while it reconnects (commands fail on their own anyway). */
-  onConnectionError?: (err: Error) => void;
 }
 
 /**
- * Connects to `url` and builds the store, rate limiter and once-store. Rejects with
+ * Connects to `target` and builds the store, limiters, user directory and signals. Rejects with
  * `StoreUnavailableError` when Redis cannot be reached, so a misconfigured instance fails at start-up.
  */
-export async function createRedisAdapters(url: string, retention: RetentionOptions, options: RedisAdapterOptions = {}): Promise<RedisAdapters> {
+export async function createRedisAdapters(target: RedisTarget | string, retention: RetentionOptions, options: RedisAdapterOptions = {}): Promise<RedisAdapters> {
   const prefix = options.prefix ?? 'parley:';
-  const client = connection(url, 'parley-cmd', options);
-  const subscriber = connection(url, 'parley-sub', options);
-  try {
-    await Promise.all([client.connect(), subscriber.connect()]);
-  } catch (err) {
-    client.disconnect();
-    subscriber.disconnect();
-    throw new StoreUnavailableError(undefined, { cause: err });
-  }
-  const store = new RedisEventStore({ client, subscriber, retention, prefix, sequenceTtlMs: options.sequenceTtlMs });
+  const connections = await connectRedis(typeof target === 'string' ? { url: target } : target, options);
+  const { client, subscriber } = connections;
+  const store = new RedisEventStore({ connections, retention, prefix, sequenceTtlMs: options.sequenceTtlMs });
   return {
     store,
     rateLimiter: new RedisRateLimiter(client, prefix),
@@ -56,23 +46,3 @@ export async function createRedisAdapters(url: string, retention: RetentionOptio
   };
 }
 
-function connection(url: string, name: string, options: RedisAdapterOptions): Redis {
-  const settings: RedisOptions = {
-    connectionName: name,
-    lazyConnect: true,
-    // Fail fast while Redis is away: callers answer 503 and webhooks get retried by the service,
-    // instead of requests piling up in a queue with no bound.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    // Re-sending an append whose answer was lost could store it twice; fail it instead.
-    autoResendUnfulfilledCommands: false,
-    commandTimeout: options.commandTimeoutMs ?? 1000,
-    connectTimeout: 2000,
-    retryStrategy: (attempt) => Math.min(attempt * 50, 1000),
-    keepAlive: 10_000,
-  };
-  const redis = new Redis(url, settings);
-  // Without a listener ioredis prints every reconnect failure to the console.
-  redis.on('error', (err: Error) => options.onConnectionError?.(err));
-  return redis;
-}

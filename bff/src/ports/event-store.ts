@@ -19,7 +19,8 @@ export interface EventStore {
   /**
    * Appends an event. With `dedupKey`, the check "seen before?" and the append are one
    * atomic step: a key is only remembered once its event is stored, and a repeat is
-   * reported as `duplicate` without storing anything.
+   * reported as `duplicate` without storing anything. Keys are per conversation (so a Redis
+   * Cluster checks them in the conversation's slot): every delivery of an event names its conversation.
    */
   append(conversationId: string, event: StreamEvent, options?: { dedupKey?: string }): Promise<AppendResult>;
   /** Events with `id > afterId`, oldest first, at most `limit` (retention may have dropped older ones). */
