@@ -71,13 +71,19 @@ export async function startRedisServer(): Promise<TestRedis> {
 async function spawnOn(port: number): Promise<ChildProcess> {
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tmpdir(), '--loglevel', 'warning'];
   const child = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  await waitForPing(port, child);
+  return child;
+}
+
+/** Resolves once the redis-server `child` answers PING on `port`; kills it and throws after 10 s. */
+export async function waitForPing(port: number, child: ChildProcess): Promise<void> {
   const output: string[] = [];
-  child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`redis-server exited (code ${child.exitCode}): ${output.join('')}`);
-    if (await answersPing(port)) return child;
+    if (await answersPing(port)) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   await kill(child);
@@ -102,7 +108,8 @@ function answersPing(port: number): Promise<boolean> {
   });
 }
 
-function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -113,7 +120,8 @@ function freePort(): Promise<number> {
   });
 }
 
-function kill(child: ChildProcess): Promise<void> {
+/** SIGKILLs `child` (a crash, not a clean shutdown) and waits for it to exit. */
+export function kill(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());

@@ -145,7 +145,8 @@ export class RedisFanout {
       return; // not written by our append script
     }
     if (channel.held) channel.held.push(event);
-    else deliver(channel, event);
+    // A gap fill may have read it from the log before its message arrived (two connections, no common order).
+    else if (event.id > channel.lastId) deliver(channel, event);
   }
 
   private async refill(live: Array<[string, Channel]>): Promise<void> {

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { createRedisAdapters, type RedisAdapters } from '../../bff/src/adapters/redis.js';
+import { connectRedis } from '../../bff/src/adapters/redis-connection.js';
+import { RedisUserDirectory } from '../../bff/src/adapters/redis-users.js';
+import type { RetentionOptions } from '../../bff/src/ports/event-store.js';
+import { describeEventStoreContract, describeOnceStoreContract, describeRateLimiterContract } from '../contract/store-contract.js';
+import { describeUserDirectoryContract } from '../contract/user-directory-contract.js';
+import { startRedisCluster, type TestRedisCluster } from './redis-cluster.js';
+import { skipRedisTests } from './redis-server.js';
+
+const RETENTION: RetentionOptions = { maxEvents: 1000, maxAgeMs: 3_600_000, dedupTtlMs: 3_600_000 };
+
+/** The contract suites on a three-master Redis Cluster: no CROSSSLOT anywhere, fan-out on sharded pub/sub. */
+describe.skipIf(skipRedisTests)('Redis Cluster adapters', () => {
+  let cluster: TestRedisCluster;
+  const opened: RedisAdapters[] = [];
+
+  beforeAll(async () => {
+    cluster = await startRedisCluster();
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(opened.map((adapters) => adapters.close()));
+    await cluster?.stop();
+  });
+
+  async function instance(retention: RetentionOptions = RETENTION): Promise<RedisAdapters> {
+    const adapters = await createRedisAdapters({ clusterNodes: cluster.nodes }, retention, { prefix: `test-${randomUUID()}:` });
+    opened.push(adapters);
+    return adapters;
+  }
+
+  describeEventStoreContract('redis cluster', async (retention) => {
+    const adapters = await instance(retention);
+    return { store: adapters.store, cleanup: () => adapters.close() };
+  });
+  describeRateLimiterContract('redis cluster', async () => {
+    const adapters = await instance();
+    return { limiter: adapters.rateLimiter, cleanup: () => adapters.close() };
+  });
+  describeOnceStoreContract('redis cluster', async () => {
+    const adapters = await instance();
+    return { onceStore: adapters.onceStore, cleanup: () => adapters.close() };
+  });
+  describeUserDirectoryContract('redis cluster', async (now) => {
+    const connections = await connectRedis({ clusterNodes: cluster.nodes });
+    return { users: new RedisUserDirectory(connections.client, { prefix: `test-${randomUUID()}:`, now }), cleanup: () => connections.close() };
+  });
+});
