@@ -63,11 +63,6 @@ export class ChannelSubscriber {
     }
   }
 
-  /** True when every connection that carries channels is connected (no channel is deaf now). */
-  healthy(): boolean {
-    return [...this.nodes.values()].every((node) => node.channels.size === 0 || node.connection.status === 'ready');
-  }
-
   /**
    * After the cluster's slot map changed (failover, resharding): channels whose slot moved are
    * subscribed on their new node and reported as a gap. Returns how many moved.

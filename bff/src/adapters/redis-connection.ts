@@ -31,6 +31,12 @@ export interface RedisConnections {
   channels: ChannelSubscriber;
   /** How a conversation's events are published from a script: `PUBLISH` or `SPUBLISH`. */
   publishCommand: 'PUBLISH' | 'SPUBLISH';
+  /**
+   * Rejects when this instance cannot serve. On a cluster it is enough that some master answers:
+   * one master down stops only its slots, and taking every instance out of the load balancer for it
+   * would stop the others too.
+   */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,7 +57,12 @@ export async function connectRedis(target: RedisTarget, options: RedisConnection
     await connectAll([client, subscriber]);
     const routing: ChannelRouting = { mode: 'classic', nodeOf: () => 'single', connect: () => subscriber };
     const channels = new ChannelSubscriber(routing);
-    return { client, subscriber, channels, publishCommand: 'PUBLISH', close: async () => void (await Promise.all([quit(client), quit(subscriber)])) };
+    const ping = async () => {
+      // With the subscriber down, live streams would go quiet.
+      if (subscriber.status !== 'ready') throw new Error(`Redis subscriber connection is ${subscriber.status}`);
+      await client.ping();
+    };
+    return { client, subscriber, channels, publishCommand: 'PUBLISH', ping, close: async () => void (await Promise.all([quit(client), quit(subscriber)])) };
   }
   const cluster = watch(
     new Cluster(target.clusterNodes, {
@@ -80,7 +91,8 @@ export async function connectRedis(target: RedisTarget, options: RedisConnection
   // Failover or resharding moves slots: their channels follow to the new master.
   cluster.on('refresh', () => channels.reroute());
   // ioredis gives a cluster's classic subscriptions a connection of their own.
-  return { client: cluster, subscriber: cluster, channels, publishCommand: 'SPUBLISH', close: async () => void (await Promise.all([quit(cluster), channels.close()])) };
+  const ping = async () => void (await Promise.any(cluster.nodes('master').map((node) => node.ping())));
+  return { client: cluster, subscriber: cluster, channels, publishCommand: 'SPUBLISH', ping, close: async () => void (await Promise.all([quit(cluster), channels.close()])) };
 }
 
 function connectionSettings(options: RedisConnectionOptions): RedisOptions {
