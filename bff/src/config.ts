@@ -15,6 +15,8 @@ export interface Config {
   sessionJwtSecret: string;
   /** Exact origins, or `['*']` (only allowed in simulator mode). */
   allowedOrigins: string[];
+  /** The origin browsers reach this BFF at (PUBLIC_ORIGIN); pages served from it may use the chat too. */
+  publicOrigin?: string;
   /** One Redis server (`REDIS_URL`); never set together with `redisClusterNodes`. */
   redisUrl?: string;
   /** Seed nodes of a Redis Cluster (`REDIS_CLUSTER_NODES`); the rest of the cluster is discovered. */
@@ -127,6 +129,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     }
   }
 
+  const publicOrigin = p.optional('PUBLIC_ORIGIN')?.replace(/\/+$/, '');
+  if (publicOrigin !== undefined && !isOrigin(publicOrigin)) {
+    problems.push(`PUBLIC_ORIGIN is "${publicOrigin}", which is not an origin like https://chat.example.com`);
+  }
+
   const maxUploadBytes = p.int('MAX_UPLOAD_BYTES', 10_485_760, 1, 1_073_741_824);
   const maxUploadFiles = p.int('MAX_UPLOAD_FILES', 5, 1, 100);
   // One request may need this much; by default at least four such at once, and 256 MiB.
@@ -176,6 +183,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     webhookSecrets,
     sessionJwtSecret,
     allowedOrigins,
+    publicOrigin,
     redisUrl,
     redisClusterNodes,
     sessionTokenTtlSec: p.int('SESSION_TOKEN_TTL', 900, 30, 86_400),

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { AppDeps, AppEnv } from './context.js';
 import { AuthError, ForbiddenError, RateLimitError } from './errors.js';
-import { isOwnOrigin } from './lib/http.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -38,10 +37,14 @@ export function redactPath(path: string): string {
   return path.replace(SECRET_PATH, '/$1/[redacted]');
 }
 
-/** True when `origin` may embed the widget. */
+/**
+ * True when `origin` may use the chat: the allowlist and the configured public origin decide.
+ * Never `Host` or `X-Forwarded-Host`: any client can send those, and comparing them with the
+ * `Origin` let a foreign page through by naming its own host.
+ */
 export function originAllowed(deps: AppDeps, origin: string): boolean {
   const list = deps.config.allowedOrigins;
-  return list.includes('*') || list.includes(origin);
+  return list.includes('*') || list.includes(origin) || origin === deps.config.publicOrigin;
 }
 
 /**
@@ -51,7 +54,7 @@ export function originAllowed(deps: AppDeps, origin: string): boolean {
 export function widgetCors(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const origin = c.req.header('origin');
-    if (origin && !originAllowed(deps, origin) && !isOwnOrigin(c, origin)) {
+    if (origin && !originAllowed(deps, origin)) {
       throw new ForbiddenError('origin_not_allowed', 'This site may not use the chat');
     }
     if (origin) {

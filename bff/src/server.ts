@@ -133,7 +133,7 @@ export async function start(env: Record<string, string | undefined> = process.en
   if (config.simulator && inspector) {
     const { createSimulator } = await import('../../demo/simulator/index.js');
     const { createDemoRoutes } = await import('../../demo/routes.js');
-    const publicOrigin = env.PUBLIC_ORIGIN ?? `http://localhost:${port}`;
+    const publicOrigin = config.publicOrigin ?? `http://localhost:${port}`;
     const simulator = createSimulator({
       accessToken: config.upstreamAccessToken,
       botKey: config.agentBotKey,

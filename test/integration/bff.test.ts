@@ -292,7 +292,7 @@ describe('POST /webhooks/agent', () => {
 describe('origins and rate limits', () => {
   let strict: RunningServer;
   beforeAll(async () => {
-    strict = await startBff({ ALLOWED_ORIGINS: 'http://shop.test', RATE_LIMIT_SESSIONS_PER_MIN: '3', RATE_LIMIT_MESSAGES_PER_MIN: '2' });
+    strict = await startBff({ ALLOWED_ORIGINS: 'http://shop.test', PUBLIC_ORIGIN: 'https://chat.shop.test', RATE_LIMIT_SESSIONS_PER_MIN: '3', RATE_LIMIT_MESSAGES_PER_MIN: '2' });
   });
   afterAll(() => strict.stop());
 
@@ -303,6 +303,15 @@ describe('origins and rate limits', () => {
     const foreign = await call(strict.url, 'POST', '/api/session', { body: { text: 'hi' }, headers: { origin: 'http://evil.test' } });
     expect([foreign.status, foreign.body.error.code]).toEqual([403, 'origin_not_allowed']);
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('lets the allowlist and PUBLIC_ORIGIN decide, never Host or X-Forwarded-Host', async () => {
+    const forged = await call(strict.url, 'POST', '/api/session', { body: { text: 'hi' }, headers: { origin: 'https://evil.example', 'x-forwarded-host': 'evil.example' } });
+    expect([forged.status, forged.body.error.code, forged.headers.get('access-control-allow-origin')]).toEqual([403, 'origin_not_allowed', null]);
+    const ownHost = await call(strict.url, 'POST', '/api/session', { body: { text: 'hi' }, headers: { origin: `http://127.0.0.1:${strict.port}` } });
+    expect([ownHost.status, ownHost.body.error.code]).toEqual([403, 'origin_not_allowed']);
+    const pre = await fetch(`${strict.url}/api/session`, { method: 'OPTIONS', headers: { origin: 'https://chat.shop.test', 'access-control-request-method': 'POST' } });
+    expect([pre.status, pre.headers.get('access-control-allow-origin')]).toEqual([204, 'https://chat.shop.test']);
   });
 
   it('binds the token to the origin that minted it', async () => {

@@ -144,14 +144,3 @@ export function clientIp(c: Context, trustProxy: boolean): string {
     return 'unknown'; // no socket: app.request() in tests
   }
 }
-
-/** True when `origin` is the BFF's own origin (same scheme-less host as the request). */
-export function isOwnOrigin(c: Context, origin: string): boolean {
-  const host = c.req.header('x-forwarded-host') ?? c.req.header('host');
-  if (!host) return false;
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
-}
