@@ -3,7 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ErrorBody } from '../../shared/types.js';
 import type { ErrorCode } from '../../shared/errors.js';
 import type { AppDeps, AppEnv } from './context.js';
-import { AppError, STATUS_BY_CODE } from './errors.js';
+import { AppError, RequestAbortedError, STATUS_BY_CODE } from './errors.js';
 import { requestLog, widgetCors } from './middleware.js';
 import { conversationRoutes } from './routes/conversation.js';
 import { engagementRoutes } from './routes/engagement.js';
@@ -40,6 +40,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     let code: ErrorCode = 'internal_error';
     let message = 'Something went wrong';
     let status = 500;
+    if (err instanceof RequestAbortedError) {
+      deps.logger.info('request body aborted', { requestId: c.get('requestId'), method: c.req.method, path: c.req.path, reason: err.message });
+    }
     if (err instanceof AppError) {
       code = err.code;
       message = err.message;

@@ -33,6 +33,11 @@ export interface Config {
   maxUploadFiles: number;
   /** Bytes all uploads in progress may hold in this process at once (MAX_UPLOAD_MEMORY_BYTES). */
   maxUploadMemoryBytes: number;
+  /** A request body that sends nothing for this long is cut (BODY_IDLE_TIMEOUT_MS). */
+  bodyIdleTimeoutMs: number;
+  /** Node's limits for receiving a whole request, and its headers (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS). */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
   chatMode: 'agent' | 'model';
   gatewayBaseUrl?: string;
   gatewayApiKey: string;
@@ -142,6 +147,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (maxUploadMemoryBytes < oneUpload) {
     problems.push(`MAX_UPLOAD_MEMORY_BYTES must hold one whole upload: at least ${oneUpload} (MAX_UPLOAD_FILES × MAX_UPLOAD_BYTES + ${FORM_OVERHEAD_BYTES})`);
   }
+  const requestTimeoutMs = p.int('REQUEST_TIMEOUT_MS', 120_000, 1000, 3_600_000);
+  const headersTimeoutMs = p.int('HEADERS_TIMEOUT_MS', 10_000, 1000, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) problems.push('HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS');
   const uploadFlow = p.optional('UPLOAD_FLOW');
   if (uploadFlow !== undefined && !(uploadFlow in flowTokens)) {
     problems.push(`UPLOAD_FLOW names "${uploadFlow}", which is not in FLOW_TOKENS`);
@@ -197,6 +205,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     maxUploadBytes,
     maxUploadFiles,
     maxUploadMemoryBytes,
+    bodyIdleTimeoutMs: p.int('BODY_IDLE_TIMEOUT_MS', 10_000, 100, 600_000),
+    requestTimeoutMs,
+    headersTimeoutMs,
     chatMode,
     gatewayBaseUrl: p.url('GATEWAY_BASE_URL')?.replace(/\/+$/, ''),
     gatewayApiKey: chatMode === 'model' && !simulator ? p.string('GATEWAY_API_KEY') : p.string('GATEWAY_API_KEY', ''),

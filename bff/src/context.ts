@@ -1,6 +1,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { AcceptedWrites } from './chat/accepted-writes.js';
 import type { Config } from './config.js';
+import type { ByteLease } from './lib/byte-budget.js';
 import type { Logger } from './logger.js';
 import type { TokenService, SessionClaims } from './lib/tokens.js';
 import type { WebhookVerifier } from './lib/webhook-verify.js';
@@ -60,5 +61,5 @@ export interface AppDeps {
 /** Hono environment: Node bindings (absent under `app.request()`) and per-request variables. */
 export interface AppEnv {
   Bindings: Partial<HttpBindings>;
-  Variables: { session: SessionClaims; requestId: string };
+  Variables: { session: SessionClaims; requestId: string; uploadMemory: ByteLease };
 }

@@ -48,6 +48,16 @@ export class RateLimitError extends AppError {
   }
 }
 
+/**
+ * The client stopped sending its body (closed the connection, or stalled past the idle limit).
+ * Nobody reads the answer; `onError` logs one info line instead of a stack trace.
+ */
+export class RequestAbortedError extends AppError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('invalid_request', message, options);
+  }
+}
+
 /** The upstream service failed; `code` tells the widget whether to retry. Never holds the upstream body. */
 export class UpstreamError extends AppError {
   /** Upstream HTTP status, when there was a response (kept for logs and metrics only). */

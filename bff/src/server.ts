@@ -59,7 +59,14 @@ export async function start(env: Record<string, string | undefined> = process.en
   const metrics = new Metrics();
   const observer = combineObservers(metrics, inspector?.observer);
 
-  const server = createServer();
+  // Stalled clients are cut: Node checks these limits every `connectionsCheckingInterval`
+  // (30 s by default, too coarse for a 10 s headers limit). Event streams are not affected: their
+  // request is complete once its headers are in.
+  const server = createServer({
+    requestTimeout: config.requestTimeoutMs,
+    headersTimeout: config.headersTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

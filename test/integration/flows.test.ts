@@ -70,6 +70,14 @@ describe('POST /api/flows/:name', () => {
     }
   });
 
+  it('the upload flow runs only through /api/upload, never by name with variables of the caller', async () => {
+    const s = await session();
+    const before = (await jobs()).length;
+    const res = await widget('POST', '/api/flows/upload', { token: s.token, body: { variables: { anything: 'goes' } } });
+    expect([res.status, res.body.error.code]).toEqual([404, 'flow_not_found']);
+    expect((await jobs()).length).toBe(before);
+  });
+
   it('JSON variables start the flow in this conversation: 202 {jobId}, and its result arrives on the stream', async () => {
     const s = await session();
     const sse = await openSse(`${base}/api/events?token=${s.token}`);
@@ -267,13 +275,13 @@ describe('memory held by uploads in progress', () => {
       form.append('files', new Blob(['small']), 'small.txt');
       return fetch(`${tight.url}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${s.token}` }, body: form });
     };
-    // A slow upload with no Content-Length holds the most a request may need.
+    // A slow upload holds what it has sent so far: here nearly all there is.
     const slow = request(`${tight.url}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'multipart/form-data; boundary=xyz' } });
     const slowDone = new Promise<void>((resolve) => {
       slow.on('error', () => resolve());
       slow.on('close', () => resolve());
     });
-    slow.write('--xyz\r\n');
+    slow.write('--xyz\r\n' + 'y'.repeat(256 * 1024 + 2000));
     await new Promise((r) => setTimeout(r, 200));
 
     const busy = await upload();

@@ -16,4 +16,14 @@ describe('ByteBudget', () => {
     b();
     expect(budget.inUse).toBe(60);
   });
+
+  it('a lease takes bytes as they come and gives all of them back at once', () => {
+    const budget = new ByteBudget(100);
+    const lease = budget.lease();
+    expect([lease.take(30), lease.take(30)]).toEqual([true, true]);
+    expect(budget.lease().take(41)).toBe(false);
+    lease.release();
+    lease.release();
+    expect(budget.inUse).toBe(0);
+  });
 });

@@ -19,8 +19,34 @@ export class ByteBudget {
     };
   }
 
+  /**
+   * A holder for one request that takes bytes as they arrive (so a client that declares a large
+   * body and sends nothing holds nothing) and gives them all back with `release()`.
+   */
+  lease(): ByteLease {
+    const releases: Array<() => void> = [];
+    return {
+      take: (bytes) => {
+        const release = this.take(bytes);
+        if (release) releases.push(release);
+        return release !== undefined;
+      },
+      release: () => {
+        for (const release of releases.splice(0)) release();
+      },
+    };
+  }
+
   /** Bytes taken and not released yet. */
   get inUse(): number {
     return this.used;
   }
+}
+
+/** Bytes one request holds in a `ByteBudget`. */
+export interface ByteLease {
+  /** Takes `bytes` more if they fit now; false when the budget is spent. */
+  take(bytes: number): boolean;
+  /** Gives back everything taken (safe to call twice). */
+  release(): void;
 }

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { AppError, PayloadTooLargeError, ValidationError } from '../errors.js';
+import { AppError, PayloadTooLargeError, RequestAbortedError, ValidationError } from '../errors.js';
 import { isRecord } from '../../../shared/records.js';
 
 /** Node's own response under @hono/node-server; undefined elsewhere (e.g. `app.request()` in tests). */
@@ -24,23 +24,39 @@ export function quickJson(c: Context, json: string, headers: Record<string, stri
   return RESPONSE_ALREADY_SENT;
 }
 
+/** What reading a body may do besides the size cap (uploads: docs/api.md "Uploads"). */
+export interface BodyLimits {
+  /** Cut the request when no byte arrives for this long (a stalled client must not hold anything). */
+  idleMs?: number;
+  /** Called with each chunk's size before it is kept; false refuses the request (429 busy). */
+  take?: (bytes: number) => boolean;
+}
+
+const tooLarge = (maxBytes: number) => new PayloadTooLargeError(`Body is larger than ${maxBytes} bytes`);
+const busy = () => new AppError('rate_limited', 'Too many uploads at once; try again in a moment', { retryAfterSec: 5 });
+
 /** Reads a request body as bytes, refusing (413) as soon as it passes `maxBytes`. */
-export async function readBody(req: Request, maxBytes: number): Promise<Uint8Array> {
+export async function readBody(req: Request, maxBytes: number, limits: BodyLimits = {}): Promise<Uint8Array> {
   const declared = req.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
-    throw new PayloadTooLargeError(`Body is larger than ${maxBytes} bytes`);
-  }
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > maxBytes) throw tooLarge(maxBytes);
   if (!req.body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = req.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch (cause) {
+      throw new RequestAbortedError('The request body ended early', { cause });
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
-    if (size > maxBytes) {
+    const refusal = size > maxBytes ? tooLarge(maxBytes) : limits.take && !limits.take(value.byteLength) ? busy() : undefined;
+    if (refusal) {
       await reader.cancel().catch(() => {});
-      throw new PayloadTooLargeError(`Body is larger than ${maxBytes} bytes`);
+      throw refusal;
     }
     chunks.push(value);
   }
@@ -52,43 +68,64 @@ export async function readBody(req: Request, maxBytes: number): Promise<Uint8Arr
  * one: going through `c.req.raw.body` makes @hono/node-server build a full web `Request`
  * (with an AbortSignal) per request, a measurable cost on the webhook hot path.
  */
-export async function readRequestBody(c: Context, maxBytes: number): Promise<Uint8Array> {
+export async function readRequestBody(c: Context, maxBytes: number, limits: BodyLimits = {}): Promise<Uint8Array> {
   const incoming = (c.env as { incoming?: import('node:http').IncomingMessage } | undefined)?.incoming;
-  if (!incoming || typeof incoming.on !== 'function' || incoming.readableEnded) return readBody(c.req.raw, maxBytes);
+  if (!incoming || typeof incoming.on !== 'function' || incoming.readableEnded) return readBody(c.req.raw, maxBytes, limits);
   const declared = incoming.headers['content-length'];
   if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
     incoming.resume();
-    throw new PayloadTooLargeError(`Body is larger than ${maxBytes} bytes`);
+    throw tooLarge(maxBytes);
   }
   return new Promise<Uint8Array>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    const watch = () => {
+      if (limits.idleMs === undefined) return;
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        cleanup();
+        // Nothing can be answered to a client that stopped sending mid-body: drop the connection.
+        incoming.destroy();
+        reject(new RequestAbortedError(`No body bytes for ${limits.idleMs} ms`));
+      }, limits.idleMs);
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes) {
+      const refusal = size > maxBytes ? tooLarge(maxBytes) : limits.take && !limits.take(chunk.length) ? busy() : undefined;
+      if (refusal) {
         cleanup();
-        incoming.resume(); // drain, so the 413 can still be written on this connection
-        reject(new PayloadTooLargeError(`Body is larger than ${maxBytes} bytes`));
+        incoming.resume(); // drain, so the answer can still be written on this connection
+        reject(refusal);
         return;
       }
       chunks.push(chunk);
+      watch();
     };
     const onEnd = () => {
       cleanup();
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     };
-    const onError = (err: Error) => {
+    const onError = (cause: Error) => {
       cleanup();
-      reject(err);
+      reject(new RequestAbortedError('The request body ended early', { cause }));
+    };
+    // A socket closed before the body's end, without an error event of its own.
+    const onClose = () => {
+      if (!incoming.complete) onError(new Error('closed before the end of the body'));
     };
     const cleanup = () => {
+      clearTimeout(idle);
       incoming.off('data', onData);
       incoming.off('end', onEnd);
       incoming.off('error', onError);
+      incoming.off('close', onClose);
     };
     incoming.on('data', onData);
     incoming.on('end', onEnd);
     incoming.on('error', onError);
+    incoming.on('close', onClose);
+    watch();
   });
 }
 

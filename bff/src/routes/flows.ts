@@ -3,14 +3,12 @@ import { maxFormBytes } from '../config.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
 import { ByteBudget } from '../lib/byte-budget.js';
-import { readBody, readJsonObject, requireText } from '../lib/http.js';
+import { readJsonObject, readRequestBody, requireText } from '../lib/http.js';
 import { isRecord } from '../../../shared/records.js';
 import { rateLimit, requireSession } from '../middleware.js';
 import type { FlowClient } from '../ports/flows.js';
 import type { VariableValue } from '../ports/upstream.js';
 
-/** Seconds a client is asked to wait when the uploads in progress hold all the memory they may. */
-const BUSY_RETRY_SEC = 5;
 const MAX_VARIABLES = 100;
 const MAX_STRING_VALUE = 10_000;
 const VARIABLE_NAME = /^[^\u0000-\u001f\u007f]{1,100}$/;
@@ -32,24 +30,25 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { config } = deps;
   const auth = requireSession(deps);
-  const maxBody = maxFormBytes(config.maxUploadFiles, config.maxUploadBytes);
   const memory = new ByteBudget(config.maxUploadMemoryBytes);
-  /** Holds a multipart request's bytes (as declared, else the most it may have) until it is answered. */
+  /**
+   * A multipart request holds its bytes as they arrive until it is answered: what a client only
+   * declares holds nothing, and a body that stalls is cut after BODY_IDLE_TIMEOUT_MS.
+   */
   const holdMemory: MiddlewareHandler<AppEnv> = async (c, next) => {
-    if (!isMultipart(c)) return next();
-    const declared = Number(c.req.header('content-length'));
-    const release = memory.take(declared > 0 && declared <= maxBody ? declared : maxBody);
-    if (!release) throw new AppError('rate_limited', 'Too many uploads at once; try again in a moment', { retryAfterSec: BUSY_RETRY_SEC });
+    const lease = memory.lease();
+    c.set('uploadMemory', lease);
     try {
       await next();
     } finally {
-      release();
+      lease.release();
     }
   };
 
   app.post('/api/flows/:name', auth, holdMemory, async (c) => {
     const name = c.req.param('name');
-    const token = Object.hasOwn(config.flowTokens, name) ? config.flowTokens[name] : undefined;
+    // The upload flow takes files the BFF has checked, only through /api/upload (no caller's variables).
+    const token = Object.hasOwn(config.flowTokens, name) && name !== config.uploadFlow ? config.flowTokens[name] : undefined;
     if (token === undefined) throw new NotFoundError('This flow does not exist', 'flow_not_found');
     const flows = client(deps);
     const { conversationId } = c.get('session');
@@ -103,9 +102,9 @@ async function readJsonVariables(c: Context<AppEnv>): Promise<FormInput> {
 
 /** Reads a bounded multipart body; refuses (413) too many or too large files before anything is forwarded. */
 async function readForm(c: Context<AppEnv>, deps: AppDeps, allowed: Array<'variables' | 'files' | 'text' | 'clientId'>): Promise<FormInput> {
-  const { maxUploadBytes, maxUploadFiles } = deps.config;
-  // `readBody` refuses a larger Content-Length at once and stops reading a longer body.
-  const bytes = await readBody(c.req.raw, maxFormBytes(maxUploadFiles, maxUploadBytes));
+  const { maxUploadBytes, maxUploadFiles, bodyIdleTimeoutMs } = deps.config;
+  // Refuses a larger Content-Length at once and stops reading a longer body.
+  const bytes = await readRequestBody(c, maxFormBytes(maxUploadFiles, maxUploadBytes), { idleMs: bodyIdleTimeoutMs, take: c.get('uploadMemory').take });
   let form: FormData;
   try {
     form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': c.req.header('content-type')! } }).formData();

@@ -1,0 +1,88 @@
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type SpawnedServer } from '../helpers/server.js';
+
+// One upload's worth of memory in all (MAX_UPLOAD_FILES × MAX_UPLOAD_BYTES + 256 KiB): a client
+// that could hold it would block every other upload.
+const BUDGET = 1 * 1000 + 256 * 1024;
+
+describe('request bodies: slow, stalled and aborted clients', () => {
+  let bff: SpawnedServer;
+  beforeAll(async () => {
+    bff = await startServer({
+      MAX_UPLOAD_BYTES: '1000',
+      MAX_UPLOAD_FILES: '1',
+      MAX_UPLOAD_MEMORY_BYTES: String(BUDGET),
+      BODY_IDLE_TIMEOUT_MS: '700',
+      HEADERS_TIMEOUT_MS: '1000',
+      SIM_REPLY_DELAY_MS: '5',
+    });
+  });
+  afterAll(() => bff.stop());
+
+  const session = async () => {
+    const res = await fetch(`${bff.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' });
+    return ((await res.json()) as { token: string }).token;
+  };
+  const upload = async (token: string) => {
+    const form = new FormData();
+    form.append('files', new Blob(['a small file'], { type: 'text/plain' }), 'note.txt');
+    const res = await fetch(`${bff.url}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    await res.body?.cancel();
+    return res.status;
+  };
+  /** Opens a raw upload request declaring the whole budget, sends `bodyBytes` of it, then nothing. */
+  const stalledUpload = async (token: string, bodyBytes: number): Promise<Socket> => {
+    const socket = connect(bff.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /api/upload HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n` +
+        `Content-Type: multipart/form-data; boundary=x\r\nContent-Length: ${BUDGET}\r\n\r\n` +
+        'y'.repeat(bodyBytes),
+    );
+    socket.on('error', () => {});
+    return socket;
+  };
+  const closed = (socket: Socket) =>
+    new Promise<void>((resolve) => {
+      socket.resume(); // read whatever the server answers, so its end (and 'close') comes through
+      if (socket.destroyed) resolve();
+      else socket.once('close', () => resolve());
+    });
+
+  it('a client that declares the whole budget and sends nothing holds nothing', async () => {
+    const staller = await stalledUpload(await session(), 0);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await upload(await session())).toBe(202);
+    staller.destroy();
+  });
+
+  it('a body that stalls is cut within the idle limit, and the bytes it held are free again', async () => {
+    const staller = await stalledUpload(await session(), BUDGET - 100);
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await closed(staller);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(await upload(await session())).toBe(202);
+  });
+
+  it('a connection that never finishes its headers is closed within HEADERS_TIMEOUT_MS', async () => {
+    const socket = connect(bff.port, '127.0.0.1');
+    socket.on('error', () => {});
+    socket.write('POST /api/upload HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    const started = Date.now();
+    await closed(socket);
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it('an aborted body is one info line, with no stack trace', async () => {
+    const from = bff.output.length;
+    const socket = await stalledUpload(await session(), 5000);
+    await new Promise((r) => setTimeout(r, 100));
+    socket.destroy();
+    await new Promise((r) => setTimeout(r, 300));
+    const lines = bff.output.slice(from).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.filter((l) => l.level !== 'debug').map((l) => [l.level, l.msg])).toEqual([['info', 'request body aborted']]);
+    expect(bff.output.slice(from).join('\n')).not.toMatch(/\n\s+at /);
+  });
+});
