@@ -3,17 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisAdapters, type RedisAdapters } from '../../bff/src/adapters/redis.js';
 import type { RetentionOptions } from '../../bff/src/ports/event-store.js';
 import type { StoredEvent } from '../../shared/types.js';
+import { sleep, until } from './cluster.js';
 import { skipRedisTests, startRedisServer, type TestRedis } from './redis-server.js';
 
 const RETENTION: RetentionOptions = { maxEvents: 1000, maxAgeMs: 3_600_000, dedupTtlMs: 3_600_000 };
-
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /**
  * Issue 9 item 6: Redis restarts empty while this instance has no stream open; streams opened
@@ -59,7 +52,7 @@ describe.skipIf(skipRedisTests)('Redis fan-out after Redis restarted empty', () 
     await until('resubscribed', async () => ((await admin.pubsub('NUMSUB', 'restart:ev:{conv}')) as [string, number])[1] === 1);
     await store.append('conv', { event: 'state', data: { state: 's5' } });
     await until('event after the reconnect', () => received.some(([id]) => id === 5));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
 
     expect(received).toEqual([
       [4, false],
