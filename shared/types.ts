@@ -64,11 +64,17 @@ export type Badge =
 
 export type BadgeType = Badge['type'];
 
+/**
+ * A conversation's state as the widget sees it. The BFF maps the service's own words (not all of
+ * them documented) to these three, so the widget never reads the upstream's vocabulary.
+ */
+export type ConversationState = 'active' | 'escalated' | 'archived';
+
 /** Data of each event on the stream (SPEC §4), by event name. */
 export interface StreamEventMap {
   message: Message;
   message_delta: { id: string; delta: string };
-  state: { state: string };
+  state: { state: ConversationState };
   archived: Record<string, never>;
   variables: { name?: string; value?: unknown; [key: string]: unknown };
   /** `replyTo`: in model mode, the user message (`u_…`) whose reply failed. */

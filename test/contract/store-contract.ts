@@ -50,7 +50,7 @@ export function describeEventStoreContract(name: string, makeStore: MakeStore): 
     }
     /** Appends `event` to `conversation` and waits until `probe` saw it: everything before it has been delivered. */
     async function fence(store: EventStore, conversation: string, probe: ReturnType<typeof collector>): Promise<StoredEvent> {
-      const result = await store.append(conversation, { event: 'state', data: { state: 'fence' } });
+      const result = await store.append(conversation, { event: 'variables', data: { name: 'fence' } });
       if (result.status !== 'stored') throw new Error('fence not stored');
       const deadline = Date.now() + 5000;
       while (!probe.events.some((e) => e.id === result.event.id)) {

@@ -37,20 +37,20 @@ describe.skipIf(skipRedisTests)('Redis fan-out after Redis restarted empty', () 
     off();
 
     await redis.restart(); // empty: no persistence
-    await until('store back', async () => (await store.append('conv', { event: 'state', data: { state: 's1' } }).catch(() => undefined)) !== undefined);
-    await store.append('conv', { event: 'state', data: { state: 's2' } });
-    await store.append('conv', { event: 'state', data: { state: 's3' } });
+    await until('store back', async () => (await store.append('conv', { event: 'variables', data: { name: 's1' } }).catch(() => undefined)) !== undefined);
+    await store.append('conv', { event: 'variables', data: { name: 's2' } });
+    await store.append('conv', { event: 'variables', data: { name: 's3' } });
 
     const received: Array<[number, boolean]> = [];
     await store.subscribe('conv', (event: StoredEvent, restarted = false) => received.push([event.id, restarted]));
-    await store.append('conv', { event: 'state', data: { state: 's4' } });
+    await store.append('conv', { event: 'variables', data: { name: 's4' } });
     await until('live event', () => received.length >= 1);
 
     // An ordinary reconnect of the subscriber connection (a network blip), with nothing lost.
     await admin.connect();
     await admin.client('KILL', 'TYPE', 'pubsub');
     await until('resubscribed', async () => ((await admin.pubsub('NUMSUB', 'restart:ev:{conv}')) as [string, number])[1] === 1);
-    await store.append('conv', { event: 'state', data: { state: 's5' } });
+    await store.append('conv', { event: 'variables', data: { name: 's5' } });
     await until('event after the reconnect', () => received.some(([id]) => id === 5));
     await sleep(200);
 

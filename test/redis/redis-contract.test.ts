@@ -76,9 +76,9 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
       const [a, b] = [await instance(prefix), await instance(prefix)];
       const received: StoredEvent[] = [];
       await b.store.subscribe('conv', (e) => received.push(e));
-      for (let n = 1; n <= 5; n++) await a.store.append('conv', { event: 'state', data: { state: `s${n}` } });
+      for (let n = 1; n <= 5; n++) await a.store.append('conv', { event: 'variables', data: { name: `s${n}` } });
       await until('5 events on B', () => received.length >= 5);
-      expect(received.map((e) => [e.id, e.data])).toEqual([1, 2, 3, 4, 5].map((n) => [n, { state: `s${n}` }]));
+      expect(received.map((e) => [e.id, e.data])).toEqual([1, 2, 3, 4, 5].map((n) => [n, { name: `s${n}` }]));
       expect(await b.store.read('conv', 0, 10)).toEqual(received);
     });
 
@@ -182,7 +182,7 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
         if (restarted) restarts.push(received.length);
         received.push(e);
       });
-      await a.store.append('conv', { event: 'state', data: { state: 'before' } });
+      await a.store.append('conv', { event: 'variables', data: { name: 'before' } });
       await until('first event', () => received.length === 1);
       return { a, received, restarts };
     }
@@ -196,15 +196,15 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
     it('delivers, once, what was published while its subscriber connection was down', async () => {
       const prefix = freshPrefix();
       const { a, received, restarts } = await listening(prefix);
-      await whileSubscriberDown(prefix, () => a.store.append('conv', { event: 'state', data: { state: 'missed' } }));
+      await whileSubscriberDown(prefix, () => a.store.append('conv', { event: 'variables', data: { name: 'missed' } }));
       await until('gap filled', () => received.length >= 2);
-      await a.store.append('conv', { event: 'state', data: { state: 'after' } });
+      await a.store.append('conv', { event: 'variables', data: { name: 'after' } });
       await until('live again', () => received.length >= 3);
       await sleep(100);
       expect(received.map((e) => [e.id, e.data])).toEqual([
-        [1, { state: 'before' }],
-        [2, { state: 'missed' }],
-        [3, { state: 'after' }],
+        [1, { name: 'before' }],
+        [2, { name: 'missed' }],
+        [3, { name: 'after' }],
       ]);
       expect(restarts).toEqual([]);
     });
@@ -214,14 +214,14 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
       const { a, received, restarts } = await listening(prefix);
       await whileSubscriberDown(prefix, async () => {
         await ownAdmin.flushall();
-        const again = await a.store.append('conv', { event: 'state', data: { state: 'after loss' } });
+        const again = await a.store.append('conv', { event: 'variables', data: { name: 'after loss' } });
         expect(again).toMatchObject({ status: 'stored', event: { id: 1 } });
       });
       await until('event after the loss', () => received.length >= 2);
       await sleep(100);
       expect(received.map((e) => [e.id, e.data])).toEqual([
-        [1, { state: 'before' }],
-        [1, { state: 'after loss' }],
+        [1, { name: 'before' }],
+        [1, { name: 'after loss' }],
       ]);
       // Flagged, so a listener that drops ids it has seen (the event stream) keeps this one.
       expect(restarts).toEqual([1]);
@@ -243,12 +243,12 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
       const { store, rateLimiter, onceStore } = adapters;
       const received: StoredEvent[] = [];
       await store.subscribe('conv', (e) => received.push(e));
-      await store.append('conv', { event: 'state', data: { state: 'up' } });
+      await store.append('conv', { event: 'variables', data: { name: 'up' } });
       await until('first event', () => received.length === 1);
 
       await own.stop();
       const attempts: Array<[string, () => Promise<unknown>]> = [
-        ['append', () => store.append('conv', { event: 'state', data: { state: 'down' } }, { dedupKey: 'd1' })],
+        ['append', () => store.append('conv', { event: 'variables', data: { name: 'down' } }, { dedupKey: 'd1' })],
         ['read', () => store.read('conv', 0, 10)],
         ['ping', () => store.ping()],
         ['subscribe', () => store.subscribe('other', () => {})],
@@ -268,19 +268,19 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
       // Append as soon as the command connection is back, most likely before the subscriber has
       // re-subscribed: the gap fill must notice that Redis came back empty and deliver it anyway.
       let back: AppendResult | undefined;
-      await until('append after restart', async () => (back = await store.append('conv', { event: 'state', data: { state: 'back' } }).catch(() => undefined)) !== undefined, 10_000);
+      await until('append after restart', async () => (back = await store.append('conv', { event: 'variables', data: { name: 'back' } }).catch(() => undefined)) !== undefined, 10_000);
       expect(back).toMatchObject({ status: 'stored', event: { id: 1 } });
       await until('event after restart', () => received.length >= 2);
       await probe.connect();
       // ioredis re-subscribed by itself; nobody calls subscribe() again here.
       await until('resubscribed', async () => ((await probe.pubsub('NUMSUB', 'outage:ev:{conv}')) as [string, number])[1] === 1);
-      await store.append('conv', { event: 'state', data: { state: 'live' } });
+      await store.append('conv', { event: 'variables', data: { name: 'live' } });
       await until('live event', () => received.length >= 3);
       await sleep(100);
       expect(received.map((e) => [e.id, e.data])).toEqual([
-        [1, { state: 'up' }],
-        [1, { state: 'back' }],
-        [2, { state: 'live' }],
+        [1, { name: 'up' }],
+        [1, { name: 'back' }],
+        [2, { name: 'live' }],
       ]);
     }
   });

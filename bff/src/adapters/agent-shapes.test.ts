@@ -106,9 +106,9 @@ describe('normalizeWebhook', () => {
       { event: undefined, skipped: 'no message text' },
     ],
     [
-      'a state change (state under data.status)',
-      { event: 'conversation.state_changed', eventId: 'e4', session: '7', data: { status: 'human' } },
-      { conversationId: '7', event: { event: 'state', data: { state: 'human' } } },
+      "a state change (state under data.status), in the widget's words",
+      { event: 'conversation.state_changed', eventId: 'e4', session: '7', data: { status: 'closed' } },
+      { conversationId: '7', event: { event: 'state', data: { state: 'archived' } } },
     ],
     [
       'archived',
@@ -157,5 +157,31 @@ describe('normalizeWebhook', () => {
     ['an empty event kind', { event: '' }],
   ])('refuses an unusable envelope: %s', (_name, body) => {
     expect(() => normalize(body)).toThrow(EnvelopeError);
+  });
+});
+
+describe('conversation states reach the widget in its own words', () => {
+  const stateChange = (data: Record<string, unknown>) => normalize({ event: 'conversation.state_changed', eventId: 'e1', sessionId: 42, data }).event;
+
+  it.each([
+    ['escalated', 'escalated'],
+    ['ESCALATED', 'escalated'],
+    ['archived', 'archived'],
+    ['closed', 'archived'],
+    ['conversation_ended', 'archived'],
+    ['resolved', 'archived'],
+    ['active', 'active'],
+    ['bot', 'active'],
+    ['waiting_for_agent', 'active'],
+  ])('the service says %s: the stream says %s', (word, expected) => {
+    expect(stateChange({ state: word })).toEqual({ event: 'state', data: { state: expected } });
+  });
+
+  it('reads the state under the other field names the service may use', () => {
+    expect(stateChange({ newState: 'escalated' })).toEqual({ event: 'state', data: { state: 'escalated' } });
+  });
+
+  it('a state change without any state stores nothing', () => {
+    expect(stateChange({})).toBeUndefined();
   });
 });

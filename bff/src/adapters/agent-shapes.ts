@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { parseMessageText } from '../../../shared/badge.js';
 import { isRecord } from '../../../shared/records.js';
-import type { Message, Role, StreamEvent } from '../../../shared/types.js';
+import type { ConversationState, Message, Role, StreamEvent } from '../../../shared/types.js';
 
 /** A verified webhook, parsed: what to dedup on, where it goes, and what (if anything) to store. */
 export interface NormalizedWebhook {
@@ -66,7 +66,7 @@ export function normalizeWebhook(body: unknown, rawBody: Uint8Array, headerEvent
     }
     case 'conversation.state_changed': {
       const state = firstString(data, ['state', 'status', 'newState', 'new_state']) ?? firstString(body, ['state']);
-      if (state) result.event = { event: 'state', data: { state } };
+      if (state) result.event = { event: 'state', data: { state: toConversationState(state) } };
       break;
     }
     case 'conversation.archived':
@@ -78,6 +78,16 @@ export function normalizeWebhook(body: unknown, rawBody: Uint8Array, headerEvent
       break;
   }
   return result;
+}
+
+/**
+ * The service names only `escalated` and an archived condition (service-interface.md, states);
+ * words that plainly mean the conversation ended count as archived, anything else as active.
+ */
+export function toConversationState(word: string): ConversationState {
+  const lower = word.trim().toLowerCase();
+  if (lower === 'escalated') return 'escalated';
+  return /archived|closed|ended|resolved/.test(lower) ? 'archived' : 'active';
 }
 
 const KNOWN_KINDS = new Set([

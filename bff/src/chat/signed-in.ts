@@ -69,7 +69,8 @@ export async function firstUserText(deps: AppDeps, conversationId: string): Prom
 export async function recordStateChange(deps: Pick<AppDeps, 'users'>, conversationId: string, event: StreamEvent): Promise<void> {
   let state: ConversationState | undefined;
   if (event.event === 'archived') state = 'archived';
-  else if (event.event === 'state') state = event.data.state === 'escalated' ? 'escalated' : /archived|closed|ended/.test(event.data.state) ? 'archived' : 'open';
+  // The list says `open` where the stream says `active` (stored lists keep their word).
+  else if (event.event === 'state') state = event.data.state === 'active' ? 'open' : event.data.state;
   if (!state) return;
   const owner = await deps.users.ownerOf(conversationId);
   if (owner !== undefined) await deps.users.touch(owner, conversationId, state);
