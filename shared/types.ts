@@ -108,6 +108,12 @@ const STREAM_EVENTS = {
 /** The names of the stream's events (docs/api.md "Event stream"), from one typed object. */
 export const STREAM_EVENT_NAMES = Object.keys(STREAM_EVENTS) as StreamEventName[];
 
+/**
+ * Text an operator sets for every visitor (`WIDGET_TITLE`, `WIDGET_GREETING`): one string, or one
+ * per two-letter language (`{"en": "Help", "de": "Hilfe"}`); the widget picks its language's.
+ */
+export type LocalizedText = string | Record<string, string>;
+
 /** Public widget settings from `GET /api/config`. */
 export interface PublicConfig {
   mode: 'agent' | 'model';
@@ -115,9 +121,9 @@ export interface PublicConfig {
   /** Signed-in users (docs/api.md "Signed-in users"): `off`, `optional` (identity tokens accepted) or `required`. */
   identity: 'off' | 'optional' | 'required';
   /** Set only when the operator chose one (WIDGET_TITLE); else the widget's strings in the visitor's language. */
-  title?: string;
+  title?: LocalizedText;
   /** Set only when the operator chose one (WIDGET_GREETING), like `title`. */
-  greeting?: string;
+  greeting?: LocalizedText;
   theme: { accent: string; position: 'right' | 'left'; scheme: 'light' | 'dark' | 'auto' };
   limits: { textMaxLength: number; maxUploadBytes: number; maxUploadFiles: number };
   userVariables: string[];

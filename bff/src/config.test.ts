@@ -40,6 +40,16 @@ describe('loadConfig', () => {
     expect(c.testChat).toBe(true);
   });
 
+  it('takes the title and greeting as plain text or as a JSON object by language', () => {
+    expect(loadConfig({ WIDGET_TITLE: 'Nimbus help' }).widgetTitle).toBe('Nimbus help');
+    const c = loadConfig({ WIDGET_TITLE: '{"en":"Nimbus help","de":"Nimbus-Hilfe"}', WIDGET_GREETING: '{"fr":"Bonjour {chez} nous"}' });
+    expect(c.widgetTitle).toEqual({ en: 'Nimbus help', de: 'Nimbus-Hilfe' });
+    expect(c.widgetGreeting).toEqual({ fr: 'Bonjour {chez} nous' });
+    for (const bad of ['{"en":', '{}', '{"english":"Help"}', '{"de":""}', '{"de":{"text":"Hilfe"}}']) {
+      expect(problems({ WIDGET_TITLE: bad })).toEqual(['WIDGET_TITLE must be text or a JSON object of two-letter language to text, like {"en":"Help","de":"Hilfe"}']);
+    }
+  });
+
   it('names every missing secret at once with upstream, and never prints values', () => {
     const p = problems({ UPSTREAM_BASE_URL: 'https://api.example.com', UPSTREAM_ACCESS_TOKEN: 'tok-secret-value' });
     expect(p).toEqual(expect.arrayContaining(['AGENT_BOT_KEY is required', 'WEBHOOK_SECRET is required', 'SESSION_JWT_SECRET is required', 'ALLOWED_ORIGINS is required']));

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Parser, type Env } from './env-parser.js';
 import { VERIFIED_VARIABLES } from './lib/variables.js';
+import type { LocalizedText } from '../../shared/types.js';
 
 /** Every setting of the BFF, parsed once from the environment (SPEC §2). Frozen. */
 export interface Config {
@@ -55,8 +56,8 @@ export interface Config {
   eventRetentionSec: number;
   dedupTtlSec: number;
   heartbeatSec: number;
-  widgetTitle?: string;
-  widgetGreeting?: string;
+  widgetTitle?: LocalizedText;
+  widgetGreeting?: LocalizedText;
   widgetAccent: string;
   widgetPosition: 'right' | 'left';
   widgetScheme: 'light' | 'dark' | 'auto';
@@ -226,8 +227,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     eventRetentionSec: p.int('EVENT_RETENTION_SEC', 7 * 86_400, 60, 365 * 86_400),
     dedupTtlSec: p.int('DEDUP_TTL_SEC', 86_400, 60, 30 * 86_400),
     heartbeatSec: p.int('HEARTBEAT_SEC', 15, 1, 25),
-    widgetTitle: p.optional('WIDGET_TITLE'),
-    widgetGreeting: p.optional('WIDGET_GREETING'),
+    widgetTitle: p.localizedText('WIDGET_TITLE'),
+    widgetGreeting: p.localizedText('WIDGET_GREETING'),
     widgetAccent: p.color('WIDGET_ACCENT', '#4f46e5'),
     widgetPosition: p.oneOf('WIDGET_POSITION', ['right', 'left'] as const, 'right'),
     widgetScheme: p.oneOf('WIDGET_SCHEME', ['light', 'dark', 'auto'] as const, 'auto'),

@@ -1,5 +1,7 @@
 /** The environment as typed values: each reader records a problem (never the value) for a bad variable. */
 
+import type { LocalizedText } from '../../shared/types.js';
+
 export type Env = Record<string, string | undefined>;
 
 /** Reads variables one at a time, recording a problem (never the value) for each bad one. */
@@ -101,6 +103,22 @@ export class Parser {
     if (raw === undefined) return undefined;
     if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw)) return raw;
     this.problems.push(`${name} must be an email address`);
+    return undefined;
+  }
+
+  /** Text, or a JSON object of two-letter language → text (`{"en":"Help","de":"Hilfe"}`). */
+  localizedText(name: string): LocalizedText | undefined {
+    const raw = this.optional(name);
+    if (raw === undefined || !raw.startsWith('{')) return raw;
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      const entries = Object.entries(parsed as Record<string, unknown>);
+      const valid = entries.length > 0 && entries.every(([lang, text]) => /^[a-z]{2}$/.test(lang) && typeof text === 'string' && text.trim() !== '');
+      if (valid) return parsed as Record<string, string>;
+    } catch {
+      // reported below
+    }
+    this.problems.push(`${name} must be text or a JSON object of two-letter language to text, like {"en":"Help","de":"Hilfe"}`);
     return undefined;
   }
 

@@ -3,6 +3,7 @@
  * Every string can be overridden through `options.strings`; `{n}` and `{i}` are placeholders
  * filled in by `fill` (`{n}` of `tooBig` is in megabytes: the unit's name differs by language).
  */
+import type { LocalizedText } from '../../shared/types.js';
 
 const en = {
   open: 'Open chat',
@@ -87,6 +88,17 @@ export async function loadStrings(bff: string, lang: string): Promise<Partial<St
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The operator's text for `lang`: a plain string for everyone; of a per-language object the entry
+ * for `lang`, else for the language the widget's strings are in (English where none ship), else
+ * nothing, so the widget's own string in the visitor's language.
+ */
+export function localized(text: LocalizedText | undefined, lang: string): string | undefined {
+  if (typeof text !== 'object') return text;
+  const stringsLang = SERVED_LOCALES.includes(lang) ? lang : 'en';
+  return text[lang] ?? text[stringsLang];
 }
 
 /** Text direction: `dir` when given, else right-to-left for RTL locales. */

@@ -97,6 +97,22 @@ describe('launcher and panel', () => {
     expect(screen.getByText('Bonjour ! Comment pouvons-nous vous aider ?')).toBeTruthy();
   });
 
+  it("shows the BFF's title and greeting in the widget's language when they are set by language", async () => {
+    const byLanguage = { ...PUBLIC_CONFIG, title: { en: 'Nimbus help', de: 'Nimbus-Hilfe' }, greeting: { en: 'Hello!', de: 'Hallo aus dem Laden!' } };
+    await mount({ 'GET /api/config': { body: byLanguage } }, { t: pickStrings(de), o: { locale: 'de' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Chat öffnen' }));
+    expect(screen.getByRole('dialog', { name: 'Nimbus-Hilfe' })).toBeTruthy();
+    expect(screen.getByText('Hallo aus dem Laden!')).toBeTruthy();
+  });
+
+  it("a French widget without a French entry uses its own strings, not the English entry", async () => {
+    const byLanguage = { ...PUBLIC_CONFIG, title: { en: 'Nimbus help' }, greeting: { en: 'Hello!' } };
+    await mount({ 'GET /api/config': { body: byLanguage } }, { t: pickStrings(fr), o: { locale: 'fr' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Ouvrir le chat' }));
+    expect(screen.getByRole('dialog', { name: 'Chat' })).toBeTruthy();
+    expect(screen.getByText('Bonjour ! Comment pouvons-nous vous aider ?')).toBeTruthy();
+  });
+
   it("the page's string overrides win over the BFF's title and greeting", async () => {
     const strings = { title: 'Hilfe', greeting: 'Wie können wir helfen?' };
     await mount({}, { t: pickStrings(de, strings), o: { strings } });

@@ -1,5 +1,6 @@
 /** The conversation log: older-page button, greeting, messages and the typing indicator. */
 import { useLayoutEffect, useRef } from 'preact/hooks';
+import { langOf, localized } from '../i18n.js';
 import { markdown } from '../markdown.js';
 import type { Ctx } from './ctx.js';
 import { MessageItem } from './MessageItem.js';
@@ -11,7 +12,7 @@ export function MessageList({ c }: { c: Ctx }) {
   const ref = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const before = useRef({ first: '', height: 0 });
-  const greeting = c.o.greeting ?? c.o.strings?.greeting ?? s.config.value?.greeting ?? t.greeting;
+  const greeting = c.o.greeting ?? c.o.strings?.greeting ?? localized(s.config.value?.greeting, langOf(c.o.locale)) ?? t.greeting;
 
   const follow = () => {
     const el = ref.current;

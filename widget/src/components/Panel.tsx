@@ -1,5 +1,6 @@
 /** The chat panel: header with actions, banners, the log, and the composer or the ended notice. */
 import { useEffect, useRef } from 'preact/hooks';
+import { langOf, localized } from '../i18n.js';
 import { Composer } from './Composer.js';
 import { ConversationList, PastConversation } from './Conversations.js';
 import type { Ctx } from './ctx.js';
@@ -10,7 +11,7 @@ import { MessageList } from './MessageList.js';
 export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
   const { s, t } = c;
   const ref = useRef<HTMLElement>(null);
-  const title = c.o.title || c.o.strings?.title || s.config.value?.title || t.title;
+  const title = c.o.title || c.o.strings?.title || localized(s.config.value?.title, langOf(c.o.locale)) || t.title;
   const convo = s.convo.value;
   const view = s.view.value;
   const focusInput = () => {

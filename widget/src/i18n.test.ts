@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { localized } from './i18n.js';
+
+describe('localized: the operator’s title or greeting for a language', () => {
+  const byLanguage = { en: 'Help', de: 'Hilfe' };
+
+  it('a plain string is for every language', () => {
+    expect(localized('Help', 'de')).toBe('Help');
+  });
+
+  it('picks the entry of the language; languages without shipped strings fall back to the English entry', () => {
+    expect(localized(byLanguage, 'de')).toBe('Hilfe');
+    expect(localized(byLanguage, 'ar')).toBe('Help');
+  });
+
+  it('a shipped language without an entry gets nothing, so the widget’s own string in that language', () => {
+    expect(localized(byLanguage, 'fr')).toBeUndefined();
+    expect(localized(undefined, 'en')).toBeUndefined();
+  });
+});
