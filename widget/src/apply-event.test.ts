@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message, StreamEvent } from '../../shared/types.js';
-import { applyEvent, convoOf, type Conversation } from './apply-event.js';
+import { applyEvent, type Conversation } from './apply-event.js';
 
 const empty: Conversation = { messages: [], convo: 'active', typing: false, notice: undefined, unread: 0, votes: {} };
 const bot = (id: string, text = 'hi'): Message => ({ id, role: 'bot', text });
@@ -72,13 +72,4 @@ describe('applyEvent', () => {
     const out = applyEvent(empty, { event: 'variables', data: { name: 'plan', value: 'pro' } }, false);
     expect(out.next).toBe(empty);
   });
-});
-
-describe('convoOf', () => {
-  it.each([
-    ['active', 'active'],
-    ['escalated', 'escalated'],
-    ['archived', 'archived'],
-    ['bogus', 'active'],
-  ])('%s → %s', (state, convo) => expect(convoOf(state)).toBe(convo));
 });

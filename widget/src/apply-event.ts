@@ -59,7 +59,8 @@ export function applyEvent(state: Conversation, event: StreamEvent, seen: boolea
     case 'message_delta':
       return { next: { ...state, typing: false, messages: applyDelta(state.messages, String(event.data.id), String(event.data.delta ?? '')) } };
     case 'state': {
-      const convo = convoOf(event.data.state);
+      // The BFF sends the widget's own three words (docs: README "HTTP interface").
+      const convo = event.data.state;
       return { next: { ...state, convo, typing: convo === 'active' && state.typing } };
     }
     case 'archived':
@@ -77,12 +78,6 @@ export function applyEvent(state: Conversation, event: StreamEvent, seen: boolea
     default:
       return unhandled(event);
   }
-}
-
-/** The widget's word for a conversation state (`active`, `escalated` or `archived`). */
-export function convoOf(state: string): Exclude<Convo, 'none'> {
-  // TODO(widgetb): once the BFF sends only these three words, drop the tolerance for the service's own.
-  return state === 'escalated' ? 'escalated' : /archived|closed|ended/.test(state) ? 'archived' : 'active';
 }
 
 // A new event kind in `StreamEventMap` fails to compile here until it is handled above.
