@@ -5,7 +5,7 @@ import type { AppDeps } from '../context.js';
 import { MemoryOnceStore, MemoryRateLimiter } from '../adapters/memory-limits.js';
 import { MemoryEventStore } from '../adapters/memory-store.js';
 import { StoreUnavailableError } from '../errors.js';
-import { silentLogger } from '../logger.js';
+import { createLogger, silentLogger } from '../logger.js';
 import { Heartbeat } from '../lib/sse.js';
 import { TokenService } from '../lib/tokens.js';
 import { MemoryUserDirectory } from '../adapters/memory-users.js';
@@ -15,7 +15,7 @@ import type { WebhookObservation } from '../ports/observer.js';
 
 const SECRET = 'unit-webhook-secret';
 
-function appWith(store: EventStore, observations: WebhookObservation[] = []) {
+function appWith(store: EventStore, observations: WebhookObservation[] = [], logger = silentLogger) {
   const config = loadConfig({ WEBHOOK_SECRET: SECRET });
   const deps: AppDeps = {
     config,
@@ -26,7 +26,7 @@ function appWith(store: EventStore, observations: WebhookObservation[] = []) {
     users: new MemoryUserDirectory(),
     verifier: new WebhookVerifier({ secrets: [SECRET] }),
     heartbeat: new Heartbeat(60_000),
-    logger: silentLogger,
+    logger,
     observer: { webhook: (o) => observations.push(o) },
   };
   return createApp(deps);
@@ -119,4 +119,28 @@ describe('webhook route with a failing store', () => {
     expect(stored!.data).toMatchObject({ id: '5', role: 'bot', badge: { type: 'buttons' } });
     expect((stored!.data as { text?: string }).text ?? '').not.toContain('{'); // never the raw JSON
   });
+
+  it('acknowledges signed events nested too deep (200 and one info line, nothing stored), never a 5xx retried for ever', async () => {
+    const store = new MemoryEventStore({ maxEvents: 100, maxAgeMs: 60_000, dedupTtlMs: 60_000 });
+    const lines: Array<Record<string, unknown>> = [];
+    const app = appWith(store, [], createLogger('info', (line) => lines.push(JSON.parse(line))));
+    const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    const raw = (id: string, message: string, variables = '{}') =>
+      `{"event":"message.added","eventId":"${id}","sessionId":7,"data":{"messageId":9,"message":${message},"hbo":"bot","variables":${variables}}}`;
+    for (const body of [raw('deep-1', deep(200_000)), raw('deep-2', '"hi"', `{"a":${deep(5000)}}`)]) {
+      const res = await app.request('/webhooks/agent', signedRaw(body));
+      expect([res.status, await res.json()]).toEqual([200, { ok: true, ignored: true }]);
+    }
+    expect(lines.map((l) => [l.level, l.msg, l.reason])).toEqual([
+      ['info', 'webhook left out', 'nested too deep'],
+      ['info', 'webhook left out', 'nested too deep'],
+    ]);
+    expect(await store.read('7', 0, 10)).toEqual([]);
+    expect((await app.request('/webhooks/agent', signed(event))).status).toBe(200);
+  });
 });
+
+function signedRaw(raw: string) {
+  const ts = String(Date.now());
+  return { method: 'POST', body: raw, headers: { 'content-type': 'application/json', 'x-service-timestamp': ts, 'x-service-signature': signWebhook(SECRET, ts, raw) } };
+}

@@ -3,6 +3,7 @@ import { recordStateChange } from '../chat/signed-in.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, PayloadTooLargeError, StoreUnavailableError, ValidationError } from '../errors.js';
 import { quickJson, readRequestBody } from '../lib/http.js';
+import { jsonDepthWithin, MAX_JSON_DEPTH } from '../lib/json-depth.js';
 import { EnvelopeError, normalizeWebhook } from '../adapters/agent-shapes.js';
 import type { WebhookObservation, WebhookOutcome } from '../ports/observer.js';
 
@@ -45,6 +46,12 @@ export function webhookRoutes(deps: AppDeps): Hono<AppEnv> {
       throw new AppError(stale ? 'stale_timestamp' : 'invalid_signature', stale ? 'Timestamp outside the allowed window' : 'Signature check failed');
     }
 
+    // Signed but unusable: acknowledged like any event we cannot show, so the service stops resending.
+    if (!jsonDepthWithin(raw)) {
+      deps.logger.info('webhook left out', { requestId: c.get('requestId'), reason: 'nested too deep', maxDepth: MAX_JSON_DEPTH });
+      report('ignored');
+      return c.json({ ok: true, ignored: true });
+    }
     const headerEventId = c.req.header('x-service-event-id');
     let body: unknown;
     try {
