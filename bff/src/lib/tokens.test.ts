@@ -69,8 +69,19 @@ describe('TokenService', () => {
     const second = await tokens.refresh(first.refreshToken, 'https://shop.example');
     expect(decodeJwt(second.token)).toMatchObject({ sub: '1001', org: 'https://shop.example' });
     expect(second.refreshToken).not.toBe(first.refreshToken);
-    expect(await code(tokens.refresh(first.refreshToken, 'https://shop.example'))).toBe('refresh_token_reused');
-    await expect(tokens.refresh(second.refreshToken, 'https://shop.example')).resolves.toBeTruthy();
+    const third = await tokens.refresh(second.refreshToken, 'https://shop.example');
+    await expect(tokens.refresh(third.refreshToken, 'https://shop.example')).resolves.toBeTruthy();
+  });
+
+  it('a reused refresh token revokes its chain: the pair issued for it, and every later one, stop working', async () => {
+    const tokens = make();
+    const first = await tokens.issue('1001', 'https://shop.example');
+    const second = await tokens.refresh(first.refreshToken, 'https://shop.example'); // the thief
+    const third = await tokens.refresh(second.refreshToken, 'https://shop.example');
+    expect(await code(tokens.refresh(first.refreshToken, 'https://shop.example'))).toBe('refresh_token_reused'); // the owner
+    expect(await code(tokens.refresh(third.refreshToken, 'https://shop.example'))).toBe('refresh_token_reused');
+    const other = await tokens.issue('1002', 'https://shop.example'); // other conversations are untouched
+    await expect(tokens.refresh(other.refreshToken, 'https://shop.example')).resolves.toBeTruthy();
   });
 
   it('refuses a refresh from another origin without spending it', async () => {

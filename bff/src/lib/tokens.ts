@@ -1,4 +1,4 @@
-import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
+import { createHmac, createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { AuthError } from '../errors.js';
 import type { OnceStore } from '../ports/once-store.js';
@@ -47,14 +47,21 @@ export interface TokenServiceOptions {
 export class TokenService {
   private readonly key: KeyObject;
   private readonly now: () => number;
+  /** Derives each refresh token's successor id (see `nextId`); separate from the signing key. */
+  private readonly chainKey: Buffer;
 
   constructor(private readonly options: TokenServiceOptions) {
     this.key = createSecretKey(Buffer.from(options.secret, 'utf8'));
+    this.chainKey = createHmac('sha256', options.secret).update('parley refresh chain').digest();
     this.now = options.now ?? Date.now;
   }
 
   /** A fresh access + refresh pair for a conversation, bound to the signed-in user when there is one. */
   async issue(conversationId: string, origin: string | undefined, user?: TokenUser): Promise<TokenPair> {
+    return this.issueWithId(conversationId, origin, user, randomUUID());
+  }
+
+  private async issueWithId(conversationId: string, origin: string | undefined, user: TokenUser | undefined, refreshId: string): Promise<TokenPair> {
     const nowSec = Math.floor(this.now() / 1000);
     const exp = nowSec + this.options.accessTtlSec;
     const extra: Record<string, string> = {};
@@ -74,7 +81,7 @@ export class TokenService {
       .setSubject(conversationId)
       .setAudience(REFRESH_AUDIENCE)
       .setIssuer(ISSUER)
-      .setJti(randomUUID())
+      .setJti(refreshId)
       .setIssuedAt(nowSec)
       .setExpirationTime(nowSec + this.options.refreshTtlSec)
       .sign(this.key);
@@ -132,9 +139,34 @@ export class TokenService {
     if (typeof payload.jti !== 'string') throw new AuthError('invalid_token', 'Refresh token has no id');
     const ttlMs = Math.max(1000, payload.exp * 1000 - this.now());
     if (!(await this.options.onceStore.claim(`refresh:${payload.jti}`, ttlMs))) {
+      await this.revokeAfter(payload.jti);
       throw new AuthError('refresh_token_reused', 'This refresh token was already used; start a new session');
     }
-    return this.issue(payload.sub, origin, userOf(payload));
+    return this.issueWithId(payload.sub, origin, userOf(payload), this.nextId(payload.jti));
+  }
+
+  /**
+   * The id of the refresh token issued for `id`. Derived, not random, so a reuse can find the
+   * whole chain that followed it without storing the chain anywhere.
+   */
+  private nextId(id: string): string {
+    return createHmac('sha256', this.chainKey).update(id).digest('base64url').slice(0, 32);
+  }
+
+  /**
+   * A spent token came back: one of its two users is a thief, and nobody can tell which. Spend
+   * every later token of its chain (walking until one was not spent yet: that is the live end),
+   * so neither the pair issued for it nor any pair after it can be refreshed again.
+   */
+  private async revokeAfter(id: string): Promise<void> {
+    const ttlMs = this.options.refreshTtlSec * 1000;
+    // A chain grows by one per access-token lifetime at most, so the bound is never reached in use.
+    const maxLinks = Math.min(10_000, Math.ceil(this.options.refreshTtlSec / 30) + 1);
+    let next = this.nextId(id);
+    for (let i = 0; i < maxLinks; i++) {
+      if (await this.options.onceStore.claim(`refresh:${next}`, ttlMs)) return;
+      next = this.nextId(next);
+    }
   }
 
   private async verify(token: string, audience: string): Promise<Claims> {
