@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisAdapters, type RedisAdapters } from '../../bff/src/adapters/redis.js';
 import { connectRedis } from '../../bff/src/adapters/redis-connection.js';
 import { RedisUserDirectory } from '../../bff/src/adapters/redis-users.js';
@@ -7,6 +7,7 @@ import type { RetentionOptions } from '../../bff/src/ports/event-store.js';
 import { describeEventStoreContract, describeOnceStoreContract, describeRateLimiterContract } from '../contract/store-contract.js';
 import { describeUserDirectoryContract } from '../contract/user-directory-contract.js';
 import { startRedisCluster, type TestRedisCluster } from './redis-cluster.js';
+import { until } from './cluster.js';
 import { skipRedisTests } from './redis-server.js';
 
 const RETENTION: RetentionOptions = { maxEvents: 1000, maxAgeMs: 3_600_000, dedupTtlMs: 3_600_000 };
@@ -43,6 +44,17 @@ describe.skipIf(skipRedisTests)('Redis Cluster adapters', () => {
     const adapters = await instance();
     return { onceStore: adapters.onceStore, cleanup: () => adapters.close() };
   });
+  it('carries a signal from one instance to another (classic pub/sub reaches every node)', async () => {
+    const prefix = `test-${randomUUID()}:`;
+    const [one, two] = [await createRedisAdapters({ clusterNodes: cluster.nodes }, RETENTION, { prefix }), await createRedisAdapters({ clusterNodes: cluster.nodes }, RETENTION, { prefix })];
+    opened.push(one, two);
+    const heard: string[] = [];
+    await two.signals.subscribe('stop', (conversationId) => heard.push(conversationId));
+    for (const conversationId of ['1', '2', '3']) await one.signals.publish('stop', conversationId);
+    await until('signals heard', () => heard.length === 3);
+    expect(heard).toEqual(['1', '2', '3']);
+  });
+
   describeUserDirectoryContract('redis cluster', async (now) => {
     const connections = await connectRedis({ clusterNodes: cluster.nodes });
     return { users: new RedisUserDirectory(connections.client, { prefix: `test-${randomUUID()}:`, now }), cleanup: () => connections.close() };
