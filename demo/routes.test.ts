@@ -99,6 +99,18 @@ describe('demo pages', () => {
     }
   });
 
+  it('offers the badge and hand-off buttons only in agent mode', async () => {
+    const agentPage = await (await demo().request('/')).text();
+    expect(agentPage).toContain('<body data-chat-mode="agent">');
+    const modelPage = await (await createDemoRoutes({ inspector: createInspector(), simulator: sim, chatMode: 'model' }).request('/')).text();
+    expect(modelPage).toContain('<body data-chat-mode="model">');
+    // Everything that asks for a badge or a person sits in the part model mode hides.
+    const css = await (await demo().request('/demo/site/site.css')).text();
+    expect(css).toContain("[data-chat-mode='model'] .agent-only { display: none; }");
+    const hidden = /<section class="try agent-only"[\s\S]*?<\/section>/.exec(modelPage)?.[0] ?? '';
+    for (const word of ['carousel', 'card', 'list', 'image', 'file', 'talk to a human']) expect(hidden).toContain(`>${word}<`);
+  });
+
   it('puts the simulator base into the console and inspector pages', async () => {
     expect(await (await demo().request('/console')).text()).toContain('data-sim-base="/sim"');
     expect(await (await demo().request('/inspector')).text()).toContain('data-sim-base="/sim"');

@@ -16,6 +16,8 @@ export interface DemoDeps {
   webhookTarget?: string;
   /** Key of the shop's identity tokens (the BFF's IDENTITY_SECRET); without it nobody can sign in. */
   identitySecret?: string;
+  /** Model mode answers in prose: the shop then leaves out the buttons that ask for badges and a person. */
+  chatMode?: 'agent' | 'model';
   /** Override of the `demo/site` folder (tests). */
   siteDir?: string;
   fetch?: typeof fetch;
@@ -47,7 +49,7 @@ export function createDemoRoutes(deps: DemoDeps): Hono {
   };
 
   // The integrator's snippet gets this server's own origin, so the page works on any host and port.
-  app.get('/', page('index.html', (c) => ({ ORIGIN: new URL(c.req.url).origin })));
+  app.get('/', page('index.html', (c) => ({ ORIGIN: new URL(c.req.url).origin, CHAT_MODE: deps.chatMode ?? 'agent' })));
   app.get('/console', page('console.html', () => ({ SIM_BASE: simBase })));
   app.get('/inspector', page('inspector.html', () => ({ SIM_BASE: simBase })));
 

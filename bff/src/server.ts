@@ -165,7 +165,7 @@ export async function start(env: Record<string, string | undefined> = process.en
         } }));
     app.mount('/sim', (req, env) => simulator.app.fetch(req, env)); // env: Node's socket, for the reset fault
     app.route('/', inspector.app);
-    app.route('/', createDemoRoutes({ inspector, simulator, publicOrigin, identitySecret: config.identitySecret }));
+    app.route('/', createDemoRoutes({ inspector, simulator, publicOrigin, identitySecret: config.identitySecret, chatMode: config.chatMode }));
     demo = simulator;
   }
   server.on('request', getRequestListener(app.fetch));
@@ -221,7 +221,17 @@ async function openStorage(config: Readonly<Config>): Promise<Storage> {
   return { store, rateLimiter: new MemoryRateLimiter(), onceStore: new MemoryOnceStore(), users: new MemoryUserDirectory(), signals: new MemorySignalBus(), close: () => store.close() };
 }
 
-/** Demo mode with no flows configured gets a demo upload flow, so the demo shows uploads. Never with a real upstream. */
+const AGENT_DEMO_GREETING = JSON.stringify({
+  en: "Hi, I'm Juniper, Nimbus Outdoor's assistant. Ask about orders, returns or gear, or try “carousel”.",
+  de: "Hallo, ich bin Juniper, die Assistentin von Nimbus Outdoor. Fragen Sie nach Bestellungen, Rücksendungen oder Ausrüstung, oder probieren Sie „carousel“.",
+  fr: "Bonjour, je suis Juniper, l'assistante de Nimbus Outdoor. Posez vos questions sur les commandes, les retours ou l'équipement, ou essayez « carousel ».",
+});
+const MODEL_DEMO_GREETING = JSON.stringify({
+  en: "Hi, I'm Juniper, Nimbus Outdoor's assistant. Ask me about orders, returns or gear.",
+  de: "Hallo, ich bin Juniper, die Assistentin von Nimbus Outdoor. Fragen Sie mich nach Bestellungen, Rücksendungen oder Ausrüstung.",
+  fr: "Bonjour, je suis Juniper, l'assistante de Nimbus Outdoor. Posez-moi vos questions sur les commandes, les retours ou l'équipement.",
+});
+
 /**
  * Demo mode only (no UPSTREAM_BASE_URL): turn on what the simulator can show — an upload flow,
  * escalation to a (simulated) operator — and dress the widget as the demo shop. Anything the
@@ -232,7 +242,8 @@ function withDemoDefaults(env: Record<string, string | undefined>): Record<strin
   const demo: Record<string, string> = {
     ESCALATION_OPERATOR_EMAIL: 'operator@nimbus-outdoor.example',
     WIDGET_TITLE: 'Nimbus Outdoor',
-    WIDGET_GREETING: "Hi, I'm Juniper, Nimbus Outdoor's assistant. Ask about orders, returns or gear, or try “carousel”.",
+    // Per language; model mode answers in prose only, so it does not suggest the badge keywords.
+    WIDGET_GREETING: env.CHAT_MODE === 'model' ? MODEL_DEMO_GREETING : AGENT_DEMO_GREETING,
     WIDGET_ACCENT: '#1f5f3f',
     // The shop signs in its sample customers with identity tokens it mints itself (demo/routes.ts).
     IDENTITY_SECRET: randomBytes(32).toString('base64url'),

@@ -83,8 +83,12 @@ describe('scripted agent', () => {
     setup();
     const help = (await ask('help')).join('\n');
     for (const word of ['buttons', 'carousel', 'human', 'order']) expect(help).toContain(word);
-    expect((await ask('can I talk to a person?')).join(' ')).toMatch(/Talk to a person/);
-    expect((await ask('agent please')).join(' ')).toMatch(/Talk to a person/);
+    // A button that hands over, and no "chat menu" (the widget has none).
+    for (const question of ['can I talk to a person?', 'agent please']) {
+      const [offer] = await ask(question);
+      expect(JSON.parse(offer ?? '')).toMatchObject({ type: 'buttons', buttons: [{ title: 'Talk to a person', payload: 'Talk to a person' }] });
+      expect(offer).not.toMatch(/menu/);
+    }
     // An upload's message (files after 📎) is acknowledged, even when a file name is a keyword.
     expect(await ask('📎 buttons.png')).toEqual(['Thanks, I have your files. Give me a moment to look at them.']);
     const fallback = (await ask('qwertyuiop')).join(' ');

@@ -24,8 +24,13 @@ const RULES: Rule[] = [
   },
   {
     test: /\b(human|agent|person|operator|someone real)\b/i,
+    // A button, like the one at the top of the chat: pressing it hands over (see isHandoffRequest).
     reply: () => [
-      'Of course. I can hand this conversation to someone from our team: choose **Talk to a person** in the chat menu and a Nimbus gear expert will join right here.',
+      JSON.stringify({
+        type: 'buttons',
+        text: 'Of course. Press Talk to a person, here or at the top of the chat, and a Nimbus gear expert will join this conversation.',
+        buttons: [{ title: HANDOFF_REQUEST, payload: HANDOFF_REQUEST }],
+      }),
     ],
   },
   {
@@ -110,6 +115,14 @@ export function agentReply(text: string, ctx: AgentContext): string[] {
   for (const rule of RULES) if (rule.test.test(text)) return rule.reply(ctx, text);
   const i = Math.min(FALLBACKS.length - 1, Math.floor(ctx.random() * FALLBACKS.length));
   return [FALLBACKS[i] ?? FALLBACKS[0] ?? ''];
+}
+
+/** What the agent's hand-off button sends; the simulated agent then hands the conversation to a person. */
+const HANDOFF_REQUEST = 'Talk to a person';
+
+/** True for the hand-off button's message (or the same words typed), which escalates instead of a reply. */
+export function isHandoffRequest(text: string): boolean {
+  return text.trim().toLowerCase() === HANDOFF_REQUEST.toLowerCase();
 }
 
 /** The message sent right at escalation, before the operator picks up. */

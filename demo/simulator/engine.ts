@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { agentReply, ESCALATION_NOTICE } from './agent.js';
+import { agentReply, ESCALATION_NOTICE, isHandoffRequest } from './agent.js';
 import { badgeJson, type BadgeKind } from './badges.js';
 import type { ConversationStore } from './conversations.js';
 import { SimError } from './errors.js';
@@ -29,6 +29,9 @@ export type OperatorInput = { name: string } & ({ text: string } | { badge: Badg
 
 /** The operator's user id in `message.added` events (the seed shows `userId` in one sample). */
 const OPERATOR_USER_ID = 7;
+
+/** Who takes over when the console or the agent's own hand-off button escalates without naming anyone. */
+export const DEFAULT_OPERATOR_EMAIL = 'support@nimbus-outdoor.example';
 
 /**
  * What happens in the simulated service: conversations change state, the scripted agent
@@ -62,6 +65,8 @@ export class SimulatorEngine {
     }
     // The user's own message is history, not an event: the seed lists agent and operator messages only.
     this.store.addMessage(conversation, { message: input.message, hbo: 'user' });
+    // The agent hands over when asked to by its own button, as agents with a hand-off action do.
+    if (conversation.state === 'active' && isHandoffRequest(input.message)) this.escalate(conversation, DEFAULT_OPERATOR_EMAIL);
     const replies = conversation.state === 'active' ? this.scheduleReplies(conversation, input.message) : Promise.resolve([]);
     const session = String(conversation.id);
     if (input.webhookOnly) return { session };

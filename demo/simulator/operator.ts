@@ -1,13 +1,12 @@
 import { Hono } from 'hono';
 import { BADGE_KINDS, type BadgeKind } from './badges.js';
 import { summarize } from './conversations.js';
-import type { OperatorInput, SimulatorEngine } from './engine.js';
+import { DEFAULT_OPERATOR_EMAIL, type OperatorInput, type SimulatorEngine } from './engine.js';
 import { optionalString, readJsonObject, SimError } from './errors.js';
 import type { WebhookDispatcher } from './webhooks.js';
 
 /** Display name used when the console sends no `name`. */
 export const DEFAULT_OPERATOR_NAME = 'Alex from Nimbus';
-const DEFAULT_OPERATOR_EMAIL = 'support@nimbus-outdoor.example';
 
 /**
  * The human operator's side (the service's dashboard, in miniature) for the demo console.

@@ -51,6 +51,19 @@ describe('escalation and the operator', () => {
     expect(history.messages[0]).toMatchObject({ hbo: 'operator', username: 'Maya' });
   });
 
+  it("the agent's hand-off button escalates: state_changed, the notice, and no scripted reply", async () => {
+    await setup();
+    await send({ message: 'I would like to talk to a human' });
+    await sim.idle();
+    const offer = JSON.parse(String(events('message.added').pop()?.body.data.message)) as { buttons: { payload: string }[] };
+    await send({ message: offer.buttons[0]?.payload, session: '1001' });
+    await new Promise((r) => setTimeout(r, 40));
+    await sim.idle();
+    expect(events('conversation.state_changed').map((h) => h.body.data)).toEqual([{ state: 'escalated', operatorEmail: 'support@nimbus-outdoor.example' }]);
+    expect(String(events('message.added').pop()?.body.data.message)).toMatch(/Connecting you to a human/);
+    expect(sim.conversation(1001)?.conversation.state).toBe('escalated');
+  });
+
   it('cancels an agent reply that was still pending when the conversation was escalated', async () => {
     await setup();
     await send({ message: 'hi' });

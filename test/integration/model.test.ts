@@ -68,6 +68,9 @@ describe('model mode', () => {
     const res = await call(base, 'GET', '/api/config');
     expect(res.body).toMatchObject({ mode: 'model', features: { escalation: false } });
     expect(JSON.stringify(res.body)).not.toContain(KEY);
+    // The demo greets in every shipped language without suggesting badges a model cannot send.
+    expect(Object.keys(res.body.greeting)).toEqual(['en', 'de', 'fr']);
+    for (const text of Object.values(res.body.greeting as Record<string, string>)) expect(text).not.toMatch(/carousel|buttons|card/i);
   });
 
   it('streams message_delta events, then the final message with the same id and the whole text', async () => {
