@@ -62,7 +62,8 @@ describe('signed-in users', () => {
   });
 
   it('asks the page’s function again once the token it gave has expired', async () => {
-    const tokens = [identityToken('ada', Math.floor(Date.now() / 1000) - 5), identityToken('ada')];
+    const fresh = identityToken('ada');
+    const tokens = [identityToken('ada', Math.floor(Date.now() / 1000) - 5), fresh];
     const source = vi.fn(async () => tokens.shift()!);
     const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'POST /api/session': { status: 400, body: { error: { code: 'text_invalid', message: 'no' } } } });
     const s = start(source);
@@ -70,7 +71,7 @@ describe('signed-in users', () => {
     s.send('Hi');
     await flush();
     expect(source).toHaveBeenCalledTimes(2);
-    expect(api.to('POST', '/api/session').map((c) => c.body.identityToken)).toEqual([expect.any(String), identityToken('ada')]);
+    expect(api.to('POST', '/api/session').map((c) => c.body.identityToken)).toEqual([expect.any(String), fresh]);
   });
 
   it('identify after a login claims this conversation, or switches to the user’s and says so', async () => {

@@ -170,11 +170,15 @@ export const PUBLIC_CONFIG = {
 };
 
 /** A component context around a real store (the test mocks `fetch` and `EventSource` first). */
+/** Stores made by `makeCtx`, destroyed after each test so none reconnects once the fakes are gone. */
+const ctxStores = new Set<{ destroy(): void }>();
+
 export async function makeCtx(options: Partial<import('./components/ctx.js').Ctx> = {}) {
   const { createStore } = await import('./store.js');
   const { pickStrings } = await import('./i18n.js');
   const events: Array<[string, unknown]> = [];
   const s = createStore('https://bff.test', (name, data) => events.push([name, data]));
+  ctxStores.add(s);
   return { c: { s, t: pickStrings(), o: {}, dir: 'ltr' as const, inline: false, ...options }, events };
 }
 
@@ -187,6 +191,8 @@ export function freshBrowserEachTest(after: () => void = () => {}) {
   });
   afterEach(() => {
     after();
+    for (const store of ctxStores) store.destroy();
+    ctxStores.clear();
     vi.unstubAllGlobals();
   });
 }

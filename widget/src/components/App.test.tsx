@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pickStrings } from '../i18n.js';
 import de from '../locales/de.js';
 import fr from '../locales/fr.js';
-import { FakeEventSource, flush, makeCtx, mockEventSource, mockFetch, PUBLIC_CONFIG, sessionBody } from '../test-utils.js';
+import { FakeEventSource, flush, freshBrowserEachTest, makeCtx, mockEventSource, mockFetch, PUBLIC_CONFIG, sessionBody } from '../test-utils.js';
 import { App } from './App.js';
 
 const KEY = 'parley:https://bff.test';
@@ -25,15 +25,7 @@ function seedSession() {
 
 const textbox = () => screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
 
-beforeEach(() => {
-  localStorage.clear();
-  sessionStorage.clear();
-  mockEventSource();
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+freshBrowserEachTest(cleanup);
 
 describe('launcher and panel', () => {
   it('opens a labelled dialog with focus inside; Escape closes it and focus returns to the launcher', async () => {

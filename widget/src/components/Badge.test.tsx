@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Badge } from '../../../shared/types.js';
-import { flush, makeCtx, mockEventSource, mockFetch, sessionBody } from '../test-utils.js';
+import { flush, freshBrowserEachTest, makeCtx, mockEventSource, mockFetch, sessionBody } from '../test-utils.js';
 import { BadgeView } from './Badge.js';
 
 async function show(b: Badge, last = true) {
@@ -11,15 +11,7 @@ async function show(b: Badge, last = true) {
   return { api, c };
 }
 
-beforeEach(() => {
-  localStorage.clear();
-  sessionStorage.clear();
-  mockEventSource();
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+freshBrowserEachTest(cleanup);
 
 describe('buttons', () => {
   it('a postback button sends its value as the user message', async () => {

@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pickStrings } from '../i18n.js';
 import fr from '../locales/fr.js';
-import { FakeEventSource, FakeXHR, flush, makeCtx, mockEventSource, mockFetch, mockXHR, PUBLIC_CONFIG, seedSession, sessionBody, stored } from '../test-utils.js';
+import { FakeEventSource, FakeXHR, flush, freshBrowserEachTest, makeCtx, mockEventSource, mockFetch, mockXHR, PUBLIC_CONFIG, seedSession, sessionBody, stored } from '../test-utils.js';
 import { App } from './App.js';
 
 const MB = 1024 * 1024;
@@ -35,17 +35,11 @@ async function pick(...files: File[]) {
 const log = () => screen.getByRole('log');
 const bar = () => screen.queryByRole('progressbar', { name: 'Uploading' });
 
-beforeEach(() => {
-  localStorage.clear();
-  sessionStorage.clear();
-  mockEventSource();
-  mockXHR();
-});
-afterEach(() => {
+freshBrowserEachTest(() => {
   cleanup();
-  vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
+beforeEach(() => mockXHR());
 
 describe('attach button', () => {
   it('is there only when uploads are on, and opens the hidden multiple-file picker', async () => {
