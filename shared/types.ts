@@ -20,6 +20,8 @@ export interface Message {
   clientId?: string;
   /** Model mode: the visitor stopped this reply (`POST /api/stop`); `text` is what was written until then. */
   stopped?: boolean;
+  /** The visitor's latest vote on this answer (history pages only; the stream sends `feedback` events). */
+  feedback?: FeedbackValue;
 }
 
 /** A visitor's vote on an answer (SPEC §9). */

@@ -108,6 +108,9 @@ describe('POST /api/feedback', () => {
     const replay = await openSse(`${base}/api/events?token=${c.token}`);
     await replay.next((e) => e.event === 'feedback' && data(e).value === 'down');
     replay.close();
+    // History pages carry the latest vote too, for a tab that resumes after the events went by.
+    const history = await call(base, 'GET', '/api/messages', { token: c.token });
+    expect(history.body.items.find((m: { id: string }) => m.id === answer.id)).toMatchObject({ feedback: 'down' });
 
     const metrics = (await call(base, 'GET', '/metrics')).body as string;
     expect(metrics).toContain('# TYPE parley_feedback_total counter');

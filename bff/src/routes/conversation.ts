@@ -4,6 +4,7 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { requireOwnConversation } from '../chat/signed-in.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { optionalString, readJsonObject, requireText } from '../lib/http.js';
+import { withVotes } from '../chat/feedback-log.js';
 import { rateLimit, requireSession } from '../middleware.js';
 import { checkVariables } from '../lib/variables.js';
 
@@ -37,7 +38,8 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
     const requested = optionalString({ sessionId: c.req.query('sessionId') }, 'sessionId', 128);
     if (requested !== undefined && requested !== session.conversationId) await requireOwnConversation(deps, session.user, requested);
     const page = await deps.chat.listMessages(requested ?? session.conversationId, pageSize, offset);
-    const response: MessagesPage = { items: page.items, limit: pageSize, offset, hasMore: page.hasMore };
+    const items = await withVotes(deps.store, requested ?? session.conversationId, page.items);
+    const response: MessagesPage = { items, limit: pageSize, offset, hasMore: page.hasMore };
     return c.json(response);
   });
 

@@ -1,13 +1,12 @@
 import { Hono } from 'hono';
-import { FEEDBACK_COMMENT_MAX_LENGTH, type FeedbackValue, type StoredEvent } from '../../../shared/types.js';
+import { FEEDBACK_COMMENT_MAX_LENGTH, type FeedbackValue } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { readJsonObject } from '../lib/http.js';
 import { requireSession } from '../middleware.js';
-import type { EventStore } from '../ports/event-store.js';
+import { isAnswer } from '../chat/feedback-log.js';
 import { callAllowance } from './conversation.js';
 
-const READ_PAGE = 500;
 const MESSAGE_ID = /^[A-Za-z0-9_:.-]{1,128}$/;
 
 /** Engagement routes of one conversation (docs/api.md §9): votes on answers, stopping a model reply. */
@@ -52,14 +51,4 @@ function parseVote(body: Record<string, unknown>): { messageId: string; value: F
     throw new ValidationError(`"comment" must be at most ${FEEDBACK_COMMENT_MAX_LENGTH} characters`, 'comment_too_long');
   }
   return trimmed === '' ? { messageId, value } : { messageId, value, comment: trimmed };
-}
-
-/** True when the conversation's retained log holds a bot or operator message with this id. */
-async function isAnswer(store: EventStore, conversationId: string, messageId: string): Promise<boolean> {
-  for (let after = 0; ; ) {
-    const page: StoredEvent[] = await store.read(conversationId, after, READ_PAGE);
-    if (page.some((e) => e.event === 'message' && e.data.id === messageId && e.data.role !== 'user')) return true;
-    if (page.length < READ_PAGE) return false;
-    after = page[page.length - 1]!.id;
-  }
 }
