@@ -30,6 +30,9 @@ export type FeedbackValue = 'up' | 'down';
 /** Longest feedback comment, in characters. */
 export const FEEDBACK_COMMENT_MAX_LENGTH = 1000;
 
+/** Longest proactive message (`Parley('show', text)`) sent as `context` with a conversation's first message. */
+export const PROACTIVE_MAX_LENGTH = 1000;
+
 /** A button: `postback` sends `value` as the user's message; `link` opens `value` (http, https or mailto). */
 export interface BadgeButton {
   label: string;

@@ -145,6 +145,24 @@ describe('POST /api/feedback', () => {
   });
 });
 
+describe('proactive message as context', () => {
+  it('goes to the model with the first question, as context in the system message, not as a message', async () => {
+    const res = await call(base, 'POST', '/api/session', { body: { text: 'Yes, which size?', context: 'Need help choosing a tent size?' } });
+    expect(res.status).toBe(201);
+    const sse = await openSse(`${base}/api/events?token=${res.body.token}`);
+    await sse.next(isBot, 10_000);
+    const [request] = ((await sim('GET', '/requests')).body.requests as Array<{ path: string; messages: Array<{ role: string; content: string }> }>).filter((r) => r.path === '/chat/completions');
+    expect(request!.messages).toEqual([
+      { role: 'system', content: 'The chat opened with this message to the visitor: Need help choosing a tent size?' },
+      { role: 'user', content: 'Yes, which size?' },
+    ]);
+    expect(sse.events.filter((e) => e.event === 'message').map((e) => data(e).text)).not.toContain('Need help choosing a tent size?');
+    const tooLong = await call(base, 'POST', '/api/session', { body: { text: 'Hi', context: 'x'.repeat(1001) } });
+    expect(tooLong).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
+    sse.close();
+  });
+});
+
 describe('POST /api/stop', () => {
   it('stops the streaming reply at once: the gateway stream is closed and the text so far is the stopped answer', async () => {
     await sim('POST', '/pace', { chunkDelayMs: 60 });

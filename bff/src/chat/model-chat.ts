@@ -37,6 +37,8 @@ const PLAIN_WORDS: Partial<Record<ErrorCode, string>> = {
 };
 
 const READ_PAGE = 500;
+/** The variable holding the proactive message the visitor answered. */
+const PROACTIVE = 'proactive';
 /** How long a reply waits for earlier questions that another instance is still answering. */
 const TURN_WAIT_MS = 60_000;
 const TURN_POLL_MS = 200;
@@ -68,6 +70,8 @@ export class ModelChat implements ChatBackend {
 
   async startConversation(input: StartInput): Promise<{ conversationId: string; message: Message }> {
     const conversationId = `m_${randomBytes(12).toString('hex')}`;
+    // Kept as a variable of the conversation: not a message (the widget shows it already), but every turn's context.
+    if (input.context) await this.store.append(conversationId, { event: 'variables', data: { name: PROACTIVE, value: input.context } });
     return { conversationId, message: await this.accept(conversationId, input.text, input.clientId) };
   }
 
@@ -254,7 +258,11 @@ export class ModelChat implements ChatBackend {
     const recent = turns.slice(-this.o.maxHistory);
     // Models expect the conversation to open with the user, so a cut that starts on an answer drops it.
     while (recent.length > 1 && recent[0]!.role === 'assistant') recent.shift();
-    return this.o.systemPrompt ? [{ role: 'system', content: this.o.systemPrompt }, ...recent] : recent;
+    const shown = events.find((e) => e.event === 'variables' && e.data.name === PROACTIVE)?.data as { value?: unknown } | undefined;
+    const system = [this.o.systemPrompt, typeof shown?.value === 'string' ? `The chat opened with this message to the visitor: ${shown.value}` : '']
+      .filter(Boolean)
+      .join('\n\n');
+    return system ? [{ role: 'system', content: system }, ...recent] : recent;
   }
 
   private async readAll(conversationId: string): Promise<StoredEvent[]> {

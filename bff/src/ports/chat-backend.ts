@@ -5,6 +5,8 @@ export interface StartInput {
   text: string;
   profileName?: string;
   clientId?: string;
+  /** The proactive message the visitor answered (`Parley('show', text)`), as context for the reply. */
+  context?: string;
 }
 
 export interface SendMessageInput {

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { SessionResponse } from '../../../shared/types.js';
+import { PROACTIVE_MAX_LENGTH, type SessionResponse } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { applyVerifiedVariables, startUserConversation, tokenUser, userSession, verifyIdentity } from '../chat/signed-in.js';
 import { AuthError, ForbiddenError, ValidationError } from '../errors.js';
@@ -27,7 +27,8 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
     const text = requireText(body.text);
     const profileName = optionalString(body, 'profileName', 100);
     const clientId = optionalString(body, 'clientId', 64, CLIENT_ID);
-    const { conversationId } = await deps.chat.startConversation({ text, profileName, clientId });
+    const context = optionalString(body, 'context', PROACTIVE_MAX_LENGTH);
+    const { conversationId } = await deps.chat.startConversation({ text, profileName, clientId, context });
     const pair = await deps.tokens.issue(conversationId, origin);
     const response: SessionResponse = { sessionId: conversationId, ...pair };
     return c.json(response, 201);
