@@ -115,7 +115,11 @@ describe('POST /api/feedback', () => {
     const metrics = (await call(base, 'GET', '/metrics')).body as string;
     expect(metrics).toContain('# TYPE parley_feedback_total counter');
     expect(Number(/parley_feedback_total\{value="up"\} (\d+)/.exec(metrics)?.[1])).toBe(upBefore + 1);
-    expect(metrics).toMatch(/parley_feedback_total\{value="down"\} [1-9]/);
+    const downs = Number(/parley_feedback_total\{value="down"\} (\d+)/.exec(metrics)?.[1]);
+    // The same vote again, now with a comment: stored, but not counted twice.
+    expect((await call(base, 'POST', '/api/feedback', { token: c.token, body: { messageId: answer.id, value: 'down', comment: 'More' } })).status).toBe(202);
+    const again = (await call(base, 'GET', '/metrics')).body as string;
+    expect(Number(/parley_feedback_total\{value="down"\} (\d+)/.exec(again)?.[1])).toBe(downs);
     c.sse.close();
   });
 

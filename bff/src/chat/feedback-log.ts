@@ -13,9 +13,21 @@ export async function withVotes(store: EventStore, conversationId: string, items
   return votes.size === 0 ? items : items.map((m) => (votes.has(m.id) ? { ...m, feedback: votes.get(m.id) } : m));
 }
 
-/** True when the conversation's retained log holds a bot or operator message with this id. */
-export function isAnswer(store: EventStore, conversationId: string, messageId: string): Promise<boolean> {
-  return eachPage(store, conversationId, (page) => page.some((e) => e.event === 'message' && e.data.id === messageId && e.data.role !== 'user'));
+/**
+ * Whether the conversation's retained log holds a bot or operator message `messageId` (`answer`),
+ * and the visitor's latest vote on it so far.
+ */
+export async function answerVote(store: EventStore, conversationId: string, messageId: string): Promise<{ answer: boolean; vote?: FeedbackValue }> {
+  let answer = false;
+  let vote: FeedbackValue | undefined;
+  await eachPage(store, conversationId, (page) => {
+    for (const e of page) {
+      if (e.event === 'message' && e.data.id === messageId && e.data.role !== 'user') answer = true;
+      if (e.event === 'feedback' && e.data.messageId === messageId) vote = e.data.value;
+    }
+    return false;
+  });
+  return { answer, vote };
 }
 
 /** Reads the retained log page by page until `visit` returns true (then true) or the log ends (false). */

@@ -86,7 +86,7 @@ export class Metrics implements Observer {
     for (const [labels, n] of this.upstream) out.push(`parley_upstream_requests_total{${labels}} ${n}`);
     out.push('# HELP parley_upstream_duration_seconds Upstream call latency.', '# TYPE parley_upstream_duration_seconds histogram');
     for (const [labels, h] of this.upstreamLatency) out.push(...h.render('parley_upstream_duration_seconds', labels));
-    out.push('# HELP parley_feedback_total Votes on answers (a changed vote counts again).', '# TYPE parley_feedback_total counter');
+    out.push('# HELP parley_feedback_total Votes on answers (a changed vote counts again, a repeated one not).', '# TYPE parley_feedback_total counter');
     for (const [value, n] of this.votes) out.push(`parley_feedback_total{value="${value}"} ${n}`);
     const mem = process.memoryUsage();
     out.push('# HELP process_resident_memory_bytes Resident memory size.', '# TYPE process_resident_memory_bytes gauge', `process_resident_memory_bytes ${mem.rss}`);

@@ -4,7 +4,7 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { readJsonObject } from '../lib/http.js';
 import { requireSession } from '../middleware.js';
-import { isAnswer } from '../chat/feedback-log.js';
+import { answerVote } from '../chat/feedback-log.js';
 import { callAllowance } from './conversation.js';
 
 const MESSAGE_ID = /^[A-Za-z0-9_:.-]{1,128}$/;
@@ -18,12 +18,14 @@ export function engagementRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post('/api/feedback', auth, calls, async (c) => {
     const { conversationId } = c.get('session');
     const vote = parseVote(await readJsonObject(c));
-    if (!(await isAnswer(deps.store, conversationId, vote.messageId))) {
+    const before = await answerVote(deps.store, conversationId, vote.messageId);
+    if (!before.answer) {
       throw new ValidationError('There is no answer with this "messageId" in this conversation', 'unknown_message');
     }
     // The log is the record: every tab and a reload see the vote; the latest vote on a message wins.
     await deps.store.append(conversationId, { event: 'feedback', data: vote });
-    deps.observer?.feedback?.(vote.value);
+    // A comment sent after the thumbs down repeats the vote: counted once.
+    if (before.vote !== vote.value) deps.observer?.feedback?.(vote.value);
     deps.feedback?.deliver({ sessionId: conversationId, ...vote, createdAt: new Date(deps.now?.() ?? Date.now()).toISOString() });
     return c.json({}, 202);
   });
