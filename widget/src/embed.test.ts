@@ -152,7 +152,39 @@ describe('window.Parley', () => {
     expect(() => w.Parley('no_such_method')).not.toThrow();
     expect(() => w.Parley.identify(null)).not.toThrow();
     await flush();
-    expect(errors).toEqual([{ code: 'network', message: expect.any(String) }]);
+    expect(errors).toEqual([
+      { code: 'unknown_method', message: expect.stringContaining("'no_such_method'") },
+      { code: 'network', message: expect.any(String) },
+    ]);
+    expect(warn.mock.calls[0]!.join(' ')).toContain("'no_such_method'");
     warn.mockRestore();
+  });
+
+  it('warns about an unknown method before any widget exists too (data-manual)', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    boot(scriptTag({ 'data-manual': '' }));
+    const errors: unknown[] = [];
+    w.Parley('on', 'error', (e: unknown) => errors.push(e));
+    w.Parley('nonsense');
+    expect(errors).toEqual([{ code: 'unknown_method', message: expect.stringContaining("'nonsense'") }]);
+    expect(warn).toHaveBeenCalledOnce();
+    warn.mockRestore();
+  });
+
+  it('renders a <parley-chat> added after destroy() (a single-page app changing pages), with the last init options', async () => {
+    mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG } });
+    document.body.innerHTML = '<parley-chat></parley-chat>';
+    boot(scriptTag());
+    w.Parley('init', { title: 'Shop help' });
+    await flush();
+    w.Parley('destroy');
+    document.querySelector('parley-chat')!.remove();
+    await flush();
+
+    const next = document.createElement('parley-chat');
+    document.body.appendChild(next);
+    await flush();
+    expect(next.shadowRoot!.querySelector('[role="region"]')!.getAttribute('aria-label')).toBe('Shop help');
+    expect(document.querySelector('[data-parley]')).toBeNull();
   });
 });

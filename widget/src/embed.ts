@@ -11,6 +11,8 @@ const METHODS = ['init', 'open', 'close', 'toggle', 'send', 'identify', 'on', 'o
 let current: ParleyInstance | undefined;
 let inlineHost: HTMLElement | undefined;
 let defaults: ParleyOptions = {};
+/** The options of the last `init`, for a `<parley-chat>` that appears after `destroy()`; undefined before any init. */
+let lastOptions: ParleyOptions | undefined;
 /** `Parley('on', …)` handlers belong to the page: they outlive a re-init and may come before the first. */
 const pageHandlers: Array<[ParleyEventName, (data: any) => void]> = [];
 
@@ -18,10 +20,23 @@ const pageHandlers: Array<[ParleyEventName, (data: any) => void]> = [];
 export function init(options: ParleyOptions = {}): ParleyInstance {
   current?.destroy();
   defineElement();
+  lastOptions = options;
   inlineHost = options.container || document.querySelector<HTMLElement>('parley-chat') || undefined;
-  current = createParley({ ...defaults, ...options, theme: { ...defaults.theme, ...options.theme }, container: inlineHost });
-  for (const [event, fn] of pageHandlers) current.on(event, fn);
-  return current;
+  const widget = createParley({ ...defaults, ...options, theme: { ...defaults.theme, ...options.theme }, container: inlineHost });
+  const destroy = widget.destroy;
+  widget.destroy = () => {
+    destroy();
+    if (current === widget) current = undefined;
+  };
+  for (const [event, fn] of pageHandlers) widget.on(event, fn);
+  return (current = widget);
+}
+
+/** Tells the page about a call the widget does not have: a warning, and an `error` event to the page's handlers. */
+function unknownMethod(method: string) {
+  const error = { code: 'unknown_method', message: `Parley('${method}') is not a method; use one of ${METHODS.join(', ')}` };
+  console.warn('[parley]', error.message);
+  for (const [event, fn] of pageHandlers) if (event === 'error') fn(error);
 }
 
 // Defined lazily so that importing the module where there is no DOM (SSR) does not fail.
@@ -33,7 +48,10 @@ function defineElement() {
       connectedCallback() {
         if (inlineHost === this) return;
         inlineHost = this;
-        current?.mount(this);
+        // After destroy() (e.g. a single-page app left its chat page), a new element asks for the widget again.
+        // (In a microtask: a page that is still setting itself up, e.g. boot() right after, comes first.)
+        if (current) current.mount(this);
+        else queueMicrotask(() => inlineHost === this && !current && lastOptions && init(lastOptions));
       }
       disconnectedCallback() {
         if (inlineHost !== this) return;
@@ -50,6 +68,7 @@ type Global = ((method: string, ...args: unknown[]) => unknown) & { q?: Queued[]
 /** Installs `window.Parley` for the script tag `script` and starts the widget (unless `data-manual`). */
 export function boot(script: HTMLScriptElement) {
   const d = script.dataset;
+  lastOptions = undefined; // a fresh window.Parley remembers no earlier init
   const theme = { accent: d.accent, position: d.position, scheme: d.scheme } as ParleyOptions['theme'];
   defaults = { bff: d.bff || new URL(script.src).origin, locale: d.locale, title: d.title, greeting: d.greeting, theme };
   if (d.dir === 'rtl' || d.dir === 'ltr') defaults.dir = d.dir;
@@ -58,6 +77,7 @@ export function boot(script: HTMLScriptElement) {
 
   const call = (method: string, ...args: unknown[]): unknown => {
     try {
+      if (!(METHODS as readonly string[]).includes(method)) return unknownMethod(method);
       if (method === 'init') return init(args[0] as ParleyOptions);
       if (method === 'on' || method === 'off') {
         const [event, fn] = args as [ParleyEventName, (data: any) => void];
