@@ -25,11 +25,37 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     if (on) typingTimer = setTimeout(() => (st.typing.value = false), TYPING_MS);
   }
 
-  function setUnread(n: number) {
+  // Unread answers are kept by id in localStorage, per conversation: a reload keeps them, every tab
+  // shows the same count, and a message that reaches several tabs counts once.
+  const unreadKey = auth.key + ':unread';
+  function storedUnread(): string[] {
+    try {
+      const u = JSON.parse(localStorage.getItem(unreadKey) || 'null') as { sessionId: string; ids: string[] } | null;
+      return u && u.sessionId === auth.session?.sessionId ? u.ids : [];
+    } catch {
+      return [];
+    }
+  }
+  function showUnread(n: number) {
     if (n === st.unread.value) return;
     st.unread.value = n;
     emit('unread', { count: n });
   }
+  function storeUnread(ids: string[]) {
+    try {
+      if (ids.length) localStorage.setItem(unreadKey, JSON.stringify({ sessionId: auth.session?.sessionId, ids }));
+      else localStorage.removeItem(unreadKey);
+    } catch {
+      // storage unavailable: the count lives in this page only
+    }
+    showUnread(ids.length);
+  }
+  function addUnread(id: string) {
+    const ids = storedUnread();
+    storeUnread(ids.includes(id) ? ids : [...ids, id].slice(-100));
+  }
+  /** The panel was opened (in this tab): nothing is unread any more, in any tab. */
+  const markRead = () => storeUnread([]);
 
   function setConvo(c: Convo) {
     st.convo.value = c;
@@ -58,7 +84,8 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
       if (next.convo !== now.convo) setConvo(next.convo);
       // A new question restarts the dots' timeout; anything else only switches them.
       if (next.typing !== now.typing || (next.typing && message)) setTyping(next.typing);
-      setUnread(next.unread);
+      // applyEvent counts an unseen answer; which one it was is kept, so tabs and reloads agree.
+      if (next.unread !== now.unread && message) addUnread(message.id);
     });
     if (expired) sync.renew().catch(report);
     if (message) emit('message', message);
@@ -81,6 +108,7 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     auth.set(s, false);
     st.user.value = s.user;
     st.convo.value = s.state === 'escalated' || s.state === 'archived' ? s.state : 'active';
+    showUnread(storedUnread().length);
     sync.live();
     history(0).catch((e) => (isFatal(e) ? lost() : report(e)));
   }
@@ -109,12 +137,17 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
       st.votes.value = {};
       st.convo.value = 'none';
       setTyping(false);
-      setUnread(0);
+      showUnread(0);
     });
   }
 
   /** Another tab started, reset, or refreshed the conversation. */
   function onStorage(e: StorageEvent) {
+    if (e.key === null || e.key === unreadKey) {
+      // Read where this tab shows the conversation; else the count another tab wrote.
+      if (st.open.value && document.visibilityState === 'visible' && storedUnread().length) markRead();
+      else showUnread(storedUnread().length);
+    }
     if (e.key !== null && e.key !== auth.key) return;
     const next = loadSession(auth.key);
     const s = auth.session;
@@ -130,7 +163,7 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
 
   return {
     setTyping,
-    setUnread,
+    markRead,
     setConvo,
     apply,
     history,

@@ -110,6 +110,8 @@ export function createOutbox(key: string, d: OutboxDeps) {
     batch(() => {
       st.failed.value = false;
       st.switched.value = false;
+      // A refusal of earlier files is stale now; one that can be retried stays until Retry or dismiss.
+      if (!st.upload.value?.item) st.upload.value = undefined;
       const { clientId, text } = item;
       st.messages.value = [...st.messages.value, { id: clientId, clientId, role: 'user', text, src: 'l', pending: 'sending', createdAt: new Date().toISOString() }];
     });

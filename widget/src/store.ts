@@ -93,7 +93,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   function setOpen(on: boolean) {
     if (st.open.value === on) return;
     st.open.value = on;
-    if (on) conversation.setUnread(0);
+    if (on) conversation.markRead();
     remember(openKey, on ? '1' : '');
     emit(on ? 'open' : 'close');
   }
@@ -184,6 +184,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     submit,
     attach: outbox.attach,
     retryUpload: outbox.retryUpload,
+    /** Hides the message about the last files (the × beside it). */
+    dismissUpload: () => void (st.upload.value = undefined),
     escalate,
     loadOlder,
     identify,

@@ -39,7 +39,7 @@ svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 .ib:hover,.hb:hover{background:rgba(127,127,127,.2)}
 .hb{border:1px solid;border-radius:99px;background:transparent;padding:4px 12px;font-size:13px;white-space:nowrap}
 .bn{margin:0;padding:8px 18px;font-size:13px;background:var(--bb);border-bottom:1px solid var(--bd)}
-.log{flex:1;overflow-y:auto;overscroll-behavior:contain}
+.log{flex:1;overflow-y:auto;overscroll-behavior:contain;overflow-anchor:none}
 .in{padding:16px;display:flex;flex-direction:column;gap:10px}
 .log:focus-visible{outline-offset:-2px}
 .m{display:flex;flex-direction:column;align-items:flex-start;gap:6px;max-width:min(86%,560px)}
@@ -62,6 +62,7 @@ pre code{background:none;padding:0}
 .ty i:nth-child(2){animation-delay:.2s}
 .ty i:nth-child(3){animation-delay:.4s}
 @keyframes bl{0%,60%,100%{opacity:.3}30%{opacity:1}}
+.nm{position:sticky;bottom:6px;align-self:center;border:0;border-radius:99px;background:var(--a);color:var(--at);padding:6px 14px;font-size:13px;box-shadow:0 2px 8px rgba(0,0,0,.2)}
 .old{align-self:center;border:1px solid var(--bd);border-radius:99px;background:var(--bg);padding:4px 14px;font-size:13px}
 .bs,.qr,.acts{display:flex;flex-direction:column;gap:6px}
 .qr{flex-flow:row wrap;justify-content:flex-end;align-self:flex-end}
@@ -91,6 +92,8 @@ a.tl{color:inherit}
 .fl small{display:block;color:var(--mu)}
 .er{display:flex;align-items:center;gap:8px;margin:0;padding:8px 18px;font-size:13px;background:var(--eb);color:var(--ef)}
 .er button{border:0;background:none;padding:0;text-decoration:underline;font-weight:600}
+.er .x{margin-inline-start:auto;width:28px;height:28px;display:grid;place-items:center}
+.er .x svg{width:16px;height:16px}
 .c{display:flex;align-items:flex-end;gap:8px;padding:10px 12px;border-top:1px solid var(--bd)}
 textarea{flex:1;resize:none;margin:0;min-height:42px;max-height:140px;field-sizing:content;padding:9px 14px;border:1px solid var(--bd);border-radius:21px;background:var(--bg);color:var(--fg);font:inherit;font-size:16px;line-height:22px}
 textarea::placeholder{color:var(--mu)}

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createStore, type Store } from './store.js';
-import { BFF, FakeEventSource, flush, mockEventSource, mockFetch, seedSession, sessionBody, stored } from './test-utils.js';
+import { BFF, FakeEventSource, flush, KEY, mockEventSource, mockFetch, seedSession, sessionBody, stored } from './test-utils.js';
 
 let store: Store | undefined;
 let events: Array<[string, unknown]> = [];
@@ -78,6 +78,32 @@ describe('history and stream', () => {
     expect(events.filter(([n]) => n === 'unread').map(([, d]) => d)).toEqual([{ count: 1 }, { count: 2 }, { count: 0 }]);
   });
 
+  it('keeps the unread count across a reload and in step with other tabs until the panel is opened', async () => {
+    seedSession();
+    mockFetch({ 'GET /api/messages': { body: { items: [], hasMore: false } } });
+    const s = start();
+    await flush();
+    FakeEventSource.last.emit('message', { id: '1', role: 'operator', text: 'a' }, 1);
+    FakeEventSource.last.emit('message', { id: '2', role: 'operator', text: 'b' }, 2);
+    expect(s.unread.value).toBe(2);
+    const unreadKey = Object.keys(localStorage).find((k) => k !== KEY)!;
+    s.destroy();
+
+    const reloaded = start(); // the same page loaded again
+    await flush();
+    expect(reloaded.unread.value).toBe(2);
+    // Another tab received the same message (not counted twice) and a new one.
+    FakeEventSource.last.emit('message', { id: '2', role: 'operator', text: 'b' }, 2);
+    FakeEventSource.last.emit('message', { id: '3', role: 'operator', text: 'c' }, 3);
+    expect(reloaded.unread.value).toBe(3);
+    // The user opens the panel in another tab: this one follows.
+    const before = localStorage.getItem(unreadKey);
+    localStorage.removeItem(unreadKey);
+    dispatchEvent(new StorageEvent('storage', { key: unreadKey, oldValue: before, newValue: null }));
+    expect(reloaded.unread.value).toBe(0);
+    expect(events.filter(([n]) => n === 'unread').map(([, d]) => d)).toEqual([{ count: 2 }, { count: 3 }, { count: 0 }]);
+  });
+
   it('follows state events: escalated, then archived; the next message starts a new conversation', async () => {
     seedSession();
     const api = mockFetch({
@@ -97,6 +123,23 @@ describe('history and stream', () => {
     await flush();
     expect(api.to('POST', '/api/session')).toHaveLength(1);
     expect(stored().sessionId).toBe('s2');
+  });
+
+  it('shows typing dots after a user message only while the agent answers: not once a person took over', async () => {
+    seedSession();
+    mockFetch({ 'GET /api/messages': { body: { items: [], hasMore: false } }, 'POST /api/messages': { status: 202, body: {} } });
+    const s = start();
+    await flush();
+    FakeEventSource.last.emit('message', { id: 'u1', role: 'user', text: 'Hi' }, 1);
+    expect(s.typing.value).toBe(true);
+    FakeEventSource.last.emit('state', { state: 'escalated' }, 2);
+    expect(s.typing.value).toBe(false);
+    FakeEventSource.last.emit('message', { id: 'u2', role: 'user', text: 'Anyone there?' }, 3);
+    expect(s.typing.value).toBe(false);
+    s.send('Hello?');
+    await flush();
+    expect(s.messages.value.at(-1)).toMatchObject({ text: 'Hello?', pending: undefined });
+    expect(s.typing.value).toBe(false);
   });
 
   it('builds a streamed answer from message_delta events and closes it with the message', async () => {

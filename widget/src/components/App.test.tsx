@@ -213,9 +213,13 @@ describe('conversation', () => {
     seedSession();
     const { api } = await mount(routes);
     fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Talk to a person' }));
+    const human = screen.getByRole('button', { name: 'Talk to a person' });
+    human.focus();
+    fireEvent.click(human);
     await act(flush);
     expect(api.to('POST', '/api/escalate')[0]!.auth).toBe('Bearer tok1');
+    // The button is gone; focus is in the text box, not on <body>, so Escape still closes the panel.
+    expect(document.activeElement).toBe(textbox());
     act(() => FakeEventSource.last.emit('state', { state: 'escalated' }, 1));
     expect(screen.getByRole('status').textContent).toBe('A person from our team will take it from here.');
     expect(screen.queryByRole('button', { name: 'Talk to a person' })).toBeNull();

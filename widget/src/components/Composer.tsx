@@ -5,7 +5,7 @@
 import { useRef } from 'preact/hooks';
 import { fill } from '../i18n.js';
 import type { Ctx } from './ctx.js';
-import { CLIP, Icon, SEND } from './Icon.js';
+import { CLIP, CLOSE, Icon, SEND } from './Icon.js';
 
 /** The composer of the panel. */
 export function Composer({ c }: { c: Ctx }) {
@@ -44,6 +44,9 @@ export function Composer({ c }: { c: Ctx }) {
               {t.retry}
             </button>
           )}
+          <button type="button" class="x" aria-label={t.dismiss} onClick={s.dismissUpload}>
+            <Icon d={CLOSE} />
+          </button>
         </p>
       )}
       <form

@@ -1,22 +1,34 @@
 /** The conversation log: older-page button, greeting, messages and the typing indicator. */
-import { useLayoutEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { langOf, localized } from '../i18n.js';
 import { markdown } from '../markdown.js';
 import type { Ctx } from './ctx.js';
 import { MessageItem } from './MessageItem.js';
 
-/** The scrolling message list; it stays pinned to the newest message unless the reader scrolled up. */
+/**
+ * The scrolling message list. It follows the newest message while the reader is at the bottom,
+ * also when images and cards grow it after a render; once they scroll up it stays put, and new
+ * messages below show a "New messages" button that takes them down.
+ */
 export function MessageList({ c }: { c: Ctx }) {
   const { s, t } = c;
   const list = s.messages.value;
   const ref = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
-  const before = useRef({ first: '', height: 0 });
+  const lastTop = useRef(0);
+  const before = useRef({ first: '', last: '', height: 0 });
+  const [unseen, setUnseen] = useState(false);
   const greeting = c.o.greeting ?? c.o.strings?.greeting ?? localized(s.config.value?.greeting, langOf(c.o.locale)) ?? t.greeting;
 
+  const toBottom = () => {
+    const el = ref.current!;
+    el.scrollTop = el.scrollHeight;
+    lastTop.current = el.scrollTop;
+    pinned.current = true;
+    setUnseen(false);
+  };
   const follow = () => {
-    const el = ref.current;
-    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+    if (pinned.current && ref.current) toBottom();
   };
   // Images, fonts and badges can grow the list after a render: stay at the bottom if pinned.
   useLayoutEffect(() => {
@@ -29,11 +41,16 @@ export function MessageList({ c }: { c: Ctx }) {
   useLayoutEffect(() => {
     const el = ref.current!;
     const first = list[0]?.id || '';
+    const newest = list[list.length - 1];
+    const last = newest?.clientId || newest?.id || '';
     const prev = before.current;
     // Older messages were put on top: keep what the reader was looking at in place.
     if (prev.first && first !== prev.first && list.some((m) => m.id === prev.first)) el.scrollTop += el.scrollHeight - prev.height;
+    // The reader's own new message takes them to it, wherever they were.
+    else if (last !== prev.last && newest?.src === 'l') toBottom();
+    else if (last !== prev.last && prev.last && !pinned.current) setUnseen(true);
     else follow();
-    before.current = { first, height: el.scrollHeight };
+    before.current = { first, last, height: el.scrollHeight };
   });
 
   return (
@@ -46,7 +63,14 @@ export function MessageList({ c }: { c: Ctx }) {
       tabIndex={0}
       onScroll={(e) => {
         const el = e.currentTarget;
-        pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+        const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+        // Only the reader scrolling up unpins: content growing below (an image loading between our
+        // scroll and this event) leaves scrollTop where it was and must not.
+        if (atBottom) {
+          pinned.current = true;
+          setUnseen(false);
+        } else if (el.scrollTop < lastTop.current - 1) pinned.current = false;
+        lastTop.current = el.scrollTop;
       }}
     >
       <div class="in">
@@ -70,6 +94,11 @@ export function MessageList({ c }: { c: Ctx }) {
             <i />
             <i />
           </div>
+        )}
+        {unseen && (
+          <button type="button" class="nm" onClick={toBottom}>
+            {t.newMessages}
+          </button>
         )}
       </div>
     </div>

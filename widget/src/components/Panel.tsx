@@ -62,7 +62,15 @@ export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
           </button>
         )}
         {view === 'chat' && s.canEscalate.value && (
-          <button type="button" class="hb" onClick={s.escalate}>
+          <button
+            type="button"
+            class="hb"
+            onClick={() => {
+              // The button goes away once asked: focus must not fall to <body>, where Escape does nothing.
+              focusInput();
+              void s.escalate();
+            }}
+          >
             {t.human}
           </button>
         )}

@@ -91,6 +91,21 @@ describe('limits, checked before anything is sent', () => {
     expect(FakeXHR.all).toHaveLength(1);
   });
 
+  it('drops a limit refusal once a later message is sent, and the reader can dismiss it', async () => {
+    seedSession();
+    await mount({ 'POST /api/messages': { status: 202, body: {} } });
+    await pick(file('huge.mov', 11 * MB));
+    expect(screen.getByRole('alert').textContent).toContain('Files can be at most 10 MB each.');
+    fireEvent.input(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'never mind' } });
+    fireEvent.submit(document.querySelector('form.c')!);
+    await act(flush);
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    await pick(file('huge.mov', 11 * MB));
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('says it in the widget language', async () => {
     await mount({}, { t: pickStrings(fr) });
     await pick(file('huge.mov', 11 * MB));
