@@ -196,6 +196,31 @@ describe('inline and dark', () => {
     await dark.context.close();
   });
 
+  it('right-to-left (locale ar): each message and the text box read in their own direction', async () => {
+    const arabic = await openHostPage(world, { locale: 'ar' });
+    const { page } = arabic;
+    await launcher(page).click();
+    await panel(page).waitFor();
+    const direction = (el: Element) => getComputedStyle(el).direction;
+    expect(await panel(page).evaluate(direction)).toBe('rtl');
+    // The empty box shows its English placeholder left to right ("Type a message…", not "…Type a message").
+    expect(await composer(page).evaluate(direction)).toBe('ltr');
+    await composer(page).fill('مرحبا');
+    expect(await composer(page).evaluate(direction)).toBe('rtl');
+    await composer(page).fill('');
+    await sendMessage(page, 'Hello there.');
+    await sendMessage(page, 'مرحبا بكم');
+    await expect.poll(() => userBubbles(page).count()).toBe(2);
+    expect(await userBubbles(page).evaluateAll((els) => els.map((el) => getComputedStyle(el).direction))).toEqual(['ltr', 'rtl']);
+    // The agent's English answer too.
+    const answer = log(page).locator('.m.bot .b').last();
+    await answer.waitFor({ timeout: ANSWER_MS });
+    expect(await answer.evaluate(direction)).toBe('ltr');
+    await page.screenshot({ path: `${SCREENSHOTS}desktop-rtl.png` });
+    expect(arabic.problems).toEqual([]);
+    await arabic.context.close();
+  });
+
   it("speaks the browser's language (German, fetched from the BFF under the strict CSP)", async () => {
     const german = await openHostPage(world, { locale: 'de-DE' });
     const { page } = german;

@@ -28,7 +28,12 @@ function size(bytes?: number): string {
   return `${+(bytes / 1024 ** i).toFixed(i ? 1 : 0)} ${units[i]}`;
 }
 
-const Lead = ({ text }: { text?: string }) => (text ? <div class="b">{markdown(text)}</div> : null);
+const Lead = ({ text }: { text?: string }) =>
+  text ? (
+    <div class="b" dir="auto">
+      {markdown(text)}
+    </div>
+  ) : null;
 
 /** One badge; quick replies show only while their message is the last one. */
 export function BadgeView({ b, c, last }: { b: Badge; c: Ctx; last: boolean }) {

@@ -74,7 +74,9 @@ export function Composer({ c }: { c: Ctx }) {
             </button>
           </>
         )}
+        {/* dir=auto: typed text (and an empty box's placeholder) in its own direction, whatever the widget's */}
         <textarea
+          dir="auto"
           rows={1}
           aria-label={t.message}
           placeholder={t.placeholder}

@@ -11,7 +11,12 @@ export function MessageItem({ m, c, last }: { m: ChatMessage; c: Ctx; last: bool
   return (
     <div class={`m ${m.role}${m.badge?.type === 'carousel' ? ' w' : ''}`}>
       {m.role === 'operator' ? <div class="who">{who}</div> : <span class="sr">{who}:</span>}
-      {m.text && <div class="b">{m.role === 'user' ? m.text : markdown(m.text)}</div>}
+      {/* dir=auto: each message reads in its own direction, so English in a right-to-left widget stays "Hello." */}
+      {m.text && (
+        <div class="b" dir="auto">
+          {m.role === 'user' ? m.text : markdown(m.text)}
+        </div>
+      )}
       {m.badge && <BadgeView b={m.badge} c={c} last={last} />}
       {m.progress !== undefined && (
         <div class="pg" role="progressbar" aria-label={t.uploading} aria-valuenow={m.progress}>

@@ -81,7 +81,9 @@ export function MessageList({ c }: { c: Ctx }) {
         ) : (
           greeting && (
             <div class="m bot">
-              <div class="b">{markdown(greeting)}</div>
+              <div class="b" dir="auto">
+                {markdown(greeting)}
+              </div>
             </div>
           )
         )}
