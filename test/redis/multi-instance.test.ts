@@ -70,7 +70,7 @@ describe.skipIf(skipRedisTests)('two BFF processes on one Redis', () => {
     }
   });
 
-  it('accepts on B a token minted on A, and refuses on B a refresh token already spent on A', async () => {
+  it('accepts on B a token minted on A, and refuses on B a refresh token already spent on A (and the chain after it)', async () => {
     const c = await conversation();
     const rotated = await call(a.url, 'POST', '/api/token', { body: { refreshToken: c.refreshToken } });
     expect(rotated.status).toBe(200);
@@ -81,10 +81,14 @@ describe.skipIf(skipRedisTests)('two BFF processes on one Redis', () => {
     await nextText(onB, 'for the new token');
     onB.close();
 
+    // The refresh token A handed out is good on B.
+    const onward = await call(b.url, 'POST', '/api/token', { body: { refreshToken: rotated.body.refreshToken } });
+    expect(onward.status).toBe(200);
     const reused = await call(b.url, 'POST', '/api/token', { body: { refreshToken: c.refreshToken } });
     expect([reused.status, reused.body.error?.code]).toEqual([401, 'refresh_token_reused']);
-    // The refresh token A handed out is good on B, once.
-    expect((await call(b.url, 'POST', '/api/token', { body: { refreshToken: rotated.body.refreshToken } })).status).toBe(200);
+    // A reuse spends every later token of its chain, also one issued by the other instance.
+    const later = await call(a.url, 'POST', '/api/token', { body: { refreshToken: onward.body.refreshToken } });
+    expect([later.status, later.body.error?.code]).toEqual([401, 'refresh_token_reused']);
   });
 
   it('shares the new-conversation rate limit: the third attempt across A and B is 429', async () => {
