@@ -6,6 +6,8 @@
  * Colors come from custom properties: `--parley-accent`, `--parley-accent-text`, `--parley-bg`,
  * `--parley-fg`, `--parley-muted`, `--parley-border`, `--parley-bubble`, `--parley-radius`,
  * `--parley-font`.
+ * In the header the title keeps its width and "Talk to a person" gives way first, wrapping onto more
+ * lines (German's "Mit einem Menschen sprechen" is long); only a title wider than the rest is cut.
  */
 
 const DARK = '--bg:#17191e;--fg:#eceef2;--mu:#a5abb6;--bd:#30343d;--bb:#252830;--ac:color-mix(in srgb,var(--a) 55%,#fff);--eb:#3b1e20;--ef:#ffc2c2';
@@ -34,10 +36,10 @@ svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 .inline{height:100%}
 .inline .p{position:relative;right:auto;bottom:auto;width:100%;height:100%;min-height:420px;box-shadow:none;border:1px solid var(--bd);animation:none}
 .h{display:flex;align-items:center;gap:8px;padding:12px 10px;padding-inline-start:18px;background:var(--a);color:var(--at)}
-.h h2{flex:1;margin:0;font-size:16px;font-weight:650;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.ib{width:36px;height:36px;border:0;border-radius:50%;background:transparent;display:grid;place-items:center}
+.h h2{margin:0;margin-inline-end:auto;font-size:16px;font-weight:650;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.ib{flex:none;width:36px;height:36px;border:0;border-radius:50%;background:transparent;display:grid;place-items:center}
 .ib:hover,.hb:hover{background:rgba(127,127,127,.2)}
-.hb{border:1px solid;border-radius:99px;background:transparent;padding:4px 12px;font-size:13px;white-space:nowrap}
+.hb{flex:1;max-width:max-content;border:1px solid;border-radius:99px;background:transparent;padding:4px 12px;font-size:13px;line-height:1.2}
 .bn{margin:0;padding:8px 18px;font-size:13px;background:var(--bb);border-bottom:1px solid var(--bd)}
 .log{flex:1;overflow-y:auto;overscroll-behavior:contain;overflow-anchor:none}
 .in{padding:16px;display:flex;flex-direction:column;gap:10px}
@@ -97,7 +99,7 @@ a.tl{color:inherit}
 .c{display:flex;align-items:flex-end;gap:8px;padding:10px 12px;border-top:1px solid var(--bd)}
 textarea{flex:1;resize:none;margin:0;min-height:42px;max-height:140px;field-sizing:content;padding:9px 14px;border:1px solid var(--bd);border-radius:21px;background:var(--bg);color:var(--fg);font:inherit;font-size:16px;line-height:22px}
 textarea::placeholder{color:var(--mu)}
-.c .ib{width:42px;height:42px;flex:none;color:var(--mu)}
+.c .ib{width:42px;height:42px;color:var(--mu)}
 .pg{width:140px;max-width:100%;height:4px;border-radius:2px;background:var(--bd);overflow:hidden}
 .pg i{display:block;height:100%;background:var(--ac);transition:width .2s}
 .sb,.pb{border:0;background:var(--a);color:var(--at)}
