@@ -23,7 +23,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist/ dist/
 COPY scripts/start.mjs scripts/start.mjs
-# The demo server (dist/server/demo) reads its pages from here at run time.
+# The demo (dist/server/demo, pages from demo/site) runs only with DEMO=true: with nothing
+# configured, NODE_ENV=production makes the BFF refuse to start rather than serve the demo shop.
 COPY demo/site/ demo/site/
 # No widget/src or bff/src in this stage: start.mjs then runs dist/ as built, never rebuilds.
 USER node

@@ -128,7 +128,10 @@ async function rssPerStream(servers: SpawnedServer[], count: number): Promise<nu
 
 async function main() {
   // Measure what production runs: the compiled server, not the sources through a loader.
-  if (spawnSync('npm', ['run', '--silent', 'build:server'], { stdio: 'inherit' }).status !== 0) throw new Error('build:server failed');
+  // The demo build too: with no UPSTREAM_BASE_URL the simulator stands in for the service.
+  for (const script of ['build:server', 'build:demo']) {
+    if (spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit' }).status !== 0) throw new Error(`${script} failed`);
+  }
   console.log(`Parley benchmarks — ${SECONDS}s runs, servers on core 0 (${pin.length ? 'pinned' : 'unpinned'}), load from ${hasWrk ? 'wrk' : 'the Node http client (apt-get install wrk for a faster one)'}, node ${process.version}\n`);
   // Each comparison starts fresh servers: a memory BFF that has taken a million webhooks holds
   // a million retained events in its heap, and its GC would be measured instead of the code.

@@ -75,7 +75,7 @@ process.exit(problems.length ? 1 : 0);
 
 /** Lays out the final stage in a temp folder, installs production dependencies, runs and probes it. */
 async function simulate() {
-  if (!existsSync(join(root, 'dist/widget/widget.js')) || !existsSync(join(root, 'dist/server/bff/src/server.js'))) {
+  if (!['dist/widget/widget.js', 'dist/server/bff/src/server.js', 'dist/server/demo/main.js'].every((f) => existsSync(join(root, f)))) {
     console.log('dist/ is missing: npm run build');
     const built = spawnSync(npm, ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
     if (built.status !== 0) throw new Error('npm run build failed');
@@ -109,12 +109,18 @@ async function simulate() {
     for (const dev of Object.keys(pkg.devDependencies ?? {})) if (existsSync(join(app, 'node_modules', dev))) throw new Error(`dev dependency ${dev} was installed`);
     ok('npm ci --omit=dev (production dependencies only)');
 
-    // The container's environment: the image's ENV, no configuration (demo mode), any free port.
-    const env = { PATH: process.env.PATH, HOME: image, ...final.env, PORT: '0', HOST: '127.0.0.1' };
+    // The container's environment: the image's ENV, any free port. With nothing configured it
+    // must refuse (a misconfigured container never serves the demo); DEMO=true runs the demo.
+    const bare = { PATH: process.env.PATH, HOME: image, ...final.env, PORT: '0', HOST: '127.0.0.1' };
+    const refused = spawnSync(final.cmd[0], final.cmd.slice(1), { cwd: app, env: bare, encoding: 'utf8', timeout: 30_000 });
+    const refusal = /^Configuration error: NODE_ENV=production needs UPSTREAM_BASE_URL, or CHAT_MODE=model with GATEWAY_BASE_URL\b/m;
+    if (refused.status !== 1 || !refusal.test(refused.stderr)) throw new Error(`with nothing configured: exit ${refused.status}, not the refusal:\n${refused.stdout}${refused.stderr}`);
+    ok('nothing configured: refuses to start with one line naming the variables');
+    const env = { ...bare, DEMO: 'true' };
     child = spawn(final.cmd[0], final.cmd.slice(1), { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const output = [];
     const port = await listening(child, output);
-    ok(`${final.cmd.join(' ')} listens (demo mode) on port ${port}`);
+    ok(`DEMO=true ${final.cmd.join(' ')} listens (demo) on port ${port}`);
     const base = `http://127.0.0.1:${port}`;
     await expectResponse(`${base}/healthz`, 'application/json', (body) => JSON.parse(body).status === 'ok');
     await expectResponse(`${base}/widget.js`, 'text/javascript', (body) => body.length > 1000);
@@ -123,7 +129,7 @@ async function simulate() {
     const probe = spawnSync(probeCmd, probeArgs, { cwd: app, env: { ...env, PORT: String(port) }, timeout: 10_000 });
     if (probe.status !== 0) throw new Error(`HEALTHCHECK command exited ${probe.status}`);
     ok('HEALTHCHECK command exits 0');
-    if (output.some((line) => /build:(widget|server)/.test(line))) throw new Error('start.mjs tried to rebuild inside the image');
+    if (output.some((line) => /build:(widget|server|demo)/.test(line))) throw new Error('start.mjs tried to rebuild inside the image');
 
     const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
     child.kill('SIGTERM');

@@ -1,5 +1,6 @@
-// `npm start`: builds what is missing or out of date, then runs the compiled BFF.
-// With no UPSTREAM_BASE_URL the BFF starts the built-in simulator and serves the demo.
+// `npm start`: builds what is missing or out of date, then runs the compiled BFF, or the demo
+// (the BFF with the built-in simulator, shop and console) when DEMO=true or when nothing is
+// configured outside production. In production with nothing configured the BFF refuses to start.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,6 +39,16 @@ function run(script) {
 
 // The container image is built ahead of time and ships no sources: nothing to rebuild there.
 if (existsSync(join(root, 'widget', 'src')) && stale('dist/widget/widget.js', ['widget/src', 'shared'])) run('build:widget');
-if (existsSync(join(root, 'bff', 'src')) && stale('dist/server/bff/src/server.js', ['bff/src', 'shared', 'demo'])) run('build:server');
+const sources = existsSync(join(root, 'bff', 'src'));
+if (sources && stale('dist/server/bff/src/server.js', ['bff/src', 'shared'])) run('build:server');
 
-await import(new URL('../dist/server/bff/src/server.js', import.meta.url).href).then((m) => m.main());
+// One rule, in config.ts, decides; the server itself never loads the demo.
+const { wantsDemo } = await import(new URL('../dist/server/bff/src/config.js', import.meta.url).href);
+if (wantsDemo(process.env)) {
+  if (sources && stale('dist/server/demo/main.js', ['demo', 'bff/src', 'shared'])) run('build:demo');
+  const { main } = await import(new URL('../dist/server/bff/src/server.js', import.meta.url).href);
+  const { startDemo } = await import(new URL('../dist/server/demo/main.js', import.meta.url).href);
+  await main(() => startDemo());
+} else {
+  await import(new URL('../dist/server/bff/src/server.js', import.meta.url).href).then((m) => m.main());
+}

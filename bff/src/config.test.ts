@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, NOTHING_CONFIGURED, wantsDemo } from './config.js';
 
 const upstream = {
   UPSTREAM_BASE_URL: 'https://api.example.com',
@@ -22,13 +22,56 @@ function problems(env: Record<string, string>): string[] {
 }
 
 describe('loadConfig', () => {
-  it('runs in simulator mode with nothing set, with random secrets and SPEC defaults', () => {
-    const a = loadConfig({});
-    const b = loadConfig({});
+  it('runs the demo (DEMO=true, nothing else) with random secrets and the documented defaults', () => {
+    const a = loadConfig({ DEMO: 'true' });
+    const b = loadConfig({ DEMO: 'true' });
     expect(a).toMatchObject({ port: 8787, host: '0.0.0.0', simulator: true, allowedOrigins: ['*'], sessionTokenTtlSec: 900, refreshTokenTtlSec: 604800, chatMode: 'agent', gatewayRegion: 'eu', maxUploadBytes: 10485760, maxUploadFiles: 5, rateLimitSessionsPerMin: 20, rateLimitMessagesPerMin: 30, trustProxy: false, testChat: false });
     expect(a.sessionJwtSecret.length).toBeGreaterThanOrEqual(32);
     expect(a.sessionJwtSecret).not.toBe(b.sessionJwtSecret);
     expect(Object.isFrozen(a)).toBe(true);
+  });
+
+  describe('the demo only on purpose (docs/api.md "Operations")', () => {
+    it('NODE_ENV=production with nothing configured refuses with one line naming the variables', () => {
+      expect(problems({ NODE_ENV: 'production' })).toEqual([NOTHING_CONFIGURED]);
+      expect(NOTHING_CONFIGURED).toMatch(/UPSTREAM_BASE_URL.*CHAT_MODE=model.*GATEWAY_BASE_URL.*DEMO=true/);
+      // A model-only setting without its gateway host is still nothing to talk to.
+      expect(problems({ NODE_ENV: 'production', CHAT_MODE: 'model' })).toContain(NOTHING_CONFIGURED);
+    });
+
+    it('DEMO=true runs the demo in production, with its own settings', () => {
+      const c = loadConfig({ NODE_ENV: 'production', DEMO: 'true', SIM_REPLY_DELAY_MS: '5', SIM_DUPLICATE_RATE: '0.25', PUBLIC_ORIGIN: 'https://demo.example.com/' });
+      expect(c).toMatchObject({ simulator: true, demo: { replyDelayMs: 5, duplicateRate: 0.25, publicOrigin: 'https://demo.example.com' } });
+    });
+
+    it('a real configuration has no demo settings, and DEMO=true beside a real service is refused', () => {
+      expect(loadConfig({ ...upstream, NODE_ENV: 'production' }).demo).toBeUndefined();
+      expect(problems({ ...upstream, DEMO: 'true' })).toEqual([expect.stringMatching(/^DEMO=true runs the built-in simulator: unset UPSTREAM_BASE_URL/)]);
+    });
+
+    it('outside production, nothing configured and no DEMO still refuses the server alone (npm start picks the demo)', () => {
+      expect(problems({})).toEqual([expect.stringMatching(/^Nothing to talk to: set UPSTREAM_BASE_URL/)]);
+    });
+
+    it.each([
+      ['SIM_DUPLICATE_RATE', '1.5', /SIM_DUPLICATE_RATE must be a number from 0 to 1/],
+      ['SIM_REPLY_DELAY_MS', '-1', /SIM_REPLY_DELAY_MS must be a whole number/],
+      ['DEMO', 'maybe', /DEMO must be true or false/],
+    ])('%s=%s is refused with a clear line', (name, value, pattern) => {
+      expect(problems({ DEMO: 'true', [name]: value }).some((line) => pattern.test(line))).toBe(true);
+    });
+
+    it.each([
+      [{}, true, 'a laptop with nothing configured'],
+      [{ NODE_ENV: 'development' }, true, 'development'],
+      [{ NODE_ENV: 'production' }, false, 'production with nothing configured (refused instead)'],
+      [{ NODE_ENV: 'production', DEMO: 'true' }, true, 'production, on purpose'],
+      [{ UPSTREAM_BASE_URL: 'https://api.example.com' }, false, 'a real service'],
+      [{ CHAT_MODE: 'model', GATEWAY_BASE_URL: 'https://gw.example.com' }, false, 'a model-only deployment'],
+      [{ DEMO: 'false' }, false, 'DEMO=false'],
+    ] as [Record<string, string>, boolean, string][])('npm start runs the demo for %j: %s (%s)', (env, expected) => {
+      expect(wantsDemo(env)).toBe(expected);
+    });
   });
 
   it('parses a full upstream configuration', () => {

@@ -9,7 +9,10 @@ export interface Config {
   host: string;
   /** Unset: simulator mode (the demo starts the built-in upstream simulator). */
   upstreamBaseUrl?: string;
+  /** Nothing real configured; the BFF runs only as the demo (DEMO=true), with the simulator. */
   simulator: boolean;
+  /** The demo's own settings (DEMO=true); undefined for a real deployment. */
+  demo?: DemoConfig;
   upstreamAccessToken: string;
   agentBotKey: string;
   webhookSecrets: string[];
@@ -76,6 +79,14 @@ export interface Config {
   identityRequired: boolean;
 }
 
+/** Settings only the demo entry (demo/main.ts) reads; the server passes them on untouched. */
+export interface DemoConfig {
+  /** How long the simulated agent takes to answer (tests make it fast). */
+  replyDelayMs: number;
+  /** Share of webhooks the simulated service sends twice (0 to 1). */
+  duplicateRate: number;
+}
+
 /** Thrown by `loadConfig` with one line per bad variable (never a secret's value). */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -101,6 +112,19 @@ export function isSimulatorEnv(env: Env): boolean {
   return !set('UPSTREAM_BASE_URL') && !(env.CHAT_MODE?.trim() === 'model' && set('GATEWAY_BASE_URL'));
 }
 
+/**
+ * Whether `npm start` should run the demo: asked for (DEMO=true), or nothing configured outside
+ * production (a laptop). In production nothing configured is a mistake, refused by `loadConfig`.
+ */
+export function wantsDemo(env: Env): boolean {
+  const p = new Parser(env, []); // a bad DEMO value is reported by loadConfig, on the server's way in
+  return p.bool('DEMO', isSimulatorEnv(env) && p.optional('NODE_ENV') !== 'production');
+}
+
+/** The one line a production server with nothing to talk to stops with (docs/api.md "Operations"). */
+export const NOTHING_CONFIGURED =
+  'NODE_ENV=production needs UPSTREAM_BASE_URL, or CHAT_MODE=model with GATEWAY_BASE_URL; set DEMO=true to run the demo on purpose';
+
 /** Parses and validates the environment once; throws `ConfigError` naming every bad variable. */
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const problems: string[] = [];
@@ -108,6 +132,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 
   const upstreamBaseUrl = p.url('UPSTREAM_BASE_URL');
   const simulator = isSimulatorEnv(env);
+  const demo = readDemo(p, problems, simulator);
   const chatMode = p.oneOf('CHAT_MODE', ['agent', 'model'] as const, 'agent');
   const flowTokens = parseFlowTokens(p.list('FLOW_TOKENS', []), problems);
   // Secrets are required against a real upstream; the simulator gets fresh random ones. Model
@@ -187,6 +212,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     host: p.string('HOST', '0.0.0.0'),
     upstreamBaseUrl: upstreamBaseUrl?.replace(/\/+$/, ''),
     simulator,
+    demo,
     upstreamAccessToken: secret('UPSTREAM_ACCESS_TOKEN', agentNeeded),
     agentBotKey: secret('AGENT_BOT_KEY', agentNeeded),
     webhookSecrets,
@@ -244,6 +270,24 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/**
+ * DEMO=true runs the built-in simulator on purpose; nothing configured without it is refused, in
+ * production with the line operators look for. A real service and the demo exclude each other.
+ */
+function readDemo(p: Parser, problems: string[], simulator: boolean): DemoConfig | undefined {
+  const production = p.optional('NODE_ENV') === 'production';
+  const on = p.bool('DEMO', false);
+  const demo: DemoConfig = {
+    replyDelayMs: p.int('SIM_REPLY_DELAY_MS', 400, 0, 60_000),
+    duplicateRate: p.number('SIM_DUPLICATE_RATE', 0.1, 0, 1),
+  };
+  if (on && !simulator) problems.push('DEMO=true runs the built-in simulator: unset UPSTREAM_BASE_URL (and GATEWAY_BASE_URL in model mode)');
+  if (!on && simulator) {
+    problems.push(production ? NOTHING_CONFIGURED : 'Nothing to talk to: set UPSTREAM_BASE_URL, or CHAT_MODE=model with GATEWAY_BASE_URL; `npm start` runs the demo');
+  }
+  return on ? demo : undefined;
 }
 
 /** `name:token,name2:token2` → `{name: token}`; a malformed entry adds one problem. */

@@ -48,6 +48,17 @@ export class Parser {
     return Number(raw);
   }
 
+  /** A decimal number from `min` to `max` (e.g. a rate from 0 to 1). */
+  number(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      this.problems.push(`${name} must be a number from ${min} to ${max}`);
+      return fallback;
+    }
+    return Number(raw);
+  }
+
   bool(name: string, fallback: boolean): boolean {
     const raw = this.optional(name)?.toLowerCase();
     if (raw === undefined) return fallback;

@@ -1,12 +1,13 @@
 import { signWebhook } from '../../bff/src/lib/webhook-verify.js';
-import { start, type RunningServer } from '../../bff/src/server.js';
+import type { RunningServer } from '../../bff/src/server.js';
+import { startDemo } from '../../demo/main.js';
 
 export const WEBHOOK_SECRET = 'test-webhook-secret-0123456789';
 export const JWT_SECRET = 'test-jwt-secret-0123456789-0123456789';
 
 /** Starts the BFF in process in demo mode (simulator on the same port) with fast, deterministic settings. */
 export function startBff(env: Record<string, string> = {}): Promise<RunningServer> {
-  return start({
+  return startDemo({
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',

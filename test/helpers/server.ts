@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { wantsDemo } from '../../bff/src/config.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -17,7 +18,7 @@ export interface SpawnedServer {
 
 /**
  * Spawns the BFF from source (tsx) on a free loopback port and resolves once it listens.
- * With no `UPSTREAM_BASE_URL` in `env` it runs in demo mode with the built-in simulator.
+ * With no `UPSTREAM_BASE_URL` in `env` it runs the demo (demo/main.ts) with the built-in simulator.
  */
 export async function startServer(
   env: Record<string, string> = {},
@@ -29,11 +30,16 @@ export async function startServer(
     compiled?: boolean;
   } = {},
 ): Promise<SpawnedServer> {
-  const entry = options.compiled ? ['dist/server/bff/src/server.js'] : ['--import', 'tsx', 'bff/src/server.ts'];
+  const childEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env };
+  // The entry `npm start` would pick: the demo when nothing real is configured (or DEMO=true).
+  const demo = wantsDemo(childEnv);
+  const entry = options.compiled
+    ? [demo ? 'dist/server/demo/main.js' : 'dist/server/bff/src/server.js']
+    : ['--import', 'tsx', demo ? 'demo/main.ts' : 'bff/src/server.ts'];
   const argv = [...(options.prefix ?? []), process.execPath, ...entry];
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];

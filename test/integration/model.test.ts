@@ -232,7 +232,7 @@ describe('start-up', () => {
   });
 
   it('the process prints "Configuration error: GATEWAY_MODEL … is not available in region eu" and exits 1', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bff/src/server.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts'], {
       cwd: ROOT,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', CHAT_MODE: 'model', GATEWAY_MODEL: 'openai/gpt-4o', UPSTREAM_BASE_URL: '', GATEWAY_BASE_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],

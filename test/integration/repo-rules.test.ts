@@ -31,6 +31,14 @@ describe('repository rules', () => {
     expect(where).toHaveLength(1);
   });
 
+  it('the server never loads the demo, and its build does not compile it', () => {
+    for (const path of files('bff/src', /\.ts$/)) {
+      expect(read(path), path).not.toMatch(/from '(\.\.\/)+demo\/|import\(\s*['"`](\.\.\/)+demo\//);
+    }
+    const build = JSON.parse(read('tsconfig.server.json')) as { include: string[] };
+    expect(build.include.filter((glob) => glob.startsWith('demo'))).toEqual([]);
+  });
+
   it('lib/ holds general helpers only: nothing there knows the upstream service\'s message shapes', () => {
     const lib = files('bff/src/lib', /\.ts$/).filter((path) => !path.endsWith('.test.ts'));
     for (const path of lib) expect(read(path), path).not.toMatch(/message\.added|conversation\.state_changed|\bhbo\b/);

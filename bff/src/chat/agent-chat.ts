@@ -49,6 +49,9 @@ export class AgentChat implements ChatBackend {
     return this.publishUserMessage(conversationId, input.text, input.clientId);
   }
 
+  /** Nothing of its own runs on: replies arrive by webhook, and owed writes belong to the server. */
+  async close(): Promise<void> {}
+
   async listMessages(conversationId: string, limit: number, offset: number): Promise<{ items: Message[]; hasMore: boolean }> {
     // One extra item tells whether an older page exists without a count call.
     const raw = await this.upstream.listMessages(conversationId, limit + 1, offset);

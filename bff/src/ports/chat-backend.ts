@@ -36,4 +36,6 @@ export interface ChatBackend {
    * mode only; absent in agent mode). Resolves once the stop is sent, not once the reply ended.
    */
   stop?(conversationId: string): Promise<void>;
+  /** Ends the backend's own work in progress (model replies being written); called once on shutdown. */
+  close(): Promise<void>;
 }

@@ -1,0 +1,142 @@
+import type { Config } from './config.js';
+import type { AppDeps } from './context.js';
+import { FeedbackWebhook } from './adapters/http-feedback.js';
+import { HttpFlowClient } from './adapters/http-flows.js';
+import { HttpGateway } from './adapters/http-gateway.js';
+import { HttpAgentUpstream } from './adapters/http-upstream.js';
+import { MemoryOnceStore, MemoryRateLimiter } from './adapters/memory-limits.js';
+import { MemorySignalBus } from './adapters/memory-signals.js';
+import { MemoryEventStore } from './adapters/memory-store.js';
+import { MemoryUserDirectory } from './adapters/memory-users.js';
+import { AcceptedWrites } from './chat/accepted-writes.js';
+import { AgentChat } from './chat/agent-chat.js';
+import { ModelChat } from './chat/model-chat.js';
+import type { Logger } from './logger.js';
+import { IdentityVerifier } from './lib/identity.js';
+import { Metrics } from './lib/metrics.js';
+import { combineObservers } from './lib/observers.js';
+import { Heartbeat } from './lib/sse.js';
+import { TokenService } from './lib/tokens.js';
+import { WebhookVerifier } from './lib/webhook-verify.js';
+import { loadWidgetAsset } from './lib/widget-asset.js';
+import type { ChatBackend } from './ports/chat-backend.js';
+import type { EventStore, RetentionOptions } from './ports/event-store.js';
+import type { Observer } from './ports/observer.js';
+import type { OnceStore } from './ports/once-store.js';
+import type { RateLimiter } from './ports/rate-limiter.js';
+import type { SignalBus } from './ports/signals.js';
+import type { UserDirectory } from './ports/user-directory.js';
+
+interface Storage {
+  store: EventStore;
+  rateLimiter: RateLimiter;
+  onceStore: OnceStore;
+  users: UserDirectory;
+  signals: SignalBus;
+  close(): Promise<void>;
+}
+
+/** The app's dependencies, built from the configuration, and how to release them. */
+export interface Assembled {
+  deps: AppDeps;
+  /** The model gateway (model mode), for the start-up check that it lists the model. */
+  gateway?: HttpGateway;
+  /** Ends what was built, last-built first: chat, feedback, owed writes, storage. */
+  close(): Promise<void>;
+}
+
+export interface AssembleOptions {
+  logger: Logger;
+  /** Where the agent service and flows are reached (the simulator's path in the demo). */
+  serviceBaseUrl: string;
+  /** Sees every upstream call and webhook besides the metrics (the demo's inspector). */
+  observer?: Observer;
+}
+
+/** Builds storage, upstream clients and the chat backend: everything the app reads from. */
+export async function assemble(config: Readonly<Config>, options: AssembleOptions): Promise<Assembled> {
+  const { logger, serviceBaseUrl } = options;
+  const storage = await openStorage(config);
+  const metrics = new Metrics();
+  const observer = combineObservers(metrics, options.observer);
+  const policy = { retries: config.upstreamRetries, timeoutMs: config.upstreamTimeoutMs };
+  const writes = new AcceptedWrites({ logger });
+  const gateway =
+    config.chatMode === 'model'
+      ? new HttpGateway({ baseUrl: config.gatewayBaseUrl ?? serviceBaseUrl, region: config.gatewayRegion, apiKey: config.gatewayApiKey, model: config.gatewayModel, policy, observer })
+      : undefined;
+  const chat = gateway ? await modelChat(config, gateway, storage, logger) : agentChat(config, serviceBaseUrl, storage, writes, observer);
+  const feedback = config.feedbackWebhookUrl
+    ? new FeedbackWebhook({ url: config.feedbackWebhookUrl, secret: config.feedbackWebhookSecret!, logger })
+    : undefined;
+  const identity =
+    config.identitySecret || config.identityJwksUrl
+      ? new IdentityVerifier({ secret: config.identitySecret, jwks: config.identityJwksUrl, issuer: config.identityIssuer, userVariables: config.userVariables })
+      : undefined;
+  const tokens = new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: config.sessionTokenTtlSec, refreshTtlSec: config.refreshTokenTtlSec, onceStore: storage.onceStore });
+  const deps: AppDeps = {
+    config,
+    store: storage.store,
+    rateLimiter: storage.rateLimiter,
+    users: storage.users,
+    chat,
+    tokens,
+    ...(identity && { identity }),
+    verifier: new WebhookVerifier({ secrets: config.webhookSecrets }),
+    heartbeat: new Heartbeat(config.heartbeatSec * 1000),
+    logger,
+    observer,
+    metrics,
+    feedback,
+    writes,
+    widget: loadWidgetAsset(),
+    flows: new HttpFlowClient({ baseUrl: serviceBaseUrl, policy, observer }),
+  };
+  const close = async () => {
+    await chat.close();
+    await feedback?.close();
+    await writes.close();
+    await storage.close();
+  };
+  return { deps, gateway, close };
+}
+
+async function modelChat(config: Readonly<Config>, gateway: HttpGateway, storage: Storage, logger: Logger): Promise<ChatBackend> {
+  const chat = new ModelChat(gateway, storage.store, {
+    systemPrompt: config.gatewaySystemPrompt,
+    maxHistory: config.gatewayMaxHistory,
+    maxTokens: config.gatewayMaxTokens,
+    signals: storage.signals,
+    logger,
+  });
+  await chat.listen(); // stop requests from other instances
+  return chat;
+}
+
+function agentChat(config: Readonly<Config>, baseUrl: string, storage: Storage, writes: AcceptedWrites, observer: Observer): ChatBackend {
+  const upstream = new HttpAgentUpstream({
+    baseUrl,
+    accessToken: config.upstreamAccessToken,
+    botKey: config.agentBotKey,
+    testChat: config.testChat,
+    devWebhookUrl: config.devWebhookUrl,
+    policy: { retries: config.upstreamRetries, timeoutMs: config.upstreamTimeoutMs },
+    observer,
+  });
+  return new AgentChat(upstream, storage.store, { operatorEmail: config.escalationOperatorEmail, writes });
+}
+
+async function openStorage(config: Readonly<Config>): Promise<Storage> {
+  const retention: RetentionOptions = {
+    maxEvents: config.eventRetentionCount,
+    maxAgeMs: config.eventRetentionSec * 1000,
+    dedupTtlMs: config.dedupTtlSec * 1000,
+  };
+  const redis = config.redisClusterNodes ? { clusterNodes: config.redisClusterNodes } : config.redisUrl ? { url: config.redisUrl } : undefined;
+  if (redis) {
+    const { createRedisAdapters } = await import('./adapters/redis.js');
+    return createRedisAdapters(redis, retention);
+  }
+  const store = new MemoryEventStore(retention);
+  return { store, rateLimiter: new MemoryRateLimiter(), onceStore: new MemoryOnceStore(), users: new MemoryUserDirectory(), signals: new MemorySignalBus(), close: () => store.close() };
+}

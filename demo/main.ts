@@ -1,0 +1,83 @@
+// The demo: the BFF with the simulated service, the shop, the operator console and the webhook
+// inspector on one port. Built on the server's public `start(env, {extend})`; the server itself
+// never loads any of this. Run with `npm start` (nothing configured) or DEMO=true.
+import { randomBytes } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import type { Config } from '../bff/src/config.js';
+import { main, SIMULATOR_PATH, start, type Extension, type RunningServer } from '../bff/src/server.js';
+import { AGENT_DEMO_GREETING, MODEL_DEMO_GREETING } from './greetings.js';
+import { createInspector } from './inspector.js';
+import { createDemoRoutes } from './routes.js';
+import { createFlowSimulator } from './simulator/flows.js';
+import { createGatewaySimulator } from './simulator/gateway.js';
+import { createSimulator } from './simulator/index.js';
+
+/** Starts the BFF as the demo. Anything `env` sets wins over the demo's dressing. */
+export function startDemo(env: Record<string, string | undefined> = process.env): Promise<RunningServer> {
+  return start(withDemoDefaults(env), { extend: demoExtension });
+}
+
+/**
+ * What the simulator can show is turned on (an upload flow, escalation to a simulated operator,
+ * signed-in sample customers) and the widget is dressed as the demo shop.
+ */
+export function withDemoDefaults(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const demo: Record<string, string> = {
+    DEMO: 'true',
+    ESCALATION_OPERATOR_EMAIL: 'operator@nimbus-outdoor.example',
+    WIDGET_TITLE: 'Nimbus Outdoor',
+    WIDGET_GREETING: env.CHAT_MODE === 'model' ? MODEL_DEMO_GREETING : AGENT_DEMO_GREETING,
+    WIDGET_ACCENT: '#1f5f3f',
+    // The shop signs in its sample customers with identity tokens it mints itself (demo/routes.ts).
+    IDENTITY_SECRET: randomBytes(32).toString('base64url'),
+    // The simulated model gateway and the BFF share a key made up for this run.
+    GATEWAY_API_KEY: randomBytes(24).toString('base64url'),
+  };
+  if (env.FLOW_TOKENS === undefined && env.UPLOAD_FLOW === undefined) {
+    demo.FLOW_TOKENS = 'upload:demo-upload-token';
+    demo.UPLOAD_FLOW = 'upload';
+  }
+  const merged: Record<string, string | undefined> = { ...env };
+  for (const [key, value] of Object.entries(demo)) if (merged[key] === undefined) merged[key] = value;
+  return merged;
+}
+
+/**
+ * The simulators (agent service, model gateway, flows) under SIMULATOR_PATH and the demo pages,
+ * created once the port is known, so the simulator's signed webhooks reach this very server.
+ */
+function demoExtension(config: Readonly<Config>): Extension {
+  const inspector = createInspector();
+  return {
+    observer: inspector.observer,
+    async mount(app, { port, logger }) {
+      const loopback = `http://127.0.0.1:${port}`;
+      const publicOrigin = config.publicOrigin ?? `http://localhost:${port}`;
+      const simulator = createSimulator({
+        accessToken: config.upstreamAccessToken,
+        botKey: config.agentBotKey,
+        webhookSecret: config.webhookSecrets[0]!,
+        webhookUrl: `${loopback}/webhooks/agent`,
+        publicOrigin,
+        replyDelayMs: config.demo?.replyDelayMs,
+        duplicateRate: config.demo?.duplicateRate,
+      });
+      // Ahead of the agent simulator's catch-all mount.
+      app.route(SIMULATOR_PATH, createGatewaySimulator({ apiKey: config.gatewayApiKey }));
+      app.route(SIMULATOR_PATH, createFlowSimulator({ tokens: config.flowTokens, postResult: (sessionId, text) => {
+        // Through the simulator's dispatcher: signed, retried, sometimes duplicated, like any event.
+        try {
+          simulator.deliverMessage(sessionId, text);
+        } catch (err) {
+          logger.warn('flow result not delivered', { sessionId, error: String(err) });
+        }
+      } }));
+      app.mount(SIMULATOR_PATH, (req, env) => simulator.app.fetch(req, env)); // env: Node's socket, for the reset fault
+      app.route('/', inspector.app);
+      app.route('/', createDemoRoutes({ inspector, simulator, publicOrigin, simulatorBase: SIMULATOR_PATH, identitySecret: config.identitySecret, chatMode: config.chatMode }));
+      return simulator;
+    },
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) void main(() => startDemo());
