@@ -8,7 +8,7 @@ WORKDIR /app
 # Dependencies first, so a source change does not reinstall them.
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.server.json vite.config.ts ./
+COPY tsconfig.json tsconfig.server.json tsconfig.demo.json vite.config.ts ./
 COPY scripts/ scripts/
 COPY shared/ shared/
 COPY bff/ bff/

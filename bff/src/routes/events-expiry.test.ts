@@ -13,7 +13,7 @@ import type { Observer } from '../ports/observer.js';
 
 describe('event stream and token expiry', () => {
   it('ends with an error event token_expired when the token expires, and cleans up', async () => {
-    const config = loadConfig({});
+    const config = loadConfig({ DEMO: 'true' });
     // One-second tokens: the configuration's minimum is 30 s, the route does not care.
     const tokens = new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: 1, refreshTtlSec: 60, onceStore: new MemoryOnceStore() });
     const store = new MemoryEventStore({ maxEvents: 10, maxAgeMs: 60_000, dedupTtlMs: 60_000 });

@@ -31,7 +31,7 @@ function tappedStore() {
 }
 
 async function openStream(store: EventStore, lastEventId?: number, observer?: AppDeps['observer']) {
-  const config = loadConfig({});
+  const config = loadConfig({ DEMO: 'true' });
   const tokens = new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() });
   const deps: AppDeps = {
     config,

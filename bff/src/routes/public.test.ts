@@ -11,7 +11,7 @@ import { MemoryUserDirectory } from '../adapters/memory-users.js';
 import { WebhookVerifier } from '../lib/webhook-verify.js';
 
 function appWith(widget: WidgetAsset) {
-  const config = loadConfig({});
+  const config = loadConfig({ DEMO: 'true' });
   const deps: AppDeps = {
     config,
     store: new MemoryEventStore({ maxEvents: 10, maxAgeMs: 60_000, dedupTtlMs: 60_000 }),

@@ -16,7 +16,7 @@ import type { WebhookObservation } from '../ports/observer.js';
 const SECRET = 'unit-webhook-secret';
 
 function appWith(store: EventStore, observations: WebhookObservation[] = [], logger = silentLogger) {
-  const config = loadConfig({ WEBHOOK_SECRET: SECRET });
+  const config = loadConfig({ DEMO: 'true', WEBHOOK_SECRET: SECRET });
   const deps: AppDeps = {
     config,
     store,
