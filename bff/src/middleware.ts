@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { AppDeps, AppEnv } from './context.js';
 import { AuthError, ForbiddenError, RateLimitError } from './errors.js';
+import { featureOn, type FeatureName } from './features.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -107,4 +108,19 @@ export function requireSession(deps: Pick<AppDeps, 'tokens'>, options: { allowQu
 export async function rateLimit(deps: AppDeps, key: string, perMinute: number): Promise<void> {
   const result = await deps.rateLimiter.hit(key, perMinute, 60_000);
   if (!result.allowed) throw new RateLimitError(result.retryAfterSec);
+}
+
+const FEATURE_OFF: Record<FeatureName, string> = {
+  escalation: 'Talking to a person is not available here',
+  upload: 'File uploads are not available here',
+  flows: 'Flows are not available here',
+  stop: 'Only a model reply can be stopped',
+};
+
+/** Refuses the route with `403 feature_disabled` when this deployment does not offer `name` (see features.ts). */
+export function requireFeature(deps: AppDeps, name: FeatureName): MiddlewareHandler<AppEnv> {
+  return async (_c, next) => {
+    if (!featureOn(deps, name)) throw new ForbiddenError('feature_disabled', FEATURE_OFF[name]);
+    await next();
+  };
 }

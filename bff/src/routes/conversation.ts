@@ -5,7 +5,7 @@ import { requireOwnConversation } from '../chat/signed-in.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { optionalString, readJsonObject, requireText } from '../lib/http.js';
 import { withVotes } from '../chat/feedback-log.js';
-import { rateLimit, requireSession } from '../middleware.js';
+import { rateLimit, requireFeature, requireSession } from '../middleware.js';
 import { checkVariables } from '../lib/variables.js';
 
 const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -58,10 +58,7 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.body(null, 204);
   });
 
-  app.post('/api/escalate', auth, calls, async (c) => {
-    if (!config.escalationOperatorEmail || deps.chat.mode !== 'agent') {
-      throw new ForbiddenError('feature_disabled', 'Talking to a person is not available here');
-    }
+  app.post('/api/escalate', auth, calls, requireFeature(deps, 'escalation'), async (c) => {
     const { conversationId, user } = c.get('session');
     await deps.chat.escalate(conversationId);
     if (user) await deps.users.touch(user.id, conversationId, 'escalated');

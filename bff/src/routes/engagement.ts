@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { FEEDBACK_COMMENT_MAX_LENGTH, type FeedbackValue } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
-import { ForbiddenError, ValidationError } from '../errors.js';
+import { ValidationError } from '../errors.js';
 import { readJsonObject } from '../lib/http.js';
-import { requireSession } from '../middleware.js';
+import { requireFeature, requireSession } from '../middleware.js';
 import { answerVote } from '../chat/feedback-log.js';
 import { callAllowance } from './conversation.js';
 
@@ -30,9 +30,8 @@ export function engagementRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({}, 202);
   });
 
-  app.post('/api/stop', auth, calls, async (c) => {
-    if (!deps.chat.stop) throw new ForbiddenError('feature_disabled', 'Only a model reply can be stopped');
-    await deps.chat.stop(c.get('session').conversationId);
+  app.post('/api/stop', auth, calls, requireFeature(deps, 'stop'), async (c) => {
+    await deps.chat.stop!(c.get('session').conversationId); // requireFeature: stop is there
     return c.json({}, 202);
   });
 

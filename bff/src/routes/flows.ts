@@ -1,12 +1,11 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { maxFormBytes } from '../config.js';
 import type { AppDeps, AppEnv } from '../context.js';
-import { AppError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
+import { AppError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
 import { ByteBudget } from '../lib/byte-budget.js';
 import { readJsonObject, readRequestBody, requireText } from '../lib/http.js';
 import { isRecord } from '../../../shared/records.js';
-import { rateLimit, requireSession } from '../middleware.js';
-import type { FlowClient } from '../ports/flows.js';
+import { rateLimit, requireFeature, requireSession } from '../middleware.js';
 import type { VariableValue } from '../ports/upstream.js';
 
 const MAX_VARIABLES = 100;
@@ -45,12 +44,12 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
     }
   };
 
-  app.post('/api/flows/:name', auth, holdMemory, async (c) => {
+  app.post('/api/flows/:name', auth, requireFeature(deps, 'flows'), holdMemory, async (c) => {
     const name = c.req.param('name');
     // The upload flow takes files the BFF has checked, only through /api/upload (no caller's variables).
     const token = Object.hasOwn(config.flowTokens, name) && name !== config.uploadFlow ? config.flowTokens[name] : undefined;
     if (token === undefined) throw new NotFoundError('This flow does not exist', 'flow_not_found');
-    const flows = client(deps);
+    const flows = deps.flows!; // requireFeature: a flow client is there
     const { conversationId } = c.get('session');
     await rateLimit(deps, `flows:${conversationId}`, config.rateLimitMessagesPerMin);
     const input: FormInput = isMultipart(c) ? await readForm(c, deps, ['variables', 'files']) : await readJsonVariables(c);
@@ -58,9 +57,9 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ jobId }, 202);
   });
 
-  app.post('/api/upload', auth, holdMemory, async (c) => {
-    const token = config.uploadFlow === undefined ? undefined : config.flowTokens[config.uploadFlow];
-    if (token === undefined || !deps.flows) throw new ForbiddenError('feature_disabled', 'File uploads are not available here');
+  app.post('/api/upload', auth, requireFeature(deps, 'upload'), holdMemory, async (c) => {
+    // requireFeature: the upload flow has a token and a flow client is there.
+    const token = config.flowTokens[config.uploadFlow!]!;
     const { conversationId } = c.get('session');
     if (!isMultipart(c)) throw new AppError('unsupported_media_type', 'Send the files as multipart/form-data');
     await rateLimit(deps, `flows:${conversationId}`, config.rateLimitMessagesPerMin);
@@ -71,16 +70,11 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
       await rateLimit(deps, `messages:${conversationId}`, config.rateLimitMessagesPerMin);
       await deps.chat.sendMessage(conversationId, { text: form.text, clientId: form.clientId });
     }
-    const { jobId } = await deps.flows.triggerFlow(token, { sessionId: sessionIdOf(conversationId), variables: {}, files: form.files });
+    const { jobId } = await deps.flows!.triggerFlow(token, { sessionId: sessionIdOf(conversationId), variables: {}, files: form.files });
     return c.json({ jobId }, 202);
   });
 
   return app;
-}
-
-function client(deps: AppDeps): FlowClient {
-  if (!deps.flows) throw new ForbiddenError('feature_disabled', 'Flows are not available here');
-  return deps.flows;
 }
 
 /** The service wants a positive integer `sessionId`; model-mode ids (`m_…`) are not service conversations. */

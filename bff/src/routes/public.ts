@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { PublicConfig } from '../../../shared/types.js';
 import { TEXT_MAX_LENGTH } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
+import { featuresOf } from '../features.js';
 import { AuthError, NotFoundError } from '../errors.js';
 
 /** Every file of the widget's: public, the same for every site, revalidated daily. */
@@ -16,14 +17,11 @@ const ASSET_HEADERS: Readonly<Record<string, string>> = {
 export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { config } = deps;
+  const features = featuresOf(deps);
 
   const publicConfig: PublicConfig = {
     mode: config.chatMode,
-    features: {
-      escalation: config.chatMode === 'agent' && config.escalationOperatorEmail !== undefined,
-      upload: config.uploadFlow !== undefined,
-      flows: Object.keys(config.flowTokens).filter((name) => name !== config.uploadFlow),
-    },
+    features: { escalation: features.escalation, upload: features.upload, flows: [...features.flows] },
     identity: !deps.identity ? 'off' : config.identityRequired ? 'required' : 'optional',
     ...(config.widgetTitle !== undefined && { title: config.widgetTitle }),
     ...(config.widgetGreeting !== undefined && { greeting: config.widgetGreeting }),
