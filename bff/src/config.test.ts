@@ -41,7 +41,7 @@ describe('loadConfig', () => {
 
     it('DEMO=true runs the demo in production, with its own settings', () => {
       const c = loadConfig({ NODE_ENV: 'production', DEMO: 'true', SIM_REPLY_DELAY_MS: '5', SIM_DUPLICATE_RATE: '0.25', PUBLIC_ORIGIN: 'https://demo.example.com/' });
-      expect(c).toMatchObject({ simulator: true, demo: { replyDelayMs: 5, duplicateRate: 0.25, publicOrigin: 'https://demo.example.com' } });
+      expect(c).toMatchObject({ simulator: true, publicOrigin: 'https://demo.example.com', demo: { replyDelayMs: 5, duplicateRate: 0.25 } });
     });
 
     it('a real configuration has no demo settings, and DEMO=true beside a real service is refused', () => {
@@ -84,12 +84,12 @@ describe('loadConfig', () => {
   });
 
   it('takes the title and greeting as plain text or as a JSON object by language', () => {
-    expect(loadConfig({ WIDGET_TITLE: 'Nimbus help' }).widgetTitle).toBe('Nimbus help');
-    const c = loadConfig({ WIDGET_TITLE: '{"en":"Nimbus help","de":"Nimbus-Hilfe"}', WIDGET_GREETING: '{"fr":"Bonjour {chez} nous"}' });
+    expect(loadConfig({ DEMO: 'true', WIDGET_TITLE: 'Nimbus help' }).widgetTitle).toBe('Nimbus help');
+    const c = loadConfig({ DEMO: 'true', WIDGET_TITLE: '{"en":"Nimbus help","de":"Nimbus-Hilfe"}', WIDGET_GREETING: '{"fr":"Bonjour {chez} nous"}' });
     expect(c.widgetTitle).toEqual({ en: 'Nimbus help', de: 'Nimbus-Hilfe' });
     expect(c.widgetGreeting).toEqual({ fr: 'Bonjour {chez} nous' });
     for (const bad of ['{"en":', '{}', '{"english":"Help"}', '{"de":""}', '{"de":{"text":"Hilfe"}}']) {
-      expect(problems({ WIDGET_TITLE: bad })).toEqual(['WIDGET_TITLE must be text or a JSON object of two-letter language to text, like {"en":"Help","de":"Hilfe"}']);
+      expect(problems({ DEMO: 'true', WIDGET_TITLE: bad })).toEqual(['WIDGET_TITLE must be text or a JSON object of two-letter language to text, like {"en":"Help","de":"Hilfe"}']);
     }
   });
 
