@@ -32,6 +32,13 @@ describe('applyEvent', () => {
     expect(escalated.next.typing).toBe(false);
   });
 
+  it('message: a streamed reply is new, unread and reported once its closing message comes', () => {
+    const streaming = run([{ event: 'message_delta', data: { id: 'b_1', delta: 'Hel' } }]);
+    const out = applyEvent(streaming, { event: 'message', data: bot('b_1', 'Hello') }, false);
+    expect([out.next.unread, out.message?.text]).toEqual([1, 'Hello']);
+    expect(out.next.messages).toHaveLength(1);
+  });
+
   it('message_delta: streams text into one message and stops the dots', () => {
     const next = run([
       { event: 'message_delta', data: { id: 'm1', delta: 'Hel' } },

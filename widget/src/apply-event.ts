@@ -39,7 +39,8 @@ export function applyEvent(state: Conversation, event: StreamEvent, seen: boolea
   switch (event.event) {
     case 'message': {
       const m = event.data;
-      const fresh = !state.messages.some((x) => x.id === m.id);
+      // A streamed reply exists since its first delta: it is new once it is complete.
+      const fresh = !state.messages.some((x) => x.id === m.id && !x.streaming);
       const messages = mergeMessages(state.messages, [m], 's');
       if (!fresh) return { next: { ...state, messages } };
       const answer = m.role !== 'user';

@@ -16,7 +16,7 @@ import type { Emit, Sync } from './sync.js';
 const TYPING_MS = 30_000;
 
 /** Creates the conversation actions of one store. */
-export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit, report: (e: unknown) => void) {
+export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit, report: (e: unknown) => void, onUnseen = () => {}) {
   let typingTimer: ReturnType<typeof setTimeout> | undefined;
 
   function setTyping(on: boolean) {
@@ -76,7 +76,8 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
       auth.save();
     }
     const now: Conversation = { messages: st.messages.value, convo: st.convo.value, typing: st.typing.value, notice: st.notice.value, unread: st.unread.value, votes: st.votes.value };
-    const { next, message, error, expired } = applyEvent(now, event, st.open.value || st.inline.value);
+    // A hidden tab sees nothing, even with the chat open.
+    const { next, message, error, expired } = applyEvent(now, event, (st.open.value || st.inline.value) && !document.hidden);
     batch(() => {
       st.messages.value = next.messages;
       st.notice.value = next.notice;
@@ -87,6 +88,7 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
       // applyEvent counts an unseen answer; which one it was is kept, so tabs and reloads agree.
       if (next.unread !== now.unread && message) addUnread(message.id);
     });
+    if (next.unread > now.unread) onUnseen();
     if (expired) sync.renew().catch(report);
     if (message) emit('message', message);
     if (error) emit('error', error);
@@ -95,6 +97,8 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
   /** Puts a history page in front of what is shown. */
   function showPage(page: MessagesPage) {
     st.messages.value = mergeMessages(st.messages.value, page.items, 'h', true);
+    // Votes already known here (from the stream) are newer than the page.
+    st.votes.value = { ...Object.fromEntries(page.items.map((m) => [m.id, m.feedback])), ...st.votes.value };
     st.hasMore.value = page.hasMore;
   }
 

@@ -6,7 +6,7 @@
 import { createParley } from './parley.js';
 import type { ParleyEventName, ParleyInstance, ParleyOptions } from './public-types.js';
 
-const METHODS = ['init', 'open', 'close', 'toggle', 'send', 'identify', 'on', 'off', 'reset', 'destroy'] as const;
+const METHODS = ['init', 'open', 'close', 'toggle', 'send', 'show', 'identify', 'on', 'off', 'reset', 'destroy'] as const;
 
 let current: ParleyInstance | undefined;
 let inlineHost: HTMLElement | undefined;

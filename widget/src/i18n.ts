@@ -58,6 +58,12 @@ const en = {
   back: 'Back to conversations',
   chat: 'Back to chat',
   switched: 'You are signed in: this is your earlier conversation.',
+  stop: 'Stop',
+  rate: 'Rate this answer',
+  up: 'Helpful',
+  down: 'Not helpful',
+  comment: 'What was missing?',
+  transcript: 'Download transcript',
 };
 
 /** Every string the widget shows. */

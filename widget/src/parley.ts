@@ -26,8 +26,8 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
       }
     });
   };
-  const s = createStore(bff, emit, options.profileName, options.identityToken);
-  const c = { s, t: pickStrings(undefined, options.strings), dir: pickDir(options.locale, options.dir), o: options, inline: false };
+  const s = createStore(bff, emit, options.profileName, options.identityToken, options.sound);
+  const c = { s, t: pickStrings(undefined, options.strings), dir: pickDir(options.locale, options.dir), o: options, inline: false, locale: 'en' };
   let host: HTMLElement | undefined;
   let root: ShadowRoot | undefined;
   let dead = false;
@@ -69,6 +69,7 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
     close: guard(() => s.setOpen(false)),
     toggle: guard(() => s.setOpen(!s.open.value)),
     send: guard((text: string) => void s.send(String(text ?? ''))),
+    show: guard((text: string) => s.show(String(text ?? ''))),
     identify: guard((p) => s.identify(p || {})),
     on(event, fn) {
       (handlers[event] ||= new Set()).add(fn as Handler);
@@ -96,11 +97,14 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
     const shown = loadStrings(bff, langOf(options.locale)).then(
       guard((table) => {
         c.t = pickStrings(table, options.strings);
+        // Times in the language of the strings; the browser's own variant of it (en-GB, de-AT) when it has one.
+        const browser = (options.locale || navigator.language || 'en').replace('_', '-'); // en_US is a common slip
+        c.locale = table || langOf(browser) === 'en' ? browser : 'en';
         stringsReady = true;
         mount(target);
       }),
     );
-    Promise.all([s.boot(), shown]).then(() => emit('ready'));
+    Promise.all([s.boot(), shown]).then(() => emit('ready', { unread: s.unread.value }));
   });
   if (document.body) start();
   else document.addEventListener('DOMContentLoaded', start, { once: true });

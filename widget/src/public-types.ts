@@ -36,13 +36,18 @@ export interface ParleyOptions {
   variables?: Record<string, string | number | boolean>;
   /** Open the panel right away. */
   open?: boolean;
+  /** Play a short beep (made with Web Audio) when an answer arrives while the chat is closed or the tab hidden. Default false. */
+  sound?: boolean;
+  /** `false` hides the round launcher button, for pages that open the chat from their own button (`Parley('open')`). */
+  launcher?: boolean;
   /** Render inline inside this element instead of floating (what `<parley-chat>` does). */
   container?: HTMLElement;
 }
 
 /** Data of each event, by name. */
 export interface ParleyEventMap {
-  ready: undefined;
+  /** The widget is on screen; `unread`: answers not yet seen (e.g. that came before a reload). */
+  ready: { unread: number };
   open: undefined;
   close: undefined;
   /** Every message new to this page: the user's own once the BFF confirmed it, and every answer. */
@@ -60,6 +65,12 @@ export interface ParleyInstance {
   toggle(): void;
   /** Sends `text` as the user's message (starting a conversation if there is none). */
   send(text: string): void;
+  /**
+   * Proactive message: shows `text` in a dismissable bubble beside the launcher. Opening the
+   * chat shows it as the first line of the assistant; when the visitor answers, it goes along
+   * as context. A dismissed text is not shown again in this browser session.
+   */
+  show(text: string): void;
   /**
    * After a login: `identityToken` signs the user in (this conversation becomes theirs, or the
    * widget switches to their existing one). Without identity tokens: the profile name for a new

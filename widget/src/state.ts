@@ -52,6 +52,10 @@ export function createState() {
     switched: signal(false),
     /** The visitor's vote on each answer, by message id (docs/api.md "Engagement"). */
     votes: signal<Record<string, FeedbackValue | undefined>>({}),
+    /** The proactive message of `Parley('show', text)`: the first bot line until dismissed. */
+    proactive: signal<string | undefined>(undefined),
+    /** The proactive message is showing in its bubble beside the launcher. */
+    bubble: signal(false),
     canEscalate: computed(() => !!config.value?.features.escalation && convo.value === 'active' && !escalating.value),
   };
 }

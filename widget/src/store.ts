@@ -8,7 +8,9 @@ import type { ReadonlySignal } from '@preact/signals';
 import type { PublicConfig } from '../../shared/types.js';
 import { ApiError, request } from './api.js';
 import { createAuth } from './auth.js';
+import { beep, titleCount } from './alerts.js';
 import { createConversation } from './conversation.js';
+import { createEngage } from './engage.js';
 import { serverCount } from './messages.js';
 import { createOutbox } from './outbox.js';
 import { loadSession } from './session.js';
@@ -23,7 +25,7 @@ export type { Emit };
 export type ReadonlyState = { readonly [K in keyof State]: State[K] extends ReadonlySignal<infer T> ? ReadonlySignal<T> : State[K] };
 
 /** Creates the store of one widget instance talking to `bff`. */
-export function createStore(bff: string, emit: Emit, profileName?: string, identity?: IdentitySource) {
+export function createStore(bff: string, emit: Emit, profileName?: string, identity?: IdentitySource, sound?: boolean) {
   const st = createState();
   const report = (e: unknown) => {
     const err = e instanceof ApiError ? e : new ApiError(0, 'internal_error', String(e));
@@ -31,7 +33,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   };
   const auth = createAuth(bff, () => conversation.lost(), report);
   const sync = createSync(bff, auth, (event, id) => conversation.apply(event, id));
-  const conversation = createConversation(st, auth, sync, emit, report);
+  const conversation = createConversation(st, auth, sync, emit, report, () => sound && beep());
+  const untitle = titleCount(st.unread);
   const signedIn = createSignedIn(bff, st, auth, conversation, report);
   const openKey = auth.key + ':o';
 
@@ -47,11 +50,15 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     }
   };
 
+  const engage = createEngage(st, auth, report, remember);
+
   /** Starts a conversation with the item's text; variables set before it existed follow. */
   async function start(item: Outgoing) {
     // Where the BFF verifies identities, names come from identity tokens only (it refuses a page's).
     const named = name && (st.config.value?.identity || 'off') === 'off';
-    const body = { text: item.text, clientId: item.clientId, ...(named ? { profileName: name } : {}) };
+    // The proactive message the visitor answers goes along as context (docs/api.md "Engagement").
+    const context = st.proactive.value;
+    const body = { text: item.text, clientId: item.clientId, ...(named ? { profileName: name } : {}), ...(context ? { context } : {}) };
     const r = await signedIn.start(body);
     auth.set(sessionOf(r));
     st.user.value = r.user;
@@ -93,7 +100,10 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   function setOpen(on: boolean) {
     if (st.open.value === on) return;
     st.open.value = on;
-    if (on) conversation.markRead();
+    if (on) {
+      st.bubble.value = false;
+      if (!document.hidden) conversation.markRead();
+    }
     remember(openKey, on ? '1' : '');
     emit(on ? 'open' : 'close');
   }
@@ -136,6 +146,10 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     sync.restart();
   };
   const onOffline = () => (st.online.value = false);
+  // Answers that came while the tab was hidden are read once it shows the open chat again.
+  const onVisible = () => {
+    if (!document.hidden && (st.open.value || st.inline.value)) conversation.markRead();
+  };
 
   const onStorage = (e: StorageEvent) => {
     signedIn.onStorage(e);
@@ -147,6 +161,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     addEventListener('storage', onStorage);
     addEventListener('online', onOnline);
     addEventListener('offline', onOffline);
+    document.addEventListener('visibilitychange', onVisible);
     const s = loadSession(auth.key);
     if (s) conversation.resume(s);
     let saved: Outgoing[] = [];
@@ -172,6 +187,9 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     removeEventListener('storage', onStorage);
     removeEventListener('online', onOnline);
     removeEventListener('offline', onOffline);
+    document.removeEventListener('visibilitychange', onVisible);
+    st.unread.value = 0; // gives the page its title back
+    untitle();
   }
 
   const actions = {
@@ -193,6 +211,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     restart,
     boot,
     destroy,
+    ...engage,
   };
   const state: ReadonlyState = st;
   return { ...state, ...actions, ...signedIn.actions };

@@ -25,8 +25,8 @@ button{font:inherit;color:inherit;cursor:pointer;margin:0}
 .h :focus-visible,.l:focus-visible{outline-color:var(--fg)}
 svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round;flex:none}
 [dir=rtl] .fl svg,[dir=rtl] .sb svg,[dir=rtl] .cn svg{transform:scaleX(-1)}
-.l,.p{position:fixed;z-index:2147483000;right:20px}
-.left .l,.left .p{right:auto;left:20px}
+.l,.p,.pm{position:fixed;z-index:2147483000;right:20px}
+.left .l,.left .p,.left .pm{right:auto;left:20px}
 .l{bottom:20px;width:58px;height:58px;border:0;border-radius:50%;background:var(--a);color:var(--at);display:grid;place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);transition:transform .15s}
 .l:hover{transform:scale(1.06)}
 .l svg{width:26px;height:26px}
@@ -57,7 +57,7 @@ code{font:13px ui-monospace,Menlo,Consolas,monospace;background:rgba(127,127,127
 pre{overflow-x:auto;padding:8px;background:rgba(127,127,127,.12);border-radius:8px}
 pre code{background:none;padding:0}
 .un{color:var(--mu);font-style:italic}
-.who,.st{font-size:12px;color:var(--mu);margin:0 4px}
+.who,.st,.tm{font-size:12px;color:var(--mu);margin:0 4px}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .ty{display:flex;gap:4px;padding:13px 14px;background:var(--bb);border-radius:18px;border-end-start-radius:6px;align-self:flex-start}
 .ty i{width:7px;height:7px;border-radius:50%;background:var(--mu);animation:bl 1.2s infinite}
@@ -116,6 +116,16 @@ textarea::placeholder{color:var(--mu)}
 .ct{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .mu{margin:0;color:var(--mu);font-size:13px}
 .cv .log{flex:1;border:1px solid var(--bd);border-radius:12px}
+.tm:focus::after{content:" · " attr(title)}
+.fb{display:flex;flex-wrap:wrap}
+.fb [aria-pressed=true]{color:var(--ac);background:var(--bb)}
+.down svg{transform:scaleY(-1)}
+.fc{display:flex;gap:6px;width:100%}
+.p>.hb,.end .hb{margin:8px}
+.pm{bottom:92px;max-width:280px;display:flex;background:var(--bg);border-radius:var(--rad);box-shadow:0 6px 20px rgba(0,0,0,.22)}
+.nl .pm,.nl .p{bottom:20px}
+.pt{border:0;background:none;text-align:start;padding:8px}
+@media(prefers-reduced-motion:no-preference){.pm{animation:in .3s}}
 @media(max-width:480px){.float .p{left:0;right:0;top:var(--vt,0);bottom:auto;width:100%;height:var(--vh,100%);border-radius:0}.float.o .l{display:none}}
 @media(prefers-reduced-motion:reduce){*{animation:none!important;transition:none!important;scroll-behavior:auto!important}}
 `;

@@ -179,7 +179,7 @@ export async function makeCtx(options: Partial<import('./components/ctx.js').Ctx
   const events: Array<[string, unknown]> = [];
   const s = createStore('https://bff.test', (name, data) => events.push([name, data]));
   ctxStores.add(s);
-  return { c: { s, t: pickStrings(), o: {}, dir: 'ltr' as const, inline: false, ...options }, events };
+  return { c: { s, t: pickStrings(), o: {}, dir: 'ltr' as const, inline: false, locale: 'en-GB', ...options }, events };
 }
 
 /** Each test starts with empty storage and a fake `EventSource`; `after` runs before globals are restored. */

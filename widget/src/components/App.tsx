@@ -4,6 +4,7 @@ import { textOn } from '../styles.js';
 import type { Ctx } from './ctx.js';
 import { Launcher } from './Launcher.js';
 import { Panel } from './Panel.js';
+import { CLOSE, Icon } from './Icon.js';
 
 /** Everything the widget renders into its shadow root. */
 export function App({ c }: { c: Ctx }) {
@@ -46,7 +47,7 @@ export function App({ c }: { c: Ctx }) {
     <div
       ref={root}
       dir={c.dir}
-      class={`r ${c.inline ? 'inline' : 'float'} ${scheme}${left ? ' left' : ''}${open ? ' o' : ''}`}
+      class={`r ${c.inline ? 'inline' : 'float'} ${scheme}${left ? ' left' : ''}${open ? ' o' : ''}${o.launcher === false ? ' nl' : ''}`}
       style={{
         '--pa': theme?.accent,
         '--pat': textOn(theme?.accent),
@@ -59,7 +60,18 @@ export function App({ c }: { c: Ctx }) {
       ) : (
         <>
           {open && <Panel c={c} onClose={close} />}
-          <Launcher c={c} btn={launcher} />
+          {/* The proactive message, in a live region so that screen readers hear it appear. */}
+          {s.bubble.value && !open && (
+            <div class="pm" role="status">
+              <button type="button" class="pt" onClick={() => s.setOpen(true)}>
+                {s.proactive.value}
+              </button>
+              <button type="button" class="ib" aria-label={c.t.dismiss} onClick={s.dismiss}>
+                <Icon d={CLOSE} />
+              </button>
+            </div>
+          )}
+          {o.launcher !== false && <Launcher c={c} btn={launcher} />}
         </>
       )}
     </div>

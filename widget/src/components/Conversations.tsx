@@ -60,8 +60,8 @@ export function PastConversation({ c }: { c: Ctx }) {
       <p class="mu">{t.readOnly}</p>
       <div class="log" role="log" aria-label={t.log} tabIndex={0}>
         <div class="in">
-          {past.messages.map((m) => (
-            <MessageItem key={m.id} m={m} c={c} last={false} />
+          {past.messages.map((m, i) => (
+            <MessageItem key={m.id} m={m} c={c} last={false} prev={past.messages[i - 1]} />
           ))}
         </div>
       </div>

@@ -1,15 +1,26 @@
-/** One message: who wrote it, its text (Markdown for the agent's side) and its badge. */
+/** One message: its time, who wrote it, its text (Markdown for the agent's side), its badge and the vote on an answer. */
 import { markdown } from '../markdown.js';
 import type { ChatMessage } from '../messages.js';
+import { formatTime, startsRun } from '../time.js';
 import { BadgeView } from './Badge.js';
 import type { Ctx } from './ctx.js';
+import { Feedback } from './Feedback.js';
 
-/** A message bubble; `last` tells quick replies whether they are still current. */
-export function MessageItem({ m, c, last }: { m: ChatMessage; c: Ctx; last: boolean }) {
+/**
+ * A message bubble; `last` tells quick replies whether they are still current. Every message has
+ * its `<time>`; only the first of a run (not within minutes of `prev`) shows it, the others say it to screen readers.
+ */
+export function MessageItem({ m, c, last, prev, votable }: { m: ChatMessage; c: Ctx; last: boolean; prev?: ChatMessage; votable?: boolean }) {
   const { t } = c;
+  const run = m.createdAt && startsRun(m.createdAt, prev?.createdAt);
   const who = m.role === 'user' ? t.you : m.role === 'operator' ? m.operatorName || t.operator : t.bot;
   return (
     <div class={`m ${m.role}${m.badge?.type === 'carousel' ? ' w' : ''}`}>
+      {m.createdAt && (
+        <time class={run ? 'tm' : 'sr'} dateTime={m.createdAt} title={formatTime(m.createdAt, c.locale, true)} tabIndex={run ? 0 : undefined}>
+          {formatTime(m.createdAt, c.locale)}
+        </time>
+      )}
       {m.role === 'operator' ? <div class="who">{who}</div> : <span class="sr">{who}:</span>}
       {/* dir=auto: each message reads in its own direction, so English in a right-to-left widget stays "Hello." */}
       {m.text && (
@@ -26,6 +37,7 @@ export function MessageItem({ m, c, last }: { m: ChatMessage; c: Ctx; last: bool
       )}
       {m.pending === 'queued' && <div class="st">{t.queued}</div>}
       {m.pending === 'uncertain' && <div class="st">{t.uncertain}</div>}
+      {votable && m.role !== 'user' && m.src !== 'l' && !m.streaming && <Feedback c={c} id={m.id} />}
     </div>
   );
 }

@@ -18,7 +18,8 @@ export function MessageList({ c }: { c: Ctx }) {
   const lastTop = useRef(0);
   const before = useRef({ first: '', last: '', height: 0 });
   const [unseen, setUnseen] = useState(false);
-  const greeting = c.o.greeting ?? c.o.strings?.greeting ?? localized(s.config.value?.greeting, langOf(c.o.locale)) ?? t.greeting;
+  // A proactive message (`Parley('show', text)`) is the first bot line in place of the greeting.
+  const greeting = s.proactive.value ?? c.o.greeting ?? c.o.strings?.greeting ?? localized(s.config.value?.greeting, langOf(c.o.locale)) ?? t.greeting;
 
   const toBottom = () => {
     const el = ref.current!;
@@ -88,7 +89,7 @@ export function MessageList({ c }: { c: Ctx }) {
           )
         )}
         {list.map((m, i) => (
-          <MessageItem key={m.clientId || m.id} m={m} c={c} last={i === list.length - 1} />
+          <MessageItem key={m.clientId || m.id} m={m} c={c} last={i === list.length - 1} votable prev={list[i - 1]} />
         ))}
         {s.typing.value && (
           <div class="ty" role="status" aria-label={t.typing}>

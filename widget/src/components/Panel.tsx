@@ -6,6 +6,7 @@ import { ConversationList, PastConversation } from './Conversations.js';
 import type { Ctx } from './ctx.js';
 import { CHAT, CLOSE, Icon, LIST } from './Icon.js';
 import { MessageList } from './MessageList.js';
+import { saveTranscript } from '../engage.js';
 
 /** The panel; floating it is a dialog that `onClose` closes (button or Escape), inline a region. */
 export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
@@ -109,6 +110,12 @@ function Chat({ c, focusInput }: { c: Ctx; focusInput: () => void }) {
         </p>
       )}
       <MessageList c={c} />
+      {/* Only model replies stream, and they can be stopped. */}
+      {s.messages.value.some((m) => m.streaming) && (
+        <button type="button" class="hb" onClick={s.stop}>
+          {t.stop}
+        </button>
+      )}
       {s.notice.value && (
         <p class="er" role="alert">
           {s.notice.value === 'model_unavailable_in_region' ? t.region : s.notice.value === 'budget_exhausted' ? t.budget : t.unavailable}
@@ -126,6 +133,9 @@ function Chat({ c, focusInput }: { c: Ctx; focusInput: () => void }) {
             }}
           >
             {t.restart}
+          </button>
+          <button type="button" class="hb" onClick={() => saveTranscript(s, t, c.locale)}>
+            {t.transcript}
           </button>
         </div>
       ) : (

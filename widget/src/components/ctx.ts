@@ -9,4 +9,6 @@ export interface Ctx {
   o: ParleyOptions;
   dir: 'ltr' | 'rtl';
   inline: boolean;
+  /** BCP 47 locale for dates and times, matching the language of `t`. */
+  locale: string;
 }

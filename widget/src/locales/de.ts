@@ -54,6 +54,12 @@ const de: Strings = {
   back: 'Zurück zu den Unterhaltungen',
   chat: 'Zurück zum Chat',
   switched: 'Sie sind angemeldet: Dies ist Ihre frühere Unterhaltung.',
+  stop: 'Stopp',
+  rate: 'Antwort bewerten',
+  up: 'Hilfreich',
+  down: 'Nicht hilfreich',
+  comment: 'Was hat gefehlt?',
+  transcript: 'Verlauf herunterladen',
 };
 
 export default de;

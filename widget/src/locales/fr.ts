@@ -54,6 +54,12 @@ const fr: Strings = {
   back: 'Retour aux conversations',
   chat: 'Retour au chat',
   switched: 'Vous êtes connecté : voici votre conversation précédente.',
+  stop: 'Arrêter',
+  rate: 'Évaluer cette réponse',
+  up: 'Utile',
+  down: 'Pas utile',
+  comment: 'Que manquait-il ?',
+  transcript: 'Télécharger la conversation',
 };
 
 export default fr;

@@ -1,0 +1,231 @@
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { pickStrings } from '../i18n.js';
+import { createStore } from '../store.js';
+import { BFF, FakeEventSource, flush, KEY, makeCtx, mockEventSource, mockFetch, PUBLIC_CONFIG, sessionBody } from '../test-utils.js';
+import { App } from './App.js';
+
+// The engagement controls of SPEC §9, through the rendered widget and its store.
+const MODEL_CONFIG = { ...PUBLIC_CONFIG, mode: 'model', features: { escalation: false, upload: false, flows: [] } };
+
+async function mount(routes: Parameters<typeof mockFetch>[0] = {}, options: Parameters<typeof makeCtx>[0] = {}, config: object = PUBLIC_CONFIG) {
+  const api = mockFetch({ 'GET /api/config': { body: config }, 'GET /api/messages': { body: { items: [], hasMore: false } }, ...routes });
+  const { c, events } = await makeCtx(options);
+  render(<App c={c} />);
+  await act(async () => {
+    await c.s.boot();
+    await flush();
+  });
+  return { api, c, events };
+}
+
+const seedSession = () => localStorage.setItem(KEY, JSON.stringify(sessionBody(1)));
+const emit = (event: string, data: unknown, id: number) => act(() => FakeEventSource.last.emit(event, data, id));
+const open = () => fireEvent.click(screen.getByRole('button', { name: /^Open chat/ }));
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  mockEventSource();
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  document.title = '';
+});
+
+describe('message times', () => {
+  it('puts every message in a <time datetime>, one visible label per run within minutes, the full date in its title', async () => {
+    seedSession();
+    const items = [
+      { id: '1', role: 'user', text: 'Hi', createdAt: '2026-11-23T09:00:00.000Z' },
+      { id: '2', role: 'bot', text: 'Hello', createdAt: '2026-11-23T09:01:00.000Z' },
+      { id: '3', role: 'user', text: 'Later', createdAt: '2026-11-23T09:30:00.000Z' },
+    ];
+    await mount({ 'GET /api/messages': { body: { items, hasMore: false } } });
+    open();
+    const times = [...document.querySelectorAll('time')];
+    expect(times.map((t) => t.getAttribute('datetime'))).toEqual(items.map((m) => m.createdAt));
+    expect(times.map((t) => t.className)).toEqual(['tm', 'sr', 'tm']);
+    expect(times[0]!.tabIndex).toBe(0); // focus shows the full date
+    const full = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short' }).format(new Date(items[0]!.createdAt));
+    expect(times[0]!.title).toBe(full);
+    expect(times[0]!.textContent).toBe(new Intl.DateTimeFormat('en-GB', { timeStyle: 'short' }).format(new Date(items[0]!.createdAt)));
+  });
+
+  it('formats in the widget language', async () => {
+    seedSession();
+    const items = [{ id: '2', role: 'bot', text: 'Hallo', createdAt: '2026-11-23T09:01:00.000Z' }];
+    await mount({ 'GET /api/messages': { body: { items, hasMore: false } } }, { locale: 'de-DE' });
+    open();
+    expect(document.querySelector('time')!.title).toContain('Montag');
+  });
+});
+
+describe('answer feedback', () => {
+  it('votes with toggle buttons, takes a comment after a thumbs down, and follows votes from other tabs', async () => {
+    seedSession();
+    const { api } = await mount({ 'POST /api/feedback': { status: 202, body: {} } });
+    open();
+    emit('message', { id: 'a1', role: 'bot', text: 'An answer' }, 2);
+    const group = screen.getByRole('group', { name: 'Rate this answer' });
+    const up = within(group).getByRole('button', { name: 'Helpful' });
+    const down = within(group).getByRole('button', { name: 'Not helpful' });
+    expect(up.getAttribute('aria-pressed')).toBe('false');
+
+    fireEvent.click(up);
+    expect(up.getAttribute('aria-pressed')).toBe('true');
+    await waitFor(() => expect(api.to('POST', '/api/feedback').map((c) => c.body)).toEqual([{ messageId: 'a1', value: 'up' }]));
+
+    fireEvent.click(down);
+    expect(down.getAttribute('aria-pressed')).toBe('true');
+    expect(up.getAttribute('aria-pressed')).toBe('false');
+    const comment = screen.getByRole('textbox', { name: 'What was missing?' });
+    fireEvent.input(comment, { target: { value: 'The size chart' } });
+    fireEvent.submit(comment.closest('form')!);
+    await waitFor(() => expect(api.to('POST', '/api/feedback').map((c) => c.body)).toHaveLength(3));
+    expect(api.to('POST', '/api/feedback')[2]!.body).toEqual({ messageId: 'a1', value: 'down', comment: 'The size chart' });
+    expect(screen.queryByRole('textbox', { name: 'What was missing?' })).toBeNull();
+
+    // Another tab voted: the stream says so.
+    emit('feedback', { messageId: 'a1', value: 'up' }, 3);
+    expect(up.getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('shows the vote a history page carries, offers none on the visitor\'s own messages, and takes a refused vote back', async () => {
+    seedSession();
+    const items = [
+      { id: 'u', role: 'user', text: 'Q' },
+      { id: 'a', role: 'bot', text: 'A', feedback: 'down' },
+    ];
+    await mount({ 'GET /api/messages': { body: { items, hasMore: false } }, 'POST /api/feedback': { status: 400, body: { error: { code: 'unknown_message', message: 'x' } } } });
+    open();
+    expect(screen.getAllByRole('group', { name: 'Rate this answer' })).toHaveLength(1);
+    const up = screen.getByRole('button', { name: 'Helpful' });
+    expect(screen.getByRole('button', { name: 'Not helpful' }).getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(up);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Not helpful' }).getAttribute('aria-pressed')).toBe('true'));
+    expect(up.getAttribute('aria-pressed')).toBe('false');
+  });
+});
+
+describe('Stop', () => {
+  it('shows Stop while a model reply streams; it asks the BFF to stop, and the stopped reply stays', async () => {
+    seedSession();
+    const { api } = await mount({ 'POST /api/stop': { status: 202, body: {} } }, {}, MODEL_CONFIG);
+    open();
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    emit('message_delta', { id: 'b_1', delta: 'Once upon' }, 2);
+    fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(api.to('POST', '/api/stop')).toHaveLength(1));
+    emit('message', { id: 'b_1', role: 'bot', text: 'Once upon', stopped: true }, 3);
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    expect(screen.getByText('Once upon')).toBeTruthy();
+  });
+});
+
+describe('alerts', () => {
+  it('prefixes the page title with the unread count while the chat is closed, and restores it once read', async () => {
+    document.title = 'Nimbus Outdoor';
+    seedSession();
+    await mount();
+    emit('message', { id: 'a1', role: 'bot', text: 'One' }, 2);
+    emit('message', { id: 'a2', role: 'operator', text: 'Two' }, 3);
+    expect(document.title).toBe('(2) Nimbus Outdoor');
+    open();
+    expect(document.title).toBe('Nimbus Outdoor');
+  });
+
+  it('counts answers while the tab is hidden even with the chat open, until the tab shows again', async () => {
+    document.title = 'Shop';
+    seedSession();
+    await mount();
+    open();
+    const hidden = vi.spyOn(document, 'hidden', 'get').mockReturnValue(true);
+    emit('message', { id: 'a1', role: 'bot', text: 'While away' }, 2);
+    expect(document.title).toBe('(1) Shop');
+    hidden.mockReturnValue(false);
+    act(() => void document.dispatchEvent(new Event('visibilitychange')));
+    expect(document.title).toBe('Shop');
+  });
+
+  it('beeps with Web Audio only with sound: true', async () => {
+    const started: number[] = [];
+    class FakeAudio {
+      currentTime = 0;
+      destination = {};
+      createOscillator = () => ({ frequency: {}, connect: (n: unknown) => n, start: (t: number) => started.push(t), stop: () => {} });
+      createGain = () => ({ gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (n: unknown) => n });
+    }
+    vi.stubGlobal('AudioContext', FakeAudio);
+    seedSession();
+    mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'GET /api/messages': { body: { items: [], hasMore: false } } });
+    for (const sound of [false, true]) {
+      const s = createStore(BFF, () => {}, undefined, undefined, sound);
+      await s.boot();
+      await flush();
+      FakeEventSource.last.emit('message', { id: `a-${sound}`, role: 'bot', text: 'Ding' }, 2);
+      expect(started).toHaveLength(sound ? 1 : 0);
+      s.destroy();
+    }
+  });
+
+  it('init({launcher: false}) renders no launcher; the page opens the chat itself', async () => {
+    const { c } = await mount({}, { o: { launcher: false } });
+    expect(screen.queryByRole('button', { name: 'Open chat' })).toBeNull();
+    act(() => c.s.setOpen(true));
+    expect(screen.getByRole('dialog')).toBeTruthy();
+  });
+});
+
+describe('proactive message', () => {
+  it('shows a bubble that opens into the chat as its first bot line, and goes along as context with the first message', async () => {
+    const { api, c } = await mount({ 'POST /api/session': { status: 201, body: sessionBody(1) } });
+    act(() => c.s.show('Need help choosing a tent?'));
+    fireEvent.click(screen.getByRole('button', { name: 'Need help choosing a tent?' }));
+    const log = screen.getByRole('log');
+    expect(within(log).getByText('Need help choosing a tent?')).toBeTruthy();
+    expect(screen.queryByText('Hello from the config')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Need help choosing a tent?' })).toBeNull();
+    act(() => void c.s.send('Yes, a 2-person one'));
+    await waitFor(() => expect(api.to('POST', '/api/session')).toHaveLength(1));
+    expect(api.to('POST', '/api/session')[0]!.body).toMatchObject({ text: 'Yes, a 2-person one', context: 'Need help choosing a tent?' });
+  });
+
+  it('can be dismissed, and a dismissed text is not shown again in this browser session', async () => {
+    const { c } = await mount();
+    act(() => c.s.show('Free shipping today'));
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText('Free shipping today')).toBeNull();
+    act(() => c.s.show('Free shipping today'));
+    expect(screen.queryByText('Free shipping today')).toBeNull();
+    act(() => c.s.show('Another offer'));
+    expect(screen.getByText('Another offer')).toBeTruthy();
+  });
+});
+
+describe('end of a conversation', () => {
+  it('offers a transcript with every message, its time and sender, and a new conversation', async () => {
+    seedSession();
+    const items = [
+      { id: '1', role: 'user', text: 'Where is my order?', createdAt: '2026-11-23T09:00:00.000Z' },
+      { id: '2', role: 'bot', text: 'On its way.', createdAt: '2026-11-23T09:00:05.000Z' },
+      { id: '3', role: 'operator', operatorName: 'Sam', text: 'Anything else?', createdAt: '2026-11-23T09:02:00.000Z' },
+    ];
+    await mount({ 'GET /api/messages': { body: { items, hasMore: false } } });
+    open();
+    emit('archived', {}, 2);
+    let saved: Blob | undefined;
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (b: Blob) => ((saved = b), 'blob:x'), revokeObjectURL() {} }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    fireEvent.click(screen.getByRole('button', { name: 'Download transcript' }));
+    expect(click).toHaveBeenCalled();
+    const text = await saved!.text();
+    const t = pickStrings();
+    const at = (iso: string) => new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short' }).format(new Date(iso));
+    expect(text).toBe(
+      `[${at(items[0]!.createdAt)}] ${t.you}: Where is my order?\n\n[${at(items[1]!.createdAt)}] ${t.bot}: On its way.\n\n[${at(items[2]!.createdAt)}] Sam: Anything else?\n\n`,
+    );
+    expect(screen.getByRole('button', { name: 'Start a new conversation' })).toBeTruthy();
+  });
+});
