@@ -6,6 +6,7 @@ import type { FeedbackValue } from '../../shared/types.js';
 import type { Auth } from './auth.js';
 import type { Strings } from './i18n.js';
 import type { State } from './state.js';
+import { senderOf } from './messages.js';
 import { formatTime } from './time.js';
 
 /** Creates the engagement actions of one widget; `key` names its storage (per BFF). */
@@ -49,9 +50,8 @@ export function createEngage(st: State, auth: Auth, report: (e: unknown) => void
 export function saveTranscript(st: State, t: Strings, locale: string) {
   const text = st.messages.value
     .map((m) => {
-      const who = m.role === 'user' ? t.you : m.role === 'operator' ? m.operatorName || t.operator : t.bot;
       // A rich element without text is named by its kind, e.g. `[carousel]`.
-      return `${m.createdAt ? `[${formatTime(m.createdAt, locale, true)}] ` : ''}${who}: ${m.text || `[${m.badge?.type}]`}\n\n`;
+      return `${m.createdAt ? `[${formatTime(m.createdAt, locale, true)}] ` : ''}${senderOf(m, t)}: ${m.text || `[${m.badge?.type}]`}\n\n`;
     })
     .join('');
   const a = document.createElement('a');

@@ -5,12 +5,8 @@
  */
 import { STREAM_EVENT_NAMES, type StreamEventName } from '../../shared/types.js';
 
-export interface StreamHandlers {
-  /** Every named event with its parsed data and SSE id. */
-  event(name: StreamEventName, data: any, id: string): void;
-  /** The stream is up (true) or down and about to retry (false). */
-  status(up: boolean): void;
-}
+/** Gets every named event with its parsed data and SSE id. */
+export type OnEvent = (name: StreamEventName, data: any, id: string) => void;
 
 export interface Stream {
   close(): void;
@@ -21,7 +17,7 @@ export interface Stream {
 const MAX_DELAY = 30_000;
 
 /** Opens the stream; `url` is asked again before every attempt (it may refresh the token first). */
-export function openStream(url: () => Promise<string | undefined>, on: StreamHandlers): Stream {
+export function openStream(url: () => Promise<string | undefined>, onEvent: OnEvent): Stream {
   let es: EventSource | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let attempt = 0;
@@ -46,10 +42,7 @@ export function openStream(url: () => Promise<string | undefined>, on: StreamHan
     if (closed || mine !== seq) return;
     if (!target) return retry();
     const source = (es = new EventSource(target));
-    source.onopen = () => {
-      attempt = 0;
-      on.status(true);
-    };
+    source.onopen = () => (attempt = 0);
     for (const name of STREAM_EVENT_NAMES) {
       source.addEventListener(name, (e) => {
         const me = e as MessageEvent;
@@ -61,7 +54,7 @@ export function openStream(url: () => Promise<string | undefined>, on: StreamHan
         } catch {
           return;
         }
-        on.event(name, data, me.lastEventId);
+        onEvent(name, data, me.lastEventId);
       });
     }
   };
@@ -69,7 +62,6 @@ export function openStream(url: () => Promise<string | undefined>, on: StreamHan
   const retry = () => {
     stop();
     if (closed) return;
-    on.status(false);
     const delay = Math.min(MAX_DELAY, 1000 * 2 ** attempt++) * (0.5 + Math.random() / 2);
     timer = setTimeout(connect, delay);
   };

@@ -37,13 +37,10 @@ export function createSync(bff: string, auth: Auth, onEvent: (event: StreamEvent
     stream = sharedStream(
       `parley-stream:${bff}:${auth.session?.sessionId ?? ''}`,
       (relay) =>
-        openStream(url, {
-          event(name, data, id) {
-            deliver(name, data, id);
-            // The end of this tab's token is this tab's business: others would refresh it too.
-            if (!(name === 'error' && (data as { code?: string })?.code === 'token_expired')) relay([name, data, id]);
-          },
-          status: () => {},
+        openStream(url, (name, data, id) => {
+          deliver(name, data, id);
+          // The end of this tab's token is this tab's business: others would refresh it too.
+          if (!(name === 'error' && (data as { code?: string })?.code === 'token_expired')) relay([name, data, id]);
         }),
       ([name, data, id]) => deliver(name as StreamEventName, data, id),
     );

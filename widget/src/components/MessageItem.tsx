@@ -1,6 +1,6 @@
 /** One message: its time, who wrote it, its text (Markdown for the agent's side), its badge and the vote on an answer. */
 import { markdown } from '../markdown.js';
-import type { ChatMessage } from '../messages.js';
+import { senderOf, type ChatMessage } from '../messages.js';
 import { formatTime, startsRun } from '../time.js';
 import { BadgeView } from './Badge.js';
 import type { Ctx } from './ctx.js';
@@ -13,7 +13,7 @@ import { Feedback } from './Feedback.js';
 export function MessageItem({ m, c, last, prev, votable }: { m: ChatMessage; c: Ctx; last: boolean; prev?: ChatMessage; votable?: boolean }) {
   const { t } = c;
   const run = m.createdAt && startsRun(m.createdAt, prev?.createdAt);
-  const who = m.role === 'user' ? t.you : m.role === 'operator' ? m.operatorName || t.operator : t.bot;
+  const who = senderOf(m, t);
   return (
     <div class={`m ${m.role}${m.badge?.type === 'carousel' ? ' w' : ''}`}>
       {m.createdAt && (
