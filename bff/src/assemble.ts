@@ -4,6 +4,7 @@ import { FeedbackWebhook } from './adapters/http-feedback.js';
 import { HttpFlowClient } from './adapters/http-flows.js';
 import { HttpGateway } from './adapters/http-gateway.js';
 import { HttpAgentUpstream } from './adapters/http-upstream.js';
+import { FileOnceStore } from './adapters/file-once-store.js';
 import { MemoryOnceStore, MemoryRateLimiter } from './adapters/memory-limits.js';
 import { MemorySignalBus } from './adapters/memory-signals.js';
 import { MemoryEventStore } from './adapters/memory-store.js';
@@ -137,6 +138,13 @@ async function openStorage(config: Readonly<Config>): Promise<Storage> {
     const { createRedisAdapters } = await import('./adapters/redis.js');
     return createRedisAdapters(redis, retention);
   }
-  const store = new MemoryEventStore(retention);
-  return { store, rateLimiter: new MemoryRateLimiter(), onceStore: new MemoryOnceStore(), users: new MemoryUserDirectory(), signals: new MemorySignalBus(), close: () => store.close() };
+  // Ids that only grow across restarts: a client's Last-Event-ID from before never hides new events.
+  const store = new MemoryEventStore(retention, { timeBasedIds: true });
+  // Spent refresh tokens stay spent across a restart (the file); the rest of memory mode starts empty.
+  const onceStore = config.spentTokensFile ? await FileOnceStore.open(config.spentTokensFile) : new MemoryOnceStore();
+  const close = async () => {
+    await store.close();
+    if (onceStore instanceof FileOnceStore) await onceStore.close();
+  };
+  return { store, rateLimiter: new MemoryRateLimiter(), onceStore, users: new MemoryUserDirectory(), signals: new MemorySignalBus(), close };
 }

@@ -1,4 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Parser, type Env } from './env-parser.js';
 import { VERIFIED_VARIABLES } from './lib/variables.js';
 import type { LocalizedText } from '../../shared/types.js';
@@ -27,6 +29,11 @@ export interface Config {
   redisClusterNodes?: Array<{ host: string; port: number }>;
   sessionTokenTtlSec: number;
   refreshTokenTtlSec: number;
+  /**
+   * Memory mode: where spent refresh-token ids are kept across restarts (SPENT_TOKENS_FILE). Unset
+   * when the session key is random per process: no token outlives it anyway.
+   */
+  spentTokensFile?: string;
   testChat: boolean;
   devWebhookUrl?: string;
   escalationOperatorEmail?: string;
@@ -223,6 +230,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     redisClusterNodes,
     sessionTokenTtlSec: p.int('SESSION_TOKEN_TTL', 900, 30, 86_400),
     refreshTokenTtlSec: p.int('REFRESH_TOKEN_TTL', 604_800, 60, 31_536_000),
+    spentTokensFile: p.optional('SPENT_TOKENS_FILE') ?? (p.optional('SESSION_JWT_SECRET') ? defaultSpentTokensFile(sessionJwtSecret) : undefined),
     testChat: p.bool('TEST_CHAT', false),
     devWebhookUrl: p.url('DEV_WEBHOOK_URL'),
     escalationOperatorEmail: p.email('ESCALATION_OPERATOR_EMAIL'),
@@ -288,6 +296,16 @@ function readDemo(p: Parser, problems: string[], simulator: boolean): DemoConfig
     problems.push(production ? NOTHING_CONFIGURED : 'Nothing to talk to: set UPSTREAM_BASE_URL, or CHAT_MODE=model with GATEWAY_BASE_URL; `npm start` runs the demo');
   }
   return on ? demo : undefined;
+}
+
+/**
+ * In the temporary folder (it survives a restart of the process), one file per session key: BFFs
+ * with other keys cannot use each other's tokens, so they need not share. The name reveals nothing
+ * of the key.
+ */
+function defaultSpentTokensFile(sessionJwtSecret: string): string {
+  const name = createHash('sha256').update(`parley spent tokens\n${sessionJwtSecret}`).digest('hex').slice(0, 16);
+  return join(tmpdir(), `parley-spent-tokens-${name}`);
 }
 
 /** `name:token,name2:token2` → `{name: token}`; a malformed entry adds one problem. */

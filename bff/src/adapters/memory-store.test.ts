@@ -7,7 +7,7 @@ const message = (text: string): StreamEvent => ({ event: 'message', data: { id: 
 describe('MemoryEventStore sweep', () => {
   it('forgets idle conversations whose events all expired, keeps the rest', async () => {
     let now = 1_000_000;
-    const store = new MemoryEventStore({ maxEvents: 10, maxAgeMs: 60_000, dedupTtlMs: 60_000 }, () => now);
+    const store = new MemoryEventStore({ maxEvents: 10, maxAgeMs: 60_000, dedupTtlMs: 60_000 }, { now: () => now });
     await store.append('idle', message('old'), { dedupKey: 'evt-1' });
     await store.append('watched', message('old'));
     const unsubscribe = await store.subscribe('watched', () => {});
@@ -25,5 +25,26 @@ describe('MemoryEventStore sweep', () => {
     expect((await store.append('idle', message('old'), { dedupKey: 'evt-1' })).status).toBe('stored');
     unsubscribe();
     await store.close();
+  });
+});
+
+describe('MemoryEventStore with time-based ids', () => {
+  it('numbers a conversation from its start time, so a store started later gives out only greater ids', async () => {
+    const retention = { maxEvents: 10, maxAgeMs: 60_000, dedupTtlMs: 60_000 };
+    let now = 1_700_000_000_000;
+    const before = new MemoryEventStore(retention, { now: () => now, timeBasedIds: true });
+    for (let i = 0; i < 5; i++) await before.append('c', message(`old ${i}`));
+    const oldIds = (await before.read('c', 0, 10)).map((e) => e.id);
+    expect(oldIds).toEqual([0, 1, 2, 3, 4].map((i) => now * 100 + 1 + i)); // dense, in order
+    await before.close();
+
+    now += 1; // a restart one millisecond later
+    const after = new MemoryEventStore(retention, { now: () => now, timeBasedIds: true });
+    expect(await after.lastId('c')).toBe(0); // nothing given out yet
+    for (let i = 0; i < 10; i++) await after.append('c', message(`new ${i}`));
+    const newer = await after.read('c', oldIds.at(-1)!, 10);
+    expect(newer.map((e) => e.data)).toEqual([...Array(10).keys()].map((i) => message(`new ${i}`).data));
+    expect(await after.lastId('c')).toBe(now * 100 + 10);
+    await after.close();
   });
 });

@@ -4,9 +4,27 @@ import type { AppendResult, EventListener, EventStore, RetentionOptions } from '
 
 interface Log {
   events: StoredEvent[];
+  /** The id before the log's first: 0, or the log's start time (see `timeBasedIds`). */
+  firstId: number;
   lastId: number;
   listeners: Set<EventListener>;
 }
+
+/** Options of a `MemoryEventStore` beyond retention. */
+export interface MemoryStoreOptions {
+  now?: () => number;
+  sweepEveryMs?: number;
+  /**
+   * Number each conversation's log from its start time (ms × 100) instead of from 1. The server
+   * sets it: a restarted BFF, or a log forgotten by the sweep, then gives out only ids above any
+   * the previous log gave out (unless that log handed out more than 100,000 ids a second), so a
+   * client's old `Last-Event-ID` never hides the new log's events from it.
+   */
+  timeBasedIds?: boolean;
+}
+
+/** Ids per millisecond of a log's start time, when `timeBasedIds`: 15 digits until the year 2286. */
+const IDS_PER_MS = 100;
 
 /**
  * In-process event store: one bounded array per conversation, dedup keys bounded by age and
@@ -18,12 +36,15 @@ export class MemoryEventStore implements EventStore {
   /** Dedup keys of stored events, until `dedupTtlMs` after they were stored. */
   private readonly seen: ExpiringKeys;
   private readonly sweeper: ReturnType<typeof setInterval>;
+  private readonly now: () => number;
+  private readonly timeBasedIds: boolean;
 
   constructor(
     private readonly retention: RetentionOptions,
-    private readonly now: () => number = Date.now,
-    sweepEveryMs = 60_000,
+    { now = Date.now, sweepEveryMs = 60_000, timeBasedIds = false }: MemoryStoreOptions = {},
   ) {
+    this.now = now;
+    this.timeBasedIds = timeBasedIds;
     this.seen = new ExpiringKeys(Math.max(10_000, retention.maxEvents * 100));
     this.sweeper = setInterval(() => this.sweep(), sweepEveryMs);
     this.sweeper.unref();
@@ -31,8 +52,8 @@ export class MemoryEventStore implements EventStore {
 
   /**
    * Drops expired events and expired dedup keys everywhere, and forgets conversations left with
-   * no event and no listener. Their ids start at 1 again, which the event route tells from an
-   * old `Last-Event-ID` by `lastId`, so a client that comes back later loses nothing.
+   * no event and no listener. Their numbering starts again (see `timeBasedIds`; from 1 without
+   * it, which the event route tells from an old `Last-Event-ID` by `lastId`).
    */
   sweep(): void {
     const now = this.now();
@@ -75,7 +96,8 @@ export class MemoryEventStore implements EventStore {
   }
 
   async lastId(conversationId: string): Promise<number> {
-    return this.logs.get(conversationId)?.lastId ?? 0;
+    const log = this.logs.get(conversationId);
+    return log && log.lastId > log.firstId ? log.lastId : 0;
   }
 
   async subscribe(conversationId: string, listener: EventListener): Promise<() => void> {
@@ -83,7 +105,7 @@ export class MemoryEventStore implements EventStore {
     log.listeners.add(listener);
     return () => {
       log.listeners.delete(listener);
-      if (log.listeners.size === 0 && log.events.length === 0 && log.lastId === 0) this.logs.delete(conversationId);
+      if (log.listeners.size === 0 && log.events.length === 0 && log.lastId === log.firstId) this.logs.delete(conversationId);
     };
   }
 
@@ -97,7 +119,8 @@ export class MemoryEventStore implements EventStore {
   private log(conversationId: string): Log {
     let log = this.logs.get(conversationId);
     if (!log) {
-      log = { events: [], lastId: 0, listeners: new Set() };
+      const firstId = this.timeBasedIds ? this.now() * IDS_PER_MS : 0;
+      log = { events: [], firstId, lastId: firstId, listeners: new Set() };
       this.logs.set(conversationId, log);
     }
     return log;

@@ -12,7 +12,8 @@ export type AppendResult = { status: 'stored'; event: StoredEvent } | { status: 
 
 /**
  * Per-conversation append-only event log with fan-out (SPEC §4, §5).
- * Ids are integers that only grow within a conversation, starting at 1.
+ * Ids are integers that only grow within a conversation, one by one (from 1, or in memory mode
+ * from the log's start time, so they grow across restarts too).
  * Adapters throw `StoreUnavailableError` when the backing store cannot be reached.
  */
 export interface EventStore {
