@@ -121,6 +121,7 @@ textarea::placeholder{color:var(--mu)}
 .fb [aria-pressed=true]{color:var(--ac);background:var(--bb)}
 .down svg{transform:scaleY(-1)}
 .fc{display:flex;gap:6px;width:100%}
+.p>.hb{flex:none;align-self:center}
 .p>.hb,.end .hb{margin:8px}
 .pm{bottom:92px;max-width:280px;display:flex;background:var(--bg);border-radius:var(--rad);box-shadow:0 6px 20px rgba(0,0,0,.22)}
 .nl .pm,.nl .p{bottom:20px}
