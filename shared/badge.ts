@@ -1,6 +1,6 @@
 /**
  * The badge parser shared by the BFF and the widget. The service's badge JSON is
- * not documented (SPEC §3), so this accepts the common spellings of chat-platform
+ * not documented (docs/api.md, `Message`), so this accepts the common spellings of chat-platform
  * rich elements and turns them into one validated `Badge`; anything it cannot
  * read becomes `unsupported` with a plain-text summary. JSON is never shown raw.
  */

@@ -6,7 +6,7 @@
 /** Who wrote a message: the AI agent, the end user, or a human operator. */
 export type Role = 'bot' | 'user' | 'operator';
 
-/** One chat message as the widget sees it (SPEC §3). */
+/** One chat message as the widget sees it (docs/api.md, `Message`). */
 export interface Message {
   /** Upstream `messageId` as a string (or a BFF-assigned id for user/model messages). */
   id: string;
@@ -24,7 +24,7 @@ export interface Message {
   feedback?: FeedbackValue;
 }
 
-/** A visitor's vote on an answer (SPEC §9). */
+/** A visitor's vote on an answer (docs/api.md "Engagement"). */
 export type FeedbackValue = 'up' | 'down';
 
 /** Longest feedback comment, in characters. */
@@ -75,7 +75,7 @@ export type BadgeType = Badge['type'];
  */
 export type ConversationState = 'active' | 'escalated' | 'archived';
 
-/** Data of each event on the stream (SPEC §4), by event name. */
+/** Data of each event on the stream (docs/api.md "Event stream"), by event name. */
 export interface StreamEventMap {
   message: Message;
   message_delta: { id: string; delta: string };

@@ -5,7 +5,7 @@ import { Parser, type Env } from './env-parser.js';
 import { VERIFIED_VARIABLES } from './lib/variables.js';
 import type { LocalizedText } from '../../shared/types.js';
 
-/** Every setting of the BFF, parsed once from the environment (SPEC §2). Frozen. */
+/** Every setting of the BFF, parsed once from the environment (docs/api.md "Configuration"). Frozen. */
 export interface Config {
   port: number;
   host: string;
@@ -79,7 +79,7 @@ export interface Config {
   identityJwksUrl?: string;
   /** When set, an identity token's `iss` must equal it. */
   identityIssuer?: string;
-  /** Votes are POSTed here, signed with `feedbackWebhookSecret` (SPEC §9). */
+  /** Votes are POSTed here, signed with `feedbackWebhookSecret` (docs/api.md "Engagement"). */
   feedbackWebhookUrl?: string;
   feedbackWebhookSecret?: string;
   /** Refuse sessions without an identity token. */

@@ -36,7 +36,7 @@ function collector() {
   };
 }
 
-/** Runs the `EventStore` contract (SPEC §4, §5) against one implementation. */
+/** Runs the `EventStore` contract (docs/api.md "Event stream", "Webhooks") against one implementation. */
 export function describeEventStoreContract(name: string, makeStore: MakeStore): void {
   describe(`EventStore contract: ${name}`, () => {
     const cleanups: Array<() => Promise<void>> = [];

@@ -6,7 +6,7 @@ import type { RunningServer } from '../../bff/src/server.js';
 import { call, startBff } from '../helpers/bff.js';
 import { openSse, type SseClient, type SseEvent } from '../helpers/sse.js';
 
-// SPEC §9 in model mode: votes on answers (log event, metrics, signed webhook) and Stop.
+// docs/api.md "Engagement" in model mode: votes on answers (log event, metrics, signed webhook) and Stop.
 const KEY = 'sk-engagement-test-key';
 const HOOK_SECRET = 'feedback-hook-secret-0123456789';
 

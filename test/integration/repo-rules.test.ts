@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -22,6 +22,13 @@ function files(dir: string, pattern: RegExp): string[] {
 }
 
 const sources = ['bff', 'shared', 'demo', 'widget', 'scripts', 'bench'].flatMap((dir) => files(dir, /\.(ts|tsx|mjs|js)$/));
+/** Everything a clone of the repository has that could cite a contract: code, tests, docs, settings. */
+const citing = [
+  ...['bff', 'shared', 'demo', 'widget', 'scripts', 'bench', 'test', 'docs'].flatMap((dir) => files(dir, /\.(ts|tsx|mjs|js|md|html)$/)),
+  'README.md',
+  '.env.example',
+  'Dockerfile',
+];
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
 
 describe('repository rules', () => {
@@ -42,5 +49,19 @@ describe('repository rules', () => {
   it('lib/ holds general helpers only: nothing there knows the upstream service\'s message shapes', () => {
     const lib = files('bff/src/lib', /\.ts$/).filter((path) => !path.endsWith('.test.ts'));
     for (const path of lib) expect(read(path), path).not.toMatch(/message\.added|conversation\.state_changed|\bhbo\b/);
+  });
+
+  it('the contract is cited as docs/api.md, never as a specification outside the repository', () => {
+    const outside: string[] = [];
+    for (const path of citing) {
+      const text = read(path);
+      if (/\bSPEC\b/.test(text)) outside.push(`${path}: cites the contract outside the repository`);
+      // A relative path to shared/ must stay inside the repository (imports do; a link from the root to ../shared/ does not).
+      for (const [ref] of text.matchAll(/(?:\.\.\/)+shared\/[\w./-]*/g)) {
+        if (relative(root, resolve(root, dirname(path), ref)).startsWith('..')) outside.push(`${path}: ${ref}`);
+      }
+    }
+    expect(outside).toEqual([]);
+    expect(read('docs/api.md')).toMatch(/^# Parley HTTP API/);
   });
 });

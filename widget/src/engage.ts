@@ -1,5 +1,5 @@
 /**
- * Engagement actions (SPEC §9): votes on answers, stopping a model reply, the proactive message
+ * Engagement actions (docs/api.md "Engagement"): votes on answers, stopping a model reply, the proactive message
  * (`Parley('show', text)`) and the plain-text transcript of the conversation.
  */
 import type { FeedbackValue } from '../../shared/types.js';

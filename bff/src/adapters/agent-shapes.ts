@@ -23,7 +23,7 @@ export class EnvelopeError extends Error {}
 
 /**
  * Canonical conversation key: upstream `sessionId` is an integer in events and `session` a
- * string from the send call (SPEC §5.5); both become the same decimal string.
+ * string from the send call (docs/api.md "Webhooks"); both become the same decimal string.
  */
 export function conversationKey(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);

@@ -176,7 +176,7 @@ export class ModelChat implements ChatBackend {
       const err = this.stopping.signal.aborted ? new UpstreamError('upstream_unavailable', 'Reply stopped: the server is shutting down') : caught;
       await this.fail(conversationId, key, err, async () => {
         await buffer.close().catch(() => {});
-        // Every delta id is closed by a message (SPEC §4), even when the reply broke off.
+        // Every delta id is closed by a message (docs/api.md "Event stream"), even when the reply broke off.
         if (streamed) await this.store.append(conversationId, { event: 'message', data: this.botMessage(id, text) });
       });
     } finally {

@@ -25,7 +25,7 @@ export interface UpstreamRequest {
   idempotent: boolean;
 }
 
-// SPEC §6: these are retried; everything else is answered at once.
+// docs/api.md "Calls to the service": these are retried; everything else is answered at once.
 const RETRYABLE = new Set([401, 403, 408, 425, 429, 500, 502, 503, 504]);
 
 /**

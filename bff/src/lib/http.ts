@@ -147,7 +147,7 @@ export async function readJsonObject(c: Context, maxBytes = 16 * 1024): Promise<
 }
 
 /**
- * The chat text rule of SPEC §3: a string of 1 to 4000 characters after trimming, with line
+ * The chat text rule (docs/api.md, `text_invalid`): a string of 1 to 4000 characters after trimming, with line
  * breaks as `\n` (browsers send multipart text fields with CRLF, so the same message would
  * otherwise read differently from a JSON send and on the stream).
  */

@@ -20,7 +20,7 @@ const TIMESTAMP = /^(?:\d{9,10}|\d{12,13})$/;
 const DOT = Buffer.from('.');
 
 /**
- * Verifies `x-service-signature` = hex HMAC-SHA256 of `{timestamp}.{raw body}` (SPEC §5).
+ * Verifies `x-service-signature` = hex HMAC-SHA256 of `{timestamp}.{raw body}` (docs/api.md "Webhooks").
  * Keys are imported once; comparison is constant-time over equal-length digests.
  */
 export class WebhookVerifier {

@@ -11,7 +11,7 @@ export type EventListener = (event: StoredEvent, restarted?: boolean) => void;
 export type AppendResult = { status: 'stored'; event: StoredEvent } | { status: 'duplicate' };
 
 /**
- * Per-conversation append-only event log with fan-out (SPEC §4, §5).
+ * Per-conversation append-only event log with fan-out (docs/api.md "Event stream", "Webhooks").
  * Ids are integers that only grow within a conversation, one by one (from 1, or in memory mode
  * from the log's start time, so they grow across restarts too).
  * Adapters throw `StoreUnavailableError` when the backing store cannot be reached.

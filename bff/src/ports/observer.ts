@@ -29,6 +29,6 @@ export interface Observer {
   streamClosed?(): void;
   /** Time from an event being stored to it being written to a stream, in milliseconds. */
   delivered?(latencyMs: number): void;
-  /** A visitor voted on an answer (SPEC §9). */
+  /** A visitor voted on an answer (docs/api.md "Engagement"). */
   feedback?(value: 'up' | 'down'): void;
 }

@@ -9,7 +9,7 @@ import { callAllowance } from './conversation.js';
 
 const MESSAGE_ID = /^[A-Za-z0-9_:.-]{1,128}$/;
 
-/** Engagement routes of one conversation (docs/api.md §9): votes on answers, stopping a model reply. */
+/** Engagement routes of one conversation (docs/api.md "Engagement"): votes on answers, stopping a model reply. */
 export function engagementRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const auth = requireSession(deps);

@@ -10,7 +10,7 @@ import { rateLimit, requireSession } from '../middleware.js';
 const REPLAY_PAGE = 200;
 const EVENT_ID = /^\d{1,15}$/;
 
-/** `GET /api/events` (SPEC §4): subscribe, replay after `Last-Event-ID`, then live. */
+/** `GET /api/events` (docs/api.md "Event stream"): subscribe, replay after `Last-Event-ID`, then live. */
 export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const now = deps.now ?? Date.now;

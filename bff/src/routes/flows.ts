@@ -21,7 +21,7 @@ interface FormInput {
 }
 
 /**
- * `POST /api/flows/:name` and `POST /api/upload` (SPEC §3, §6): only flows named in FLOW_TOKENS,
+ * `POST /api/flows/:name` and `POST /api/upload` (docs/api.md "Widget-facing routes"): only flows named in FLOW_TOKENS,
  * whose tokens never leave the BFF. Every limit is checked before anything is forwarded, and a
  * body is never read past `MAX_UPLOAD_FILES × MAX_UPLOAD_BYTES` plus a small allowance.
  */

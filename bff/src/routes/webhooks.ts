@@ -7,13 +7,13 @@ import { jsonDepthWithin, MAX_JSON_DEPTH } from '../lib/json-depth.js';
 import { EnvelopeError, normalizeWebhook } from '../adapters/agent-shapes.js';
 import type { WebhookObservation, WebhookOutcome } from '../ports/observer.js';
 
-/** Largest webhook body accepted (SPEC §5.4). */
+/** Largest webhook body accepted (docs/api.md "Webhooks"). */
 export const MAX_WEBHOOK_BYTES = 1024 * 1024;
 
 const EVENT_ID = /^[\x21-\x7e]{1,200}$/;
 
 /**
- * `POST /webhooks/agent` (SPEC §5): raw bytes, verify, parse, dedup + store atomically, then 200.
+ * `POST /webhooks/agent` (docs/api.md "Webhooks"): raw bytes, verify, parse, dedup + store atomically, then 200.
  * Fan-out to streams is done by the store's subscribers after the append.
  */
 export function webhookRoutes(deps: AppDeps): Hono<AppEnv> {

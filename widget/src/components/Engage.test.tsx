@@ -5,7 +5,7 @@ import { createStore } from '../store.js';
 import { BFF, FakeEventSource, flush, KEY, makeCtx, mockEventSource, mockFetch, PUBLIC_CONFIG, sessionBody } from '../test-utils.js';
 import { App } from './App.js';
 
-// The engagement controls of SPEC §9, through the rendered widget and its store.
+// The engagement controls of docs/api.md "Engagement", through the rendered widget and its store.
 const MODEL_CONFIG = { ...PUBLIC_CONFIG, mode: 'model', features: { escalation: false, upload: false, flows: [] } };
 
 async function mount(routes: Parameters<typeof mockFetch>[0] = {}, options: Parameters<typeof makeCtx>[0] = {}, config: object = PUBLIC_CONFIG) {
