@@ -187,4 +187,27 @@ describe('window.Parley', () => {
     expect(next.shadowRoot!.querySelector('[role="region"]')!.getAttribute('aria-label')).toBe('Shop help');
     expect(document.querySelector('[data-parley]')).toBeNull();
   });
+
+  it('ready reports the answers still unread from before the reload, and a queued show() puts up its bubble', async () => {
+    const bff = 'https://chat.example.com';
+    document.title = 'Shop';
+    localStorage.setItem('parley:' + bff, JSON.stringify(sessionBody(1)));
+    localStorage.setItem('parley:' + bff + ':unread', JSON.stringify({ sessionId: 's1', ids: ['a1', 'a2'] }));
+    mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'GET /api/messages': { body: { items: [], hasMore: false } } });
+    const stub: any = function (...args: unknown[]) {
+      (stub.q = stub.q || []).push(args);
+    };
+    w.Parley = stub;
+    const ready: unknown[] = [];
+    w.Parley('on', 'ready', (data: unknown) => ready.push(data));
+    w.Parley('show', 'Need a hand?');
+    boot(scriptTag());
+    await flush();
+    expect(ready).toEqual([{ unread: 2 }]);
+    expect(document.title).toBe('(2) Shop');
+    const root = document.querySelector('[data-parley]')!.shadowRoot!;
+    expect(root.querySelector('[role="status"] button')!.textContent).toBe('Need a hand?');
+    w.Parley.destroy();
+    expect(document.title).toBe('Shop');
+  });
 });

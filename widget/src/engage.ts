@@ -6,11 +6,11 @@ import type { FeedbackValue } from '../../shared/types.js';
 import type { Auth } from './auth.js';
 import type { Strings } from './i18n.js';
 import type { State } from './state.js';
-import { senderOf } from './messages.js';
+import { senderOf, serverCount } from './messages.js';
 import { formatTime } from './time.js';
 
-/** Creates the engagement actions of one widget; `key` names its storage (per BFF). */
-export function createEngage(st: State, auth: Auth, report: (e: unknown) => void, remember: (key: string, value: string) => void) {
+/** Creates the engagement actions of one widget; `history(offset)` loads an older page. */
+export function createEngage(st: State, auth: Auth, report: (e: unknown) => void, remember: (key: string, value: string) => void, history: (offset: number) => Promise<void>) {
   const dismissedKey = auth.key + ':dismissed';
 
   /** Records the vote at once (every tab learns it from the stream); a refusal takes it back. */
@@ -43,11 +43,24 @@ export function createEngage(st: State, auth: Auth, report: (e: unknown) => void
     st.bubble.value = false;
   }
 
-  return { vote, stop, show, dismiss };
+  /** Saves the whole conversation as text: the older history pages first, so that nothing is missing. */
+  async function transcript(t: Strings, locale: string) {
+    try {
+      for (let n = -1; st.hasMore.value && auth.session && n < st.messages.value.length; ) {
+        n = st.messages.value.length; // a page that brings nothing new ends the loop
+        await history(serverCount(st.messages.value));
+      }
+    } catch (e) {
+      report(e); // what is on screen is still saved
+    }
+    saveTranscript(st, t, locale);
+  }
+
+  return { vote, stop, show, dismiss, transcript };
 }
 
 /** Saves the conversation as a plain-text file, one block per message (time, sender, text), built in the browser. */
-export function saveTranscript(st: State, t: Strings, locale: string) {
+function saveTranscript(st: State, t: Strings, locale: string) {
   const text = st.messages.value
     .map((m) => {
       // A rich element without text is named by its kind, e.g. `[carousel]`.

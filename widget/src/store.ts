@@ -50,7 +50,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     }
   };
 
-  const engage = createEngage(st, auth, report, remember);
+  const engage = createEngage(st, auth, report, remember, conversation.history);
 
   /** Starts a conversation with the item's text; variables set before it existed follow. */
   async function start(item: Outgoing) {

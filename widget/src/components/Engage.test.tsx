@@ -228,4 +228,22 @@ describe('end of a conversation', () => {
     );
     expect(screen.getByRole('button', { name: 'Start a new conversation' })).toBeTruthy();
   });
+
+  it('fetches the older history pages first, so the transcript misses nothing', async () => {
+    seedSession();
+    const older = [{ id: '1', role: 'user', text: 'The very first question' }];
+    const newest = [{ id: '2', role: 'bot', text: 'The latest answer' }];
+    const { api } = await mount({
+      'GET /api/messages': (call) => ({ body: call.path.includes('offset=0') ? { items: newest, hasMore: true } : { items: older, hasMore: false } }),
+    });
+    open();
+    emit('archived', {}, 2);
+    let saved: Blob | undefined;
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (b: Blob) => ((saved = b), 'blob:x'), revokeObjectURL() {} }));
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    fireEvent.click(screen.getByRole('button', { name: 'Download transcript' }));
+    await waitFor(() => expect(saved).toBeDefined());
+    expect(api.to('GET', '/api/messages?limit=20&offset=1')).toHaveLength(1);
+    expect(await saved!.text()).toBe('You: The very first question\n\nAssistant: The latest answer\n\n');
+  });
 });

@@ -6,7 +6,6 @@ import { ConversationList, PastConversation } from './Conversations.js';
 import type { Ctx } from './ctx.js';
 import { CHAT, CLOSE, Icon, LIST } from './Icon.js';
 import { MessageList } from './MessageList.js';
-import { saveTranscript } from '../engage.js';
 
 /** The panel; floating it is a dialog that `onClose` closes (button or Escape), inline a region. */
 export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
@@ -134,7 +133,7 @@ function Chat({ c, focusInput }: { c: Ctx; focusInput: () => void }) {
           >
             {t.restart}
           </button>
-          <button type="button" class="hb" onClick={() => saveTranscript(s, t, c.locale)}>
+          <button type="button" class="hb" onClick={() => s.transcript(t, c.locale)}>
             {t.transcript}
           </button>
         </div>
