@@ -86,6 +86,11 @@ export interface StreamEventMap {
   error: { code: string; message: string; replyTo?: string };
   /** The latest vote on an answer wins; `comment` only with a thumbs down. */
   feedback: { messageId: string; value: FeedbackValue; comment?: string };
+  /**
+   * Events this client had not received may be gone (the log started over after a restart, or
+   * retention dropped them): reload the newest history page. Sent without an id.
+   */
+  reset: Record<string, never>;
 }
 
 export type StreamEventName = keyof StreamEventMap;
@@ -108,6 +113,7 @@ const STREAM_EVENTS = {
   variables: true,
   error: true,
   feedback: true,
+  reset: true,
 } as const satisfies Record<StreamEventName, true>;
 
 /** The names of the stream's events (docs/api.md "Event stream"), from one typed object. */

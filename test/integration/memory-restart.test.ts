@@ -55,7 +55,7 @@ interface Session {
 const newSession = async (base: string): Promise<Session> => (await call(base, 'POST', '/api/session', { body: { text: 'hello' } })).body;
 
 describe('memory mode across a restart of the BFF process', () => {
-  it('a client reconnecting with a Last-Event-ID from before the restart misses none of the new events', async () => {
+  it('a client reconnecting with a Last-Event-ID from before the restart misses none of the new events, and is told to reload history', async () => {
     const before = await boot();
     const s = await newSession(before.url);
     for (const text of ['before 1', 'before 2', 'before 3']) await postWebhook(before.url, message(s.sessionId, text));
@@ -75,6 +75,9 @@ describe('memory mode across a restart of the BFF process', () => {
     const messages = again.events.filter((e) => e.event === 'message');
     expect(messages.map((e) => JSON.parse(e.data).text)).toEqual(texts);
     expect(messages.every((e) => Number(e.id) > Number(last.id))).toBe(true);
+    // What the old process had and the client did not is gone with it: the client is told to
+    // reload history (the service keeps the messages), before the new events.
+    expect(again.events[0]).toMatchObject({ event: 'reset', data: '{}' });
     again.close();
   });
 

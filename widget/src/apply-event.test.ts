@@ -57,6 +57,12 @@ describe('applyEvent', () => {
     expect(run([{ event: 'state', data: { state: 'active' } }], false, { ...empty, convo: 'escalated' }).convo).toBe('active');
   });
 
+  it('reset asks for the newest history page and changes nothing', () => {
+    const state = { ...empty, typing: true };
+    const outcome = applyEvent(state, { event: 'reset', data: {} }, false);
+    expect([outcome.reload, outcome.next]).toEqual([true, state]);
+  });
+
   it('error: token_expired asks for a refresh and changes nothing; others set the notice and are reported', () => {
     const expired = applyEvent({ ...empty, typing: true }, { event: 'error', data: { code: 'token_expired', message: 'x' } }, false);
     expect([expired.expired, expired.next.typing, expired.error]).toEqual([true, true, undefined]);

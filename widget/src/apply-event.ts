@@ -27,6 +27,8 @@ export interface Outcome {
   message?: Message;
   /** A stream error to report to the page. */
   error?: { code: string; message: string };
+  /** Events may have been missed: reload the newest history page. */
+  reload?: boolean;
   /** The stream's token expired: refresh it and reconnect. */
   expired?: boolean;
 }
@@ -76,6 +78,8 @@ export function applyEvent(state: Conversation, event: StreamEvent, seen: boolea
     }
     case 'feedback':
       return { next: { ...state, votes: { ...state.votes, [event.data.messageId]: event.data.value } } };
+    case 'reset':
+      return { next: state, reload: true };
     default:
       return unhandled(event);
   }

@@ -77,7 +77,7 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     }
     const now: Conversation = { messages: st.messages.value, convo: st.convo.value, typing: st.typing.value, notice: st.notice.value, unread: st.unread.value, votes: st.votes.value };
     // A hidden tab sees nothing, even with the chat open.
-    const { next, message, error, expired } = applyEvent(now, event, (st.open.value || st.inline.value) && !document.hidden);
+    const { next, message, error, expired, reload } = applyEvent(now, event, (st.open.value || st.inline.value) && !document.hidden);
     batch(() => {
       st.messages.value = next.messages;
       st.notice.value = next.notice;
@@ -90,6 +90,7 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     });
     if (next.unread > now.unread) onUnseen();
     if (expired) sync.renew().catch(report);
+    if (reload) history(0).catch(report);
     if (message) emit('message', message);
     if (error) emit('error', error);
   }

@@ -149,6 +149,22 @@ describe('credentials', () => {
     expect(new URL(FakeEventSource.last.url).searchParams.get('lastEventId')).toBe('3');
   });
 
+  it('after the stream says reset (events may be gone after a BFF restart), reloads the newest history page', async () => {
+    seedSession({ lastEventId: '3' });
+    let pages = 0;
+    const api = mockFetch({
+      'GET /api/messages': () => ({ body: { items: pages++ ? [{ id: '9', role: 'bot', text: 'missed while away' }] : [], hasMore: false } }),
+    });
+    const s = start();
+    await flush();
+    expect(api.to('GET', '/api/messages')).toHaveLength(1);
+    FakeEventSource.last.emit('reset', {}, 3); // sent without an id: the last one stays
+    await flush();
+    expect(api.to('GET', '/api/messages')).toHaveLength(2);
+    expect(s.messages.value.map((m) => m.text)).toEqual(['missed while away']);
+    expect(stored().lastEventId).toBe('3');
+  });
+
   it('adopts a conversation another tab started, and follows its reset', async () => {
     const api = mockFetch({ 'GET /api/messages': { body: { items: [{ id: '1', role: 'bot', text: 'from tab A' }], hasMore: false } } });
     const s = start();

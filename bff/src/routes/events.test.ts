@@ -13,8 +13,8 @@ import { WebhookVerifier } from '../lib/webhook-verify.js';
 import type { EventListener, EventStore } from '../ports/event-store.js';
 
 /** A memory store whose listeners the test can call directly, as a Redis fan-out would. */
-function tappedStore() {
-  const memory = new MemoryEventStore({ maxEvents: 100, maxAgeMs: 60_000, dedupTtlMs: 60_000 });
+function tappedStore(maxEvents = 100) {
+  const memory = new MemoryEventStore({ maxEvents, maxAgeMs: 60_000, dedupTtlMs: 60_000 });
   const listeners: EventListener[] = [];
   const store: EventStore = {
     append: (...args) => memory.append(...args),
@@ -63,6 +63,8 @@ async function openStream(store: EventStore, lastEventId?: number, observer?: Ap
       }
       return found();
     },
+    /** How many `reset` events arrived so far. */
+    resets: () => text.split('event: reset\ndata: {}\n\n').length - 1,
     close: () => controller.abort(),
   };
 }
@@ -81,6 +83,7 @@ describe('GET /api/events when the store restarted', () => {
     listener!(message(1, 'first after the loss'), true);
     listener!(message(2, 'second after the loss'), false);
     expect(await stream.ids(5)).toEqual([1, 2, 3, 1, 2]);
+    expect(stream.resets()).toBe(1); // once, before the first event of the new log
     stream.close();
   });
 
@@ -89,6 +92,7 @@ describe('GET /api/events when the store restarted', () => {
     await store.append('7', { event: 'message', data: { id: 'a', role: 'bot', text: 'after the restart' } });
     const stream = await openStream(store, 57);
     expect(await stream.ids(1)).toEqual([1]);
+    expect(stream.resets()).toBe(1); // what the old store had and the client did not is gone: reload history
     await store.append('7', { event: 'message', data: { id: 'b', role: 'bot', text: 'live' } });
     expect(await stream.ids(2)).toEqual([1, 2]);
     stream.close();
@@ -113,6 +117,20 @@ describe('GET /api/events when the store restarted', () => {
     const stream = await openStream(store, 2);
     await store.append('7', { event: 'message', data: { id: 'c', role: 'bot', text: 'c' } });
     expect(await stream.ids(1)).toEqual([3]);
+    expect(stream.resets()).toBe(0);
     stream.close();
+  });
+
+  it('tells a client to reset when events after its Last-Event-ID are no longer kept', async () => {
+    const { store } = tappedStore(10);
+    for (let i = 1; i <= 12; i++) await store.append('7', { event: 'message', data: { id: `m${i}`, role: 'bot', text: `${i}` } });
+    const behind = await openStream(store, 1); // 2 was dropped by retention
+    expect(await behind.ids(10)).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(behind.resets()).toBe(1);
+    behind.close();
+    const justInTime = await openStream(store, 2); // 3 is the oldest kept: nothing missed
+    expect(await justInTime.ids(10)).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(justInTime.resets()).toBe(0);
+    justInTime.close();
   });
 });

@@ -9,6 +9,11 @@ import { rateLimit, requireSession } from '../middleware.js';
 
 const REPLAY_PAGE = 200;
 const EVENT_ID = /^\d{1,15}$/;
+/**
+ * Told to a client that may have missed events: the log started over or dropped some it had not
+ * received. It reloads the newest history page. No `id:`, so the client's last id stays.
+ */
+const RESET = 'event: reset\ndata: {}\n\n';
 
 /** `GET /api/events` (docs/api.md "Event stream"): subscribe, replay after `Last-Event-ID`, then live. */
 export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -35,20 +40,25 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
     let sink: SseSink | undefined;
     const send = (e: StoredEvent, restarted = false, live = true) => {
       if (!sink || (e.id <= lastSent && !restarted)) return;
+      if (restarted) sink.write(RESET);
       lastSent = e.id;
       sink.write(frame(e.id, e.event, e.data));
       // Delivery latency is a live figure: a replayed event may be days old.
       if (live) deps.observer?.delivered?.(now() - e.ts);
     };
     const unsubscribe = await deps.store.subscribe(conversationId, (e, restarted = false) => (pending ? pending.push([e, restarted]) : send(e, restarted)));
-    // An id the store never gave out means the store started over since (a restarted memory
-    // BFF, a Redis that lost its data): everything it holds now is new to this client.
+    const clientLast = lastSent;
+    let newest: number;
     try {
-      if (lastSent > 0 && lastSent > (await deps.store.lastId(conversationId))) lastSent = 0;
+      newest = await deps.store.lastId(conversationId);
     } catch (err) {
       unsubscribe();
       throw err;
     }
+    // An id the store never gave out means the store started over since (a Redis that lost its
+    // data, a memory BFF whose clock was set back): everything it holds now is new to this client.
+    const startedOver = lastSent > newest;
+    if (startedOver) lastSent = 0;
 
     // Headers are written here, on the raw response: reading `c.res` would make Hono wrap the
     // RESPONSE_ALREADY_SENT marker in a new Response, and node-server would write a second head.
@@ -86,8 +96,11 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
     sink.write('retry: 2000\n\n');
 
     try {
-      for (;;) {
+      for (let first = true; ; first = false) {
         const page = await deps.store.read(conversationId, lastSent, REPLAY_PAGE);
+        // Ids are dense: a first event past the next id, or none while newer ones were given out,
+        // means events this client never received are gone (a restart, retention).
+        if (first && clientLast > 0 && (startedOver || (page[0]?.id ?? newest + 1) > clientLast + 1)) sink.write(RESET);
         for (const e of page) send(e, false, false);
         if (page.length < REPLAY_PAGE || sink.closed) break;
       }
