@@ -78,7 +78,8 @@ export interface World {
 export async function startWorld(env: Record<string, string> = {}): Promise<World> {
   ensureWidgetBuilt();
   mkdirSync(SCREENSHOTS, { recursive: true });
-  const bff = await startServer(env);
+  // The first file's server compiles the demo through tsx: on a busy machine that took over 30 s.
+  const bff = await startServer(env, { timeoutMs: 90_000 });
   // The simulator builds image URLs on http://localhost:PORT, so the page uses that origin too.
   const bffOrigin = `http://localhost:${bff.port}`;
   const host = await startHostPage(bffOrigin);

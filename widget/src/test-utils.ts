@@ -182,6 +182,21 @@ export async function makeCtx(options: Partial<import('./components/ctx.js').Ctx
   return { c: { s, t: pickStrings(), o: {}, dir: 'ltr' as const, inline: false, locale: 'en-GB', ...options }, events };
 }
 
+/** Renders the whole widget for `PUBLIC_CONFIG` (or `config`), an empty history by default, and boots its store. */
+export async function mountApp(routes: Record<string, Answer | Route> = {}, options: Parameters<typeof makeCtx>[0] = {}, config: object = PUBLIC_CONFIG) {
+  const { act, render } = await import('@testing-library/preact');
+  const { h } = await import('preact');
+  const { App } = await import('./components/App.js');
+  const api = mockFetch({ 'GET /api/config': { body: config }, 'GET /api/messages': { body: { items: [], hasMore: false } }, ...routes });
+  const { c, events } = await makeCtx(options);
+  render(h(App, { c }));
+  await act(async () => {
+    await c.s.boot();
+    await flush();
+  });
+  return { api, c, events };
+}
+
 /** Each test starts with empty storage and a fake `EventSource`; `after` runs before globals are restored. */
 export function freshBrowserEachTest(after: () => void = () => {}) {
   beforeEach(() => {

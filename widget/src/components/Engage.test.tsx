@@ -1,25 +1,13 @@
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pickStrings } from '../i18n.js';
 import { createStore } from '../store.js';
-import { BFF, FakeEventSource, flush, KEY, makeCtx, mockEventSource, mockFetch, PUBLIC_CONFIG, sessionBody } from '../test-utils.js';
-import { App } from './App.js';
+import { BFF, FakeEventSource, flush, mockEventSource, mockFetch, mountApp, PUBLIC_CONFIG, seedSession, sessionBody } from '../test-utils.js';
 
 // The engagement controls of docs/api.md "Engagement", through the rendered widget and its store.
 const MODEL_CONFIG = { ...PUBLIC_CONFIG, mode: 'model', features: { escalation: false, upload: false, flows: [] } };
 
-async function mount(routes: Parameters<typeof mockFetch>[0] = {}, options: Parameters<typeof makeCtx>[0] = {}, config: object = PUBLIC_CONFIG) {
-  const api = mockFetch({ 'GET /api/config': { body: config }, 'GET /api/messages': { body: { items: [], hasMore: false } }, ...routes });
-  const { c, events } = await makeCtx(options);
-  render(<App c={c} />);
-  await act(async () => {
-    await c.s.boot();
-    await flush();
-  });
-  return { api, c, events };
-}
-
-const seedSession = () => localStorage.setItem(KEY, JSON.stringify(sessionBody(1)));
+const mount = mountApp;
 const emit = (event: string, data: unknown, id: number) => act(() => FakeEventSource.last.emit(event, data, id));
 const open = () => fireEvent.click(screen.getByRole('button', { name: /^Open chat/ }));
 

@@ -1,21 +1,14 @@
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { act, cleanup, fireEvent, screen } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pickStrings } from '../i18n.js';
 import fr from '../locales/fr.js';
-import { FakeEventSource, FakeXHR, flush, freshBrowserEachTest, makeCtx, mockEventSource, mockFetch, mockXHR, PUBLIC_CONFIG, seedSession, sessionBody, stored } from '../test-utils.js';
-import { App } from './App.js';
+import { FakeEventSource, FakeXHR, flush, freshBrowserEachTest, makeCtx, mockEventSource, mockFetch, mockXHR, mountApp, PUBLIC_CONFIG, seedSession, sessionBody, stored } from '../test-utils.js';
 
 const MB = 1024 * 1024;
 const UPLOADS = { ...PUBLIC_CONFIG, features: { ...PUBLIC_CONFIG.features, upload: true }, limits: { textMaxLength: 4000, maxUploadBytes: 10 * MB, maxUploadFiles: 5 } };
 
 async function mount(routes: Parameters<typeof mockFetch>[0] = {}, options: Parameters<typeof makeCtx>[0] = {}, config: object = UPLOADS) {
-  const api = mockFetch({ 'GET /api/config': { body: config }, 'GET /api/messages': { body: { items: [], hasMore: false } }, ...routes });
-  const { c, events } = await makeCtx(options);
-  render(<App c={c} />);
-  await act(async () => {
-    await c.s.boot();
-    await flush();
-  });
+  const { api, c, events } = await mountApp(routes, options, config);
   fireEvent.click(screen.getByRole('button', { name: /^(Open chat|Chat öffnen|Ouvrir le chat)$/ }));
   return { api, c, events };
 }
