@@ -1,4 +1,4 @@
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import type { AppDeps } from './context.js';
 import { FeedbackWebhook } from './adapters/http-feedback.js';
 import { HttpFlowClient } from './adapters/http-flows.js';
@@ -57,7 +57,7 @@ export interface AssembleOptions {
 /** Builds storage, upstream clients and the chat backend: everything the app reads from. */
 export async function assemble(config: Readonly<Config>, options: AssembleOptions): Promise<Assembled> {
   const { logger, serviceBaseUrl } = options;
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, logger);
   const metrics = new Metrics();
   const observer = combineObservers(metrics, options.observer);
   const policy = { retries: config.upstreamRetries, timeoutMs: config.upstreamTimeoutMs };
@@ -127,7 +127,7 @@ function agentChat(config: Readonly<Config>, baseUrl: string, storage: Storage, 
   return new AgentChat(upstream, storage.store, { operatorEmail: config.escalationOperatorEmail, writes });
 }
 
-async function openStorage(config: Readonly<Config>): Promise<Storage> {
+async function openStorage(config: Readonly<Config>, logger: Logger): Promise<Storage> {
   const retention: RetentionOptions = {
     maxEvents: config.eventRetentionCount,
     maxAgeMs: config.eventRetentionSec * 1000,
@@ -141,10 +141,26 @@ async function openStorage(config: Readonly<Config>): Promise<Storage> {
   // Ids that only grow across restarts: a client's Last-Event-ID from before never hides new events.
   const store = new MemoryEventStore(retention, { timeBasedIds: true });
   // Spent refresh tokens stay spent across a restart (the file); the rest of memory mode starts empty.
-  const onceStore = config.spentTokensFile ? await FileOnceStore.open(config.spentTokensFile) : new MemoryOnceStore();
+  const onceStore = config.spentTokensFile ? await spentTokenStore(config, config.spentTokensFile, logger) : new MemoryOnceStore();
   const close = async () => {
     await store.close();
     if (onceStore instanceof FileOnceStore) await onceStore.close();
   };
   return { store, rateLimiter: new MemoryRateLimiter(), onceStore, users: new MemoryUserDirectory(), signals: new MemorySignalBus(), close };
+}
+
+/**
+ * The file of spent refresh tokens. The default one (in the temporary folder) may not be
+ * writable, as in a container with a read-only root: the server then starts anyway, keeps them
+ * in memory only and says so once. A file chosen with SPENT_TOKENS_FILE must work.
+ */
+async function spentTokenStore(config: Readonly<Config>, path: string, logger: Logger): Promise<OnceStore> {
+  try {
+    return await FileOnceStore.open(path);
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? String(err);
+    if (config.spentTokensFileChosen) throw new ConfigError([`SPENT_TOKENS_FILE cannot be written (${reason}): name a writable file`]);
+    logger.warn('spent refresh tokens kept in memory only: a restart forgets them; set SPENT_TOKENS_FILE to a writable file', { file: path, reason });
+    return new MemoryOnceStore();
+  }
 }

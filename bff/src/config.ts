@@ -34,6 +34,8 @@ export interface Config {
    * when the session key is random per process: no token outlives it anyway.
    */
   spentTokensFile?: string;
+  /** SPENT_TOKENS_FILE was set: that file must work. The default one may be unwritable (a read-only container). */
+  spentTokensFileChosen: boolean;
   testChat: boolean;
   devWebhookUrl?: string;
   escalationOperatorEmail?: string;
@@ -231,6 +233,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     sessionTokenTtlSec: p.int('SESSION_TOKEN_TTL', 900, 30, 86_400),
     refreshTokenTtlSec: p.int('REFRESH_TOKEN_TTL', 604_800, 60, 31_536_000),
     spentTokensFile: p.optional('SPENT_TOKENS_FILE') ?? (p.optional('SESSION_JWT_SECRET') ? defaultSpentTokensFile(sessionJwtSecret) : undefined),
+    spentTokensFileChosen: p.optional('SPENT_TOKENS_FILE') !== undefined,
     testChat: p.bool('TEST_CHAT', false),
     devWebhookUrl: p.url('DEV_WEBHOOK_URL'),
     escalationOperatorEmail: p.email('ESCALATION_OPERATOR_EMAIL'),
