@@ -41,6 +41,13 @@ describe('FileOnceStore', () => {
     await after.close();
   });
 
+  it('two stores may open one file at the same time', async () => {
+    const path = join(dir, 'spent');
+    const stores = await Promise.all([FileOnceStore.open(path), FileOnceStore.open(path)]);
+    expect(await stores[0].claim('k', 60_000)).toBe(true);
+    await Promise.all(stores.map((s) => s.close()));
+  });
+
   it('of two claims of one key at the same time, one wins', async () => {
     const store = await FileOnceStore.open(join(dir, 'spent'));
     const results = await Promise.all([store.claim('k', 60_000), store.claim('k', 60_000)]);

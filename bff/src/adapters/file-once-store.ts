@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { open, readFile, rename, type FileHandle } from 'node:fs/promises';
 import { StoreUnavailableError } from '../errors.js';
 import type { OnceStore } from '../ports/once-store.js';
@@ -86,7 +87,8 @@ export class FileOnceStore implements OnceStore {
       if (until > now) lines.push(`${JSON.stringify([until, key])}\n`);
       else this.until.delete(key);
     }
-    const next = `${this.path}.${process.pid}.tmp`;
+    // Unique: two stores opening one file at once (tests start servers in parallel) must not share it.
+    const next = `${this.path}.${randomUUID()}.tmp`;
     const handle = await open(next, 'w', 0o600);
     try {
       await handle.writeFile(lines.join(''));
