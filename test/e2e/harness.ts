@@ -36,10 +36,10 @@ export function strictCsp(bff: string): string {
   return `default-src 'none'; script-src ${bff}; style-src ${bff}; connect-src ${bff}; img-src ${bff} data:`;
 }
 
-/** Serves one HTML page that embeds the widget from `bff`, with the strict CSP header. */
-export async function startHostPage(bff: string, body = ''): Promise<{ url: string; close(): Promise<void> }> {
+/** Serves one HTML page that embeds the widget from `bff`, with the strict CSP header; `head` goes into its head. */
+export async function startHostPage(bff: string, body = '', head = ''): Promise<{ url: string; close(): Promise<void> }> {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Host page</title><script src="${bff}/widget.js" async></script></head>
+<title>Host page</title>${head}<script src="${bff}/widget.js" async></script></head>
 <body><main><h1>Outdoor gear</h1><p>A page from another origin that embeds the chat.</p>${body}</main></body></html>`;
   const server: Server = createServer((req, res) => {
     if (req.url !== '/' && !req.url?.startsWith('/?')) {

@@ -182,8 +182,9 @@ describe('inline and dark', () => {
     await host.close();
   });
 
-  it('follows a dark color scheme', async () => {
-    const dark = await openHostPage(world, { colorScheme: 'dark' });
+  it('follows a dark color scheme (on a page that offers both, see color-scheme.test.ts)', async () => {
+    const host = await startHostPage(world.bffOrigin, '', '<meta name="color-scheme" content="light dark">');
+    const dark = await openHostPage(world, { url: host.url, colorScheme: 'dark' });
     const { page } = dark;
     await launcher(page).click();
     await panel(page).waitFor();
@@ -194,6 +195,7 @@ describe('inline and dark', () => {
     await page.screenshot({ path: `${SCREENSHOTS}desktop-dark.png` });
     expect(dark.problems).toEqual([]);
     await dark.context.close();
+    await host.close();
   });
 
   it('right-to-left (locale ar): each message and the text box read in their own direction', async () => {

@@ -19,7 +19,6 @@ export const CSS = `
 *{box-sizing:border-box}
 .r{--a:var(--parley-accent,var(--pa,#2454d6));--at:var(--parley-accent-text,var(--pat,#fff));--ac:var(--a);--bg:var(--parley-bg,#fff);--fg:var(--parley-fg,#1b1e24);--mu:var(--parley-muted,#5a616d);--bd:var(--parley-border,#e1e4e9);--bb:var(--parley-bubble,#eff1f4);--eb:#fdecec;--ef:#8a1c1c;--rad:var(--parley-radius,16px);font:15px/1.45 var(--parley-font,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif);color:var(--fg);-webkit-font-smoothing:antialiased}
 .dark{${DARK}}
-@media(prefers-color-scheme:dark){.auto{${DARK}}}
 button{font:inherit;color:inherit;cursor:pointer;margin:0}
 :focus-visible{outline:2px solid var(--ac);outline-offset:2px}
 .h :focus-visible,.l:focus-visible{outline-color:var(--fg)}
@@ -154,9 +153,14 @@ export function textOn(color: string | undefined): string | undefined {
   const m = /^#([\da-f]{3}|[\da-f]{6})$/i.exec((color || '').trim());
   if (!m) return undefined;
   const hex = m[1]!.length === 3 ? m[1]!.replace(/./g, '$&$&') : m[1]!;
-  const [r, g, b] = [0, 2, 4].map((i) => {
-    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+  return luminance([0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16))) > 0.179 ? '#111' : '#fff';
+}
+
+/** Relative luminance (WCAG) of sRGB channels 0–255: 0 is black, 1 white. */
+export function luminance(rgb: number[]): number {
+  const [r = 0, g = 0, b = 0] = rgb.map((v) => {
+    const c = v / 255;
     return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
   });
-  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b! > 0.179 ? '#111' : '#fff';
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }

@@ -1,5 +1,6 @@
 /** The widget's root: theme and direction, then the launcher and floating panel, or the inline panel. */
 import { useEffect, useRef } from 'preact/hooks';
+import { pageScheme } from '../host-scheme.js';
 import { textOn } from '../styles.js';
 import type { Ctx } from './ctx.js';
 import { Launcher } from './Launcher.js';
@@ -13,7 +14,8 @@ export function App({ c }: { c: Ctx }) {
   const launcher = useRef<HTMLButtonElement>(null);
   const open = s.open.value;
   const theme = s.config.value?.theme;
-  const scheme = o.theme?.scheme || theme?.scheme || 'auto';
+  const chosen = o.theme?.scheme || theme?.scheme || 'auto';
+  const scheme = chosen === 'auto' ? pageScheme() : chosen;
   const left = (o.theme?.position || theme?.position) === 'left';
 
   // On phones the panel follows the visual viewport, so the on-screen keyboard never hides the composer.
