@@ -31,7 +31,7 @@ export function post(agent: Agent, url: URL, body: string, headers: Record<strin
 }
 
 /** Sends signed webhooks with `concurrency` requests in flight for `durationMs`; returns requests/s. */
-export async function blast(targets: string[], durationMs: number, concurrency = 64, conversations = 1000): Promise<{ rps: number; errors: number }> {
+export async function blast(targets: string[], durationMs: number, concurrency = 64, conversations = 1000): Promise<{ rps: number; requests: number; errors: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const urls = targets.map((t) => new URL('/webhooks/agent', t));
   const end = performance.now() + durationMs;
@@ -49,7 +49,7 @@ export async function blast(targets: string[], durationMs: number, concurrency =
   await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
-  return { rps: done / seconds, errors };
+  return { rps: done / seconds, requests: done, errors };
 }
 
 /** Percentile of sorted samples. */
@@ -85,3 +85,18 @@ export async function rss(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
+
+/**
+ * CPU time a process has used so far (all its threads, user + system), in seconds, from /proc.
+ * On a machine shared with other work, CPU time per request is steadier than requests per second.
+ */
+export async function cpuSeconds(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which may itself hold spaces; utime and stime are the 14th and 15th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/** Kernel clock ticks per second (USER_HZ), 100 on Linux. */
+const CLOCK_TICKS = 100;

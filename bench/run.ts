@@ -8,7 +8,7 @@ import { MemoryOnceStore } from '../bff/src/adapters/memory-limits.js';
 import { TokenService } from '../bff/src/lib/tokens.js';
 import { startServer, type SpawnedServer } from '../test/helpers/server.js';
 import { startRedisServer } from '../test/redis/redis-server.js';
-import { blast, pct, post, rawStream, rss, SECRET, webhook } from './load.js';
+import { blast, cpuSeconds, pct, post, rawStream, rss, SECRET, webhook } from './load.js';
 import { hasWrk, wrkBlast } from './wrk.js';
 import { Agent } from 'node:http';
 
@@ -46,9 +46,9 @@ async function spawnTwin(file: string): Promise<{ url: string; child: ChildProce
 }
 
 /** One throughput run: wrk against the first target when installed, else the Node client over all (slower, so ratios flatten). */
-async function load(targets: string[], seconds: number): Promise<number> {
-  if (hasWrk) return wrkBlast(targets[0]!, seconds).rps;
-  return (await blast(targets, seconds * 1000)).rps;
+async function load(targets: string[], seconds: number): Promise<{ rps: number; requests: number }> {
+  if (hasWrk) return wrkBlast(targets[0]!, seconds);
+  return blast(targets, seconds * 1000);
 }
 
 /** The servers of one side of a comparison: where the load goes, and every process of that side. */
@@ -71,15 +71,35 @@ async function alone<T>(others: Side, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Median of `runs` throughput runs per side, taking turns so drift hits all alike, each side alone. */
-async function throughput(sides: Side[], runs = 3): Promise<number[]> {
+/** What one side did: requests/s, and its processes' CPU time per request in microseconds. */
+interface Measured {
+  rps: number;
+  cpuUs: number;
+}
+
+/**
+ * Median of `runs` throughput runs per side, taking turns so drift hits all alike, each side
+ * alone. CPU per request counts only the time the side's processes ran, so it holds steadier
+ * than requests/s when other work shares the machine.
+ */
+async function throughput(sides: Side[], runs = 3): Promise<Measured[]> {
   const others = (side: Side): Side => ({ targets: [], pids: sides.filter((s) => s !== side).flatMap((s) => s.pids) });
+  const cpu = async (side: Side) => (await Promise.all(side.pids.map(cpuSeconds))).reduce((a, b) => a + b, 0);
   for (const side of sides) await alone(others(side), () => load(side.targets, 1)); // warm-up (JIT)
-  const rps: number[][] = sides.map(() => []);
+  const measured: Measured[][] = sides.map(() => []);
   for (let i = 0; i < runs; i++) {
-    for (const [n, side] of sides.entries()) rps[n]!.push(await alone(others(side), () => load(side.targets, SECONDS)));
+    for (const [n, side] of sides.entries()) {
+      measured[n]!.push(
+        await alone(others(side), async () => {
+          const before = await cpu(side);
+          const { rps, requests } = await load(side.targets, SECONDS);
+          return { rps, cpuUs: ((await cpu(side)) - before) * 1e6 / Math.max(1, requests) };
+        }),
+      );
+    }
   }
-  return rps.map((xs) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!);
+  const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  return measured.map((ms) => ({ rps: median(ms.map((m) => m.rps)), cpuUs: median(ms.map((m) => m.cpuUs)) }));
 }
 
 /** Webhook POSTed to `postTo` → frame read from a stream on `streamFrom`; warm, sequential samples. */
@@ -141,16 +161,18 @@ async function main() {
   const bare = await spawnTwin('bench/bare-server.mjs');
   const hono = await spawnTwin('bench/hono-server.mjs');
   const bff = await memory();
-  const [bareRps, honoRps, bffRps] = await throughput([
+  const [bareRun, honoRun, bffRun] = await throughput([
     { targets: [bare.url], pids: [bare.child.pid!] },
     { targets: [hono.url], pids: [hono.child.pid!] },
     { targets: [bff.url], pids: [bff.process.pid!] },
   ]);
-  report('verified webhooks/s, bare node:http (same HMAC + dedup)', bareRps!.toFixed(0));
-  report('verified webhooks/s, the same as one Hono route', honoRps!.toFixed(0));
-  report('verified webhooks/s, Parley BFF (memory store)', bffRps!.toFixed(0));
-  report('ratio Hono route / bare', `${(honoRps! / bareRps!).toFixed(2)}×`);
-  report('ratio BFF / bare', `${(bffRps! / bareRps!).toFixed(2)}×`);
+  report('verified webhooks/s, bare node:http (same HMAC + dedup)', bareRun!.rps.toFixed(0));
+  report('verified webhooks/s, the same as one Hono route', honoRun!.rps.toFixed(0));
+  report('verified webhooks/s, Parley BFF (memory store)', bffRun!.rps.toFixed(0));
+  report('ratio Hono route / bare', `${(honoRun!.rps / bareRun!.rps).toFixed(2)}×`);
+  report('ratio BFF / bare', `${(bffRun!.rps / bareRun!.rps).toFixed(2)}×`);
+  report('server CPU per webhook, µs: bare / Hono route / BFF', [bareRun, honoRun, bffRun].map((r) => r!.cpuUs.toFixed(1)).join(' / '));
+  report('ratio by CPU per webhook, Hono route / bare, BFF / bare', `${(bareRun!.cpuUs / honoRun!.cpuUs).toFixed(2)}×, ${(bareRun!.cpuUs / bffRun!.cpuUs).toFixed(2)}×`);
   for (const twin of [bare, hono]) twin.child.kill('SIGTERM');
   const lat = await latency(bff.url, bff);
   report('webhook → stream latency, memory (p50 / p99)', `${pct(lat, 50).toFixed(2)} / ${pct(lat, 99).toFixed(2)} ms`);
@@ -173,14 +195,15 @@ async function main() {
     a = await startServer(env({ REDIS_URL: redis.url }), { prefix: pin, compiled: true });
     b = await startServer(env({ REDIS_URL: redis.url }), { prefix: pin, compiled: true });
     // B is up and subscribed, load goes to A; Redis belongs to that side.
-    const [memRps, redisRps] = await throughput([
+    const [memRun, redisRun] = await throughput([
       { targets: [mem.url], pids: [mem.process.pid!] },
       { targets: [a.url], pids: [a.process.pid!, b.process.pid!, redis.pid!] },
     ]);
     await finish([mem]);
-    report('verified webhooks/s, memory (1 instance)', memRps!.toFixed(0));
-    report('verified webhooks/s, Redis (to A; B, A and Redis on core 0)', redisRps!.toFixed(0));
-    report('ratio Redis / memory', `${(redisRps! / memRps!).toFixed(2)}×`);
+    report('verified webhooks/s, memory (1 instance)', memRun!.rps.toFixed(0));
+    report('verified webhooks/s, Redis (to A; B, A and Redis on core 0)', redisRun!.rps.toFixed(0));
+    report('ratio Redis / memory', `${(redisRun!.rps / memRun!.rps).toFixed(2)}×`);
+    report('CPU per webhook, µs: memory / Redis (A, B and redis-server)', `${memRun!.cpuUs.toFixed(1)} / ${redisRun!.cpuUs.toFixed(1)}`);
     const cross = await latency(a.url, b);
     report('webhook on A → stream on B, Redis (p50 / p99)', `${pct(cross, 50).toFixed(2)} / ${pct(cross, 99).toFixed(2)} ms`);
   }

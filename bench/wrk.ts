@@ -11,7 +11,7 @@ export const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
  * Drives `target` with wrk for `seconds`, `connections` at once, from core 1 when taskset exists.
  * Each run gets its own file of `count` pre-signed webhooks, so no request is a duplicate.
  */
-export function wrkBlast(target: string, seconds: number, connections = 64, count = 400_000): { rps: number; errors: number } {
+export function wrkBlast(target: string, seconds: number, connections = 64, count = 400_000): { rps: number; requests: number; errors: number } {
   const file = join(tmpdir(), `parley-wrk-${process.pid}-${Date.now()}.txt`);
   const lines: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -28,5 +28,5 @@ export function wrkBlast(target: string, seconds: number, connections = 64, coun
   if (!Number.isFinite(rps)) throw new Error(`wrk failed: ${run.stderr || run.stdout}`);
   const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(run.stdout)?.[1] ?? 0);
   if (total > count) throw new Error(`wrk sent ${total} requests but only ${count} were unique; raise the count`);
-  return { rps: rps * (1 - errors / Math.max(1, total)), errors };
+  return { rps: rps * (1 - errors / Math.max(1, total)), requests: total - errors, errors };
 }
