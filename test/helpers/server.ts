@@ -28,6 +28,8 @@ export async function startServer(
     prefix?: string[];
     /** Run the compiled server (`dist/`) instead of the sources through tsx. */
     compiled?: boolean;
+    /** Flags for node itself, e.g. ['--cpu-prof'] (some are not allowed in NODE_OPTIONS). */
+    nodeArgs?: string[];
   } = {},
 ): Promise<SpawnedServer> {
   const childEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env };
@@ -36,7 +38,7 @@ export async function startServer(
   const entry = options.compiled
     ? [demo ? 'dist/server/demo/main.js' : 'dist/server/bff/src/server.js']
     : ['--import', 'tsx', demo ? 'demo/main.ts' : 'bff/src/server.ts'];
-  const argv = [...(options.prefix ?? []), process.execPath, ...entry];
+  const argv = [...(options.prefix ?? []), process.execPath, ...(options.nodeArgs ?? []), ...entry];
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: ROOT,
     env: childEnv,

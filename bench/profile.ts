@@ -1,0 +1,144 @@
+// `npm run bench:profile`: where a verified webhook's server time goes. Runs the bare twin and the
+// compiled BFF (memory store) under `node --cpu-prof`, one at a time on core 0, drives each with
+// wrk for BENCH_SECONDS, and prints self time by place (Parley's files, Hono, @hono/node-server,
+// Node's HTTP and streams, GC) in µs per webhook, then the heaviest functions of the BFF.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../test/helpers/server.js';
+import { SECRET } from './load.js';
+import { hasWrk, wrkBlast } from './wrk.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const TOP = Number(process.env.BENCH_TOP ?? 25);
+const pin = existsSync('/usr/bin/taskset') ? ['taskset', '-c', '0'] : [];
+if (pin.length) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Where a function lives, in a few readable groups; Parley's own code by file. */
+function place(url: string, fn: string): string {
+  if (!url) return fn.startsWith('(') ? fn : `(native) ${fn}`;
+  if (url.includes('/@hono/node-server/')) return '@hono/node-server';
+  if (url.includes('/node_modules/hono/')) return 'hono';
+  const own = /\/dist\/server\/(.*)$/.exec(url);
+  if (own) return own[1]!;
+  if (url.startsWith('node:internal/')) {
+    const mod = url.slice('node:internal/'.length);
+    return `node:${mod.startsWith('streams/') || mod.startsWith('http') || mod.startsWith('crypto') ? mod.split('/').slice(0, 2).join('/') : mod.split('/')[0]}`;
+  }
+  return url.replace(/^file:\/\/.*\/node_modules\//, '');
+}
+
+const label = ({ callFrame: { functionName, url, lineNumber } }: ProfileNode) =>
+  `${functionName || '(anonymous)'} ${place(url, functionName)}:${lineNumber + 1}`;
+
+/**
+ * Self time (µs) per place and per function (with its callers), and the busy total, over the
+ * samples taken between `from` and `to` (µs on the profile's clock); idle left out.
+ */
+function selfTimes(profile: Profile, from: number, to: number) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, ProfileNode>();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n);
+  const byPlace = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  const callers = new Map<string, Map<string, number>>();
+  let busy = 0;
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    const us = profile.timeDeltas[i] ?? 0;
+    at += us;
+    const node = byId.get(id)!;
+    if (at < from || at > to || node.callFrame.functionName === '(idle)') return;
+    busy += us;
+    const where = place(node.callFrame.url, node.callFrame.functionName);
+    byPlace.set(where, (byPlace.get(where) ?? 0) + us);
+    const fn = label(node);
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + us);
+    const up = parent.get(id);
+    const byCaller = callers.get(fn) ?? new Map<string, number>();
+    const caller = up ? label(up) : '(root)';
+    byCaller.set(caller, (byCaller.get(caller) ?? 0) + us);
+    callers.set(fn, byCaller);
+  });
+  return { byPlace, byFunction, callers, busy };
+}
+
+const heaviest = (rows: Map<string, number>, limit: number) => [...rows].sort((a, b) => b[1] - a[1]).slice(0, limit);
+
+function printTable(title: string, rows: Map<string, number>, requests: number, limit: number, callers?: Map<string, Map<string, number>>) {
+  console.log(`\n${title}`);
+  for (const [name, us] of heaviest(rows, limit)) {
+    console.log(`  ${(us / requests).toFixed(2).padStart(7)} µs  ${name}`);
+    const from = callers?.get(name);
+    if (from) console.log(`             ← ${heaviest(from, 2).map(([c, t]) => `${c} (${Math.round((100 * t) / us)}%)`).join(', ')}`);
+  }
+}
+
+/** Now on the profiler's clock (µs, monotonic, as V8 stamps its samples). */
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+
+/** Profiles one server (started by `launch` with NODE_OPTIONS set) under wrk; returns its profile and request count. */
+async function profiled(name: string, launch: (nodeArgs: string[]) => Promise<{ url: string; stop: () => Promise<void> }>) {
+  const dir = mkdtempSync(join(tmpdir(), `parley-prof-${name}-`));
+  const server = await launch(['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  wrkBlast(server.url, 1); // warm-up (JIT)
+  const from = nowUs();
+  const { rps, requests } = wrkBlast(server.url, SECONDS);
+  const to = nowUs();
+  await server.stop();
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) throw new Error(`${name}: no profile written`);
+  const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile;
+  rmSync(dir, { recursive: true, force: true });
+  // wrkBlast writes its request file before the load starts: the window holds the load and some idle.
+  return { ...selfTimes(profile, from, to), rps, requests };
+}
+
+async function main() {
+  if (!hasWrk) throw new Error('bench:profile needs wrk (apt-get install wrk)');
+  if (spawnSync('npm', ['run', '--silent', 'build:server'], { stdio: 'inherit' }).status !== 0) throw new Error('build:server failed');
+  const bare = await profiled('bare', async (nodeArgs) => {
+    const argv = [...pin, process.execPath, ...nodeArgs, 'bench/bare-server.mjs'];
+    const child = spawn(argv[0]!, argv.slice(1), {
+      env: { ...process.env, WEBHOOK_SECRET: SECRET },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()).port)));
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    return { url: `http://127.0.0.1:${port}`, stop: () => (child.kill('SIGTERM'), exited) };
+  });
+  const bff = await profiled('bff', async (nodeArgs) => {
+    const s = await startServer(
+      { UPSTREAM_BASE_URL: 'http://127.0.0.1:9', UPSTREAM_ACCESS_TOKEN: 'unused', AGENT_BOT_KEY: 'unused', WEBHOOK_SECRET: SECRET, SESSION_JWT_SECRET: 'bench-jwt-secret-0123456789-0123456789', ALLOWED_ORIGINS: 'http://bench.local' },
+      { prefix: pin, compiled: true, nodeArgs },
+    );
+    return { url: s.url, stop: () => s.stop() };
+  });
+  for (const [name, run] of [['bare node:http twin', bare], ['Parley BFF (memory store)', bff]] as const) {
+    console.log(`\n== ${name}: ${run.rps.toFixed(0)} webhooks/s under the profiler, ${(run.busy / run.requests).toFixed(1)} µs busy per webhook`);
+    printTable('self time per webhook, by place', run.byPlace, run.requests, 18);
+  }
+  printTable('bare twin: heaviest functions (self time per webhook, ← callers)', bare.byFunction, bare.requests, 12, bare.callers);
+  printTable('BFF: heaviest functions (self time per webhook, ← callers)', bff.byFunction, bff.requests, TOP, bff.callers);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
