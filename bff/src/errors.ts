@@ -2,7 +2,7 @@ import type { ErrorCode } from '../../shared/errors.js';
 
 /**
  * Base class of every error the BFF means to show a client. Carries a stable `code`;
- * the HTTP status comes from `STATUS_BY_CODE` in exactly one place (`app.onError`).
+ * the HTTP status comes from `STATUS_BY_CODE` in exactly one place (`errorAnswer`).
  */
 export class AppError extends Error {
   readonly code: ErrorCode;

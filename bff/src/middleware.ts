@@ -8,25 +8,29 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Gives every request an id (kept from `X-Request-Id` when well-formed) and logs one line per request. */
 export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
-  const debug = deps.config.logLevel === 'debug';
+  const logRequest = requestLogger(deps);
   return async (c, next) => {
-    const incoming = c.req.header('x-request-id');
-    const id = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const id = requestIdFrom(c.req.header('x-request-id'));
     c.set('requestId', id);
     // Set before next(): a header added after the response exists makes Hono rebuild it
     // around a stream body, which sends @hono/node-server down its slow path on every request.
     c.header('x-request-id', id);
     const started = performance.now();
     await next();
-    if (!debug) return;
-    deps.logger.debug('request', {
-      requestId: id,
-      method: c.req.method,
-      path: redactPath(c.req.path),
-      status: c.res.status,
-      ms: Math.round((performance.now() - started) * 100) / 100,
-    });
+    logRequest?.(id, c.req.method, c.req.path, c.res.status, started);
   };
+}
+
+/** The request's id: its `X-Request-Id` when well-formed, else a new one. */
+export function requestIdFrom(header: string | undefined): string {
+  return header && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+/** Writes the one line per request at debug level; undefined (nothing to do) at any other level. */
+export function requestLogger(deps: Pick<AppDeps, 'config' | 'logger'>) {
+  if (deps.config.logLevel !== 'debug') return undefined;
+  return (requestId: string, method: string, path: string, status: number, started: number) =>
+    deps.logger.debug('request', { requestId, method, path: redactPath(path), status, ms: Math.round((performance.now() - started) * 100) / 100 });
 }
 
 // Flow tokens and bot keys travel in paths (`/webhook/{token}`, `/v1/bots/{bot_key}`); in demo

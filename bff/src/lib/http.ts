@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
@@ -69,12 +69,17 @@ export async function readBody(req: Request, maxBytes: number, limits: BodyLimit
  * (with an AbortSignal) per request, a measurable cost on the webhook hot path.
  */
 export async function readRequestBody(c: Context, maxBytes: number, limits: BodyLimits = {}): Promise<Uint8Array> {
-  const incoming = (c.env as { incoming?: import('node:http').IncomingMessage } | undefined)?.incoming;
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (!incoming || typeof incoming.on !== 'function' || incoming.readableEnded) return readBody(c.req.raw, maxBytes, limits);
+  return readIncomingBody(incoming, maxBytes, limits);
+}
+
+/** Reads a Node request's body as bytes, refusing (413) as soon as it passes `maxBytes`. */
+export function readIncomingBody(incoming: IncomingMessage, maxBytes: number, limits: BodyLimits = {}): Promise<Uint8Array> {
   const declared = incoming.headers['content-length'];
   if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
     incoming.resume();
-    throw tooLarge(maxBytes);
+    return Promise.reject(tooLarge(maxBytes));
   }
   return new Promise<Uint8Array>((resolve, reject) => {
     const chunks: Buffer[] = [];

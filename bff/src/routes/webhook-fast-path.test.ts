@@ -1,0 +1,164 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import type { AppDeps } from '../context.js';
+import { MemoryOnceStore, MemoryRateLimiter } from '../adapters/memory-limits.js';
+import { MemoryEventStore } from '../adapters/memory-store.js';
+import { MemoryUserDirectory } from '../adapters/memory-users.js';
+import { StoreUnavailableError } from '../errors.js';
+import { createLogger } from '../logger.js';
+import { Heartbeat } from '../lib/sse.js';
+import { TokenService } from '../lib/tokens.js';
+import { signWebhook, WebhookVerifier } from '../lib/webhook-verify.js';
+import type { EventStore } from '../ports/event-store.js';
+import type { WebhookObservation } from '../ports/observer.js';
+import { withWebhookFastPath } from './webhook-fast-path.js';
+
+const SECRET = 'fast-path-webhook-secret';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** One BFF's worth of webhook dependencies, with what it stored, observed and logged. */
+function bff() {
+  const config = loadConfig({ DEMO: 'true', WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'debug' });
+  const memory = new MemoryEventStore({ maxEvents: 100, maxAgeMs: 60_000, dedupTtlMs: 60_000 });
+  const state = { storeDown: false };
+  const store: EventStore = {
+    append: (...args) => (state.storeDown ? Promise.reject(new StoreUnavailableError()) : memory.append(...args)),
+    read: (...args) => memory.read(...args),
+    lastId: (id) => memory.lastId(id),
+    subscribe: (...args) => memory.subscribe(...args),
+    ping: () => memory.ping(),
+    close: () => memory.close(),
+  };
+  const observations: WebhookObservation[] = [];
+  const logs: Array<Record<string, unknown>> = [];
+  const deps: AppDeps = {
+    config,
+    store,
+    rateLimiter: new MemoryRateLimiter(),
+    chat: {} as AppDeps['chat'], // webhooks never reach the chat backend
+    tokens: new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() }),
+    users: new MemoryUserDirectory(),
+    verifier: new WebhookVerifier({ secrets: [SECRET] }),
+    heartbeat: new Heartbeat(60_000),
+    logger: createLogger('debug', (line) => void logs.push(JSON.parse(line))),
+    observer: { webhook: (o) => observations.push(o) },
+  };
+  return { deps, app: createApp(deps), store, state, observations, logs };
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+/** Serves `app` behind the fast path on a loopback port; counts the requests handed on to Hono. */
+async function serveWithFastPath(twin: ReturnType<typeof bff>) {
+  const handedOn = { count: 0 };
+  const hono = getRequestListener(twin.app.fetch);
+  const server = createServer(
+    withWebhookFastPath(twin.deps, (req, res) => {
+      handedOn.count++;
+      void hono(req, res);
+    }),
+  );
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, handedOn };
+}
+
+interface Sent {
+  method?: string;
+  path?: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+function signed(body: unknown, options: { timestamp?: string; headers?: Record<string, string> } = {}): Sent {
+  const raw = typeof body === 'string' ? body : JSON.stringify(body);
+  const ts = options.timestamp ?? String(Math.floor(Date.now() / 1000));
+  return { body: raw, headers: { 'content-type': 'application/json', 'x-service-timestamp': ts, 'x-service-signature': signWebhook(SECRET, ts, raw), ...options.headers } };
+}
+
+/** What a client can tell about an answer (a fresh request id stands as "uuid"). */
+async function seen(res: Response) {
+  const id = res.headers.get('x-request-id');
+  return {
+    status: res.status,
+    body: await res.text(),
+    contentType: res.headers.get('content-type'),
+    requestId: id !== null && UUID.test(id) ? 'uuid' : id,
+    retryAfter: res.headers.get('retry-after'),
+  };
+}
+
+const message = (eventId: string, text = 'hello') => ({ event: 'message.added', eventId, sessionId: 7, data: { messageId: eventId, message: text, hbo: 'bot' } });
+
+/** The same requests, in order, to the Hono route and to the fast path; one case may turn the store off. */
+const CASES: Array<[name: string, sent: () => Sent, storeDown?: boolean]> = [
+  ['a new event', () => signed(message('e-1'))],
+  ['the same event again', () => signed(message('e-1'))],
+  ['an event with a query string on the path', () => ({ ...signed(message('e-2')), path: '/webhooks/agent?attempt=2' })],
+  ['a kept request id', () => signed(message('e-3'), { headers: { 'x-request-id': 'trace-42' } })],
+  ['a malformed request id', () => signed(message('e-4'), { headers: { 'x-request-id': 'bad id!' } })],
+  ['a header event id', () => signed({ event: 'message.added', sessionId: 7, data: { messageId: 9, message: 'by header', hbo: 'bot' } }, { headers: { 'x-service-event-id': 'hdr-1' } })],
+  ['a forged signature', () => ({ ...signed(message('e-5')), headers: { 'x-service-timestamp': String(Math.floor(Date.now() / 1000)), 'x-service-signature': 'f'.repeat(64) } })],
+  ['a stale timestamp', () => signed(message('e-6'), { timestamp: String(Math.floor(Date.now() / 1000) - 3600) })],
+  ['no signature headers', () => ({ body: JSON.stringify(message('e-7')) })],
+  ['signed bytes that are not JSON', () => signed('{"event":')],
+  ['signed JSON that is not an envelope', () => signed([1, 2, 3])],
+  ['a kind the chat does not show', () => signed({ event: 'conversation.created', eventId: 'c-1', sessionId: 7 })],
+  ['a message without text', () => signed({ event: 'message.added', eventId: 'e-8', sessionId: 7, data: { messageId: 8, message: '' } })],
+  ['signed JSON nested too deep', () => signed(`{"event":"message.added","eventId":"deep","sessionId":7,"data":${'['.repeat(40)}${']'.repeat(40)}}`)],
+  ['a body over 1 MB', () => signed({ event: 'message.added', eventId: 'big', sessionId: 7, data: { message: 'x'.repeat(1024 * 1024) } })],
+  ['an event while the store is down', () => signed(message('e-9')), true],
+  ['the same event once the store is back', () => signed(message('e-9'))],
+  ['a GET on the route', () => ({ method: 'GET' })],
+  ['a POST to the path with a trailing slash', () => ({ ...signed(message('e-10')), path: '/webhooks/agent/' })],
+  ['a POST to a longer path', () => ({ ...signed(message('e-11')), path: '/webhooks/agents' })],
+];
+
+describe('webhook fast path (Node, before Hono)', () => {
+  it('answers every webhook exactly as the Hono route does: status, body, headers, what is stored, observed and logged', async () => {
+    const viaHono = bff();
+    const viaNode = bff();
+    const { base } = await serveWithFastPath(viaNode);
+
+    for (const [name, sent, storeDown = false] of CASES) {
+      viaHono.state.storeDown = viaNode.state.storeDown = storeDown;
+      const request = sent();
+      const init = { method: request.method ?? 'POST', body: request.body, headers: request.headers };
+      const path = request.path ?? '/webhooks/agent';
+      const expected = await seen(await viaHono.app.request(path, init));
+      expect({ name, ...(await seen(await fetch(base + path, init))) }).toEqual({ name, ...expected });
+    }
+
+    expect(await viaNode.store.read('7', 0, 100)).toEqual(
+      (await viaHono.store.read('7', 0, 100)).map((e) => ({ ...e, ts: expect.any(Number) })),
+    );
+    const outcome = ({ durationMs, ...rest }: WebhookObservation) => (expect(durationMs).toBeGreaterThanOrEqual(0), rest);
+    expect(viaNode.observations.map(outcome)).toEqual(viaHono.observations.map(outcome));
+    expect(viaHono.observations.map((o) => o.outcome)).toEqual([
+      'stored', 'duplicate', 'stored', 'stored', 'stored', 'stored', 'invalid_signature', 'stale_timestamp', 'invalid_signature',
+      'bad_request', 'bad_request', 'ignored', 'ignored', 'ignored', 'too_large', 'store_unavailable', 'stored',
+    ]);
+    const line = ({ time, requestId, ms, ...rest }: Record<string, unknown>) => rest;
+    expect(viaNode.logs.map(line)).toEqual(viaHono.logs.map(line));
+    // One line per webhook, refused ones too (Hono's 404s have none, on either path).
+    expect(viaNode.logs.filter((l) => l.msg === 'request').map((l) => l.status)).toEqual([200, 200, 200, 200, 200, 200, 401, 401, 401, 400, 400, 200, 200, 200, 413, 503, 200]);
+  });
+
+  it('hands every other request to Hono untouched, and takes none of the webhooks there', async () => {
+    const twin = bff();
+    const { base, handedOn } = await serveWithFastPath(twin);
+    expect((await fetch(`${base}/webhooks/agent`, { method: 'POST', ...signed(message('h-1')) })).status).toBe(200);
+    expect((await fetch(`${base}/webhooks/agent?x=1`, { method: 'POST', ...signed(message('h-2')) })).status).toBe(200);
+    expect(handedOn.count).toBe(0);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/webhooks/agent`)).status).toBe(404);
+    expect(handedOn.count).toBe(2);
+  });
+});

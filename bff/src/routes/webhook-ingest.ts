@@ -1,0 +1,119 @@
+import { recordStateChange } from '../chat/signed-in.js';
+import type { AppDeps } from '../context.js';
+import { AppError, PayloadTooLargeError, StoreUnavailableError, ValidationError } from '../errors.js';
+import { jsonDepthWithin, MAX_JSON_DEPTH } from '../lib/json-depth.js';
+import { EnvelopeError, normalizeWebhook, type NormalizedWebhook } from '../adapters/agent-shapes.js';
+import type { WebhookOutcome } from '../ports/observer.js';
+
+/** Largest webhook body accepted (docs/api.md "Webhooks"). */
+export const MAX_WEBHOOK_BYTES = 1024 * 1024;
+
+/** What a webhook's checks read besides its body: its headers, as they arrived, and the request's id. */
+export interface WebhookRequest {
+  requestId: string;
+  signature: string | undefined;
+  timestamp: string | undefined;
+  eventId: string | undefined;
+}
+
+const EVENT_ID = /^[\x21-\x7e]{1,200}$/;
+const STORED = '{"ok":true}';
+const DUPLICATE = '{"ok":true,"duplicate":true}';
+const IGNORED = '{"ok":true,"ignored":true}';
+
+/**
+ * One webhook from its raw bytes to its answer (docs/api.md "Webhooks"): read (at most `MAX_WEBHOOK_BYTES`),
+ * verify, parse, dedup + store atomically. Resolves with the JSON body of the `200` once the
+ * event is stored; throws an `AppError` for every refusal. Every outcome is reported to the
+ * observer. Fan-out to streams is done by the store's subscribers after the append.
+ *
+ * Framework-free, so the Hono route and the Node fast path (`webhook-fast-path.ts`) share it.
+ */
+export async function ingestWebhook(
+  deps: AppDeps,
+  readBody: (maxBytes: number) => Promise<Uint8Array>,
+  request: WebhookRequest,
+): Promise<string> {
+  const started = performance.now();
+  let raw: Uint8Array;
+  try {
+    raw = await readBody(MAX_WEBHOOK_BYTES);
+  } catch (err) {
+    if (err instanceof PayloadTooLargeError) report(deps, started, 'too_large');
+    throw err;
+  }
+
+  const verdict = deps.verifier.verify(raw, request.signature, request.timestamp);
+  if (!verdict.ok) {
+    const stale = verdict.reason === 'stale_timestamp';
+    report(deps, started, stale ? 'stale_timestamp' : 'invalid_signature');
+    // One message for every signature failure: the sender learns nothing about which part failed.
+    throw new AppError(stale ? 'stale_timestamp' : 'invalid_signature', stale ? 'Timestamp outside the allowed window' : 'Signature check failed');
+  }
+
+  // Signed but unusable: acknowledged like any event we cannot show, so the service stops resending.
+  if (!jsonDepthWithin(raw)) {
+    deps.logger.info('webhook left out', { requestId: request.requestId, reason: 'nested too deep', maxDepth: MAX_JSON_DEPTH });
+    report(deps, started, 'ignored');
+    return IGNORED;
+  }
+  let body: unknown;
+  try {
+    // A view, not a copy, of the bytes.
+    body = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
+  } catch {
+    report(deps, started, 'bad_request');
+    throw new ValidationError('Body is not valid JSON', 'invalid_json');
+  }
+  let normalized;
+  try {
+    normalized = normalizeWebhook(body, raw, request.eventId && EVENT_ID.test(request.eventId) ? request.eventId : undefined);
+  } catch (err) {
+    if (!(err instanceof EnvelopeError)) throw err;
+    report(deps, started, 'bad_request');
+    throw new ValidationError(err.message);
+  }
+
+  const { conversationId, event } = normalized;
+  if (!event || conversationId === undefined) {
+    if (normalized.skipped) deps.logger.info('webhook left out', { eventId: normalized.dedupKey, kind: normalized.kind, reason: normalized.skipped });
+    report(deps, started, 'ignored', normalized);
+    return IGNORED;
+  }
+  let result;
+  try {
+    result = await deps.store.append(conversationId, event, { dedupKey: normalized.dedupKey });
+  } catch (err) {
+    report(deps, started, 'store_unavailable', normalized);
+    throw err instanceof StoreUnavailableError ? err : new StoreUnavailableError('Event store unavailable', { cause: err });
+  }
+  if (result.status === 'duplicate') {
+    report(deps, started, 'duplicate', normalized);
+    return DUPLICATE;
+  }
+  report(deps, started, 'stored', normalized);
+  if (event.event === 'state' || event.event === 'archived') {
+    // After the answer's work is done, like fan-out: the list of a signed-in user is a view.
+    recordStateChange(deps, conversationId, event).catch((err: unknown) =>
+      deps.logger.warn('conversation state not recorded', { conversationId, error: String(err) }),
+    );
+  }
+  return STORED;
+}
+
+/** Tells the observer (metrics, the demo's inspector) what became of a webhook; never changes the answer. */
+function report(deps: AppDeps, started: number, outcome: WebhookOutcome, normalized?: NormalizedWebhook): void {
+  const observer = deps.observer;
+  if (!observer?.webhook) return;
+  const durationMs = performance.now() - started;
+  try {
+    // Object literals, not `{ ...seen, outcome }`: a spread followed by more keys takes V8's slow path.
+    observer.webhook(
+      normalized
+        ? { eventId: normalized.dedupKey, kind: normalized.kind, conversationId: normalized.conversationId, outcome, durationMs }
+        : { outcome, durationMs },
+    );
+  } catch {
+    // observers never change the answer
+  }
+}
