@@ -2,18 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { storeThatFails, webhookDeps } from '../../../test/helpers/webhook-deps.js';
 import { createApp } from '../app.js';
-import { loadConfig } from '../config.js';
-import type { AppDeps } from '../context.js';
-import { MemoryOnceStore, MemoryRateLimiter } from '../adapters/memory-limits.js';
 import { MemoryEventStore } from '../adapters/memory-store.js';
-import { MemoryUserDirectory } from '../adapters/memory-users.js';
-import { StoreUnavailableError } from '../errors.js';
 import { createLogger } from '../logger.js';
-import { Heartbeat } from '../lib/sse.js';
-import { TokenService } from '../lib/tokens.js';
-import { signWebhook, WebhookVerifier } from '../lib/webhook-verify.js';
-import type { EventStore } from '../ports/event-store.js';
+import { signWebhook } from '../lib/webhook-verify.js';
 import type { WebhookObservation } from '../ports/observer.js';
 import { withWebhookFastPath } from './webhook-fast-path.js';
 
@@ -22,32 +15,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** One BFF's worth of webhook dependencies, with what it stored, observed and logged. */
 function bff() {
-  const config = loadConfig({ DEMO: 'true', WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'debug' });
-  const memory = new MemoryEventStore({ maxEvents: 100, maxAgeMs: 60_000, dedupTtlMs: 60_000 });
-  const state = { storeDown: false };
-  const store: EventStore = {
-    append: (...args) => (state.storeDown ? Promise.reject(new StoreUnavailableError()) : memory.append(...args)),
-    read: (...args) => memory.read(...args),
-    lastId: (id) => memory.lastId(id),
-    subscribe: (...args) => memory.subscribe(...args),
-    ping: () => memory.ping(),
-    close: () => memory.close(),
-  };
+  const { store, down } = storeThatFails(new MemoryEventStore({ maxEvents: 100, maxAgeMs: 60_000, dedupTtlMs: 60_000 }));
   const observations: WebhookObservation[] = [];
   const logs: Array<Record<string, unknown>> = [];
-  const deps: AppDeps = {
-    config,
-    store,
-    rateLimiter: new MemoryRateLimiter(),
-    chat: {} as AppDeps['chat'], // webhooks never reach the chat backend
-    tokens: new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() }),
-    users: new MemoryUserDirectory(),
-    verifier: new WebhookVerifier({ secrets: [SECRET] }),
-    heartbeat: new Heartbeat(60_000),
-    logger: createLogger('debug', (line) => void logs.push(JSON.parse(line))),
-    observer: { webhook: (o) => observations.push(o) },
-  };
-  return { deps, app: createApp(deps), store, state, observations, logs };
+  const deps = webhookDeps({ secret: SECRET, store, observations, logLevel: 'debug', logger: createLogger('debug', (line) => void logs.push(JSON.parse(line))) });
+  return { deps, app: createApp(deps), store, down, observations, logs };
 }
 
 const servers: Server[] = [];
@@ -128,7 +100,7 @@ describe('webhook fast path (Node, before Hono)', () => {
     const { base } = await serveWithFastPath(viaNode);
 
     for (const [name, sent, storeDown = false] of CASES) {
-      viaHono.state.storeDown = viaNode.state.storeDown = storeDown;
+      viaHono.down.now = viaNode.down.now = storeDown;
       const request = sent();
       const init = { method: request.method ?? 'POST', body: request.body, headers: request.headers };
       const path = request.path ?? '/webhooks/agent';

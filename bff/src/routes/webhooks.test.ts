@@ -1,35 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { storeThatFails, webhookDeps } from '../../../test/helpers/webhook-deps.js';
 import { createApp } from '../app.js';
-import { loadConfig } from '../config.js';
-import type { AppDeps } from '../context.js';
-import { MemoryOnceStore, MemoryRateLimiter } from '../adapters/memory-limits.js';
 import { MemoryEventStore } from '../adapters/memory-store.js';
-import { StoreUnavailableError } from '../errors.js';
 import { createLogger, silentLogger } from '../logger.js';
-import { Heartbeat } from '../lib/sse.js';
-import { TokenService } from '../lib/tokens.js';
-import { MemoryUserDirectory } from '../adapters/memory-users.js';
-import { signWebhook, WebhookVerifier } from '../lib/webhook-verify.js';
+import { signWebhook } from '../lib/webhook-verify.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { WebhookObservation } from '../ports/observer.js';
 
 const SECRET = 'unit-webhook-secret';
 
 function appWith(store: EventStore, observations: WebhookObservation[] = [], logger = silentLogger) {
-  const config = loadConfig({ DEMO: 'true', WEBHOOK_SECRET: SECRET });
-  const deps: AppDeps = {
-    config,
-    store,
-    rateLimiter: new MemoryRateLimiter(),
-    chat: {} as AppDeps['chat'], // webhooks never reach the chat backend
-    tokens: new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() }),
-    users: new MemoryUserDirectory(),
-    verifier: new WebhookVerifier({ secrets: [SECRET] }),
-    heartbeat: new Heartbeat(60_000),
-    logger,
-    observer: { webhook: (o) => observations.push(o) },
-  };
-  return createApp(deps);
+  return createApp(webhookDeps({ secret: SECRET, store, observations, logger }));
 }
 
 function signed(body: unknown) {
@@ -42,16 +23,9 @@ const event = { event: 'message.added', eventId: 'e-1', sessionId: 7, data: { me
 
 describe('webhook route with a failing store', () => {
   it('answers 503 when the store cannot take the event, so the service retries; then 200 once it can', async () => {
-    let down = true;
     const memory = new MemoryEventStore({ maxEvents: 100, maxAgeMs: 60_000, dedupTtlMs: 60_000 });
-    const flaky: EventStore = {
-      append: (...args) => (down ? Promise.reject(new StoreUnavailableError()) : memory.append(...args)),
-      read: (...args) => memory.read(...args),
-      lastId: (id) => memory.lastId(id),
-      subscribe: (...args) => memory.subscribe(...args),
-      ping: () => (down ? Promise.reject(new StoreUnavailableError()) : Promise.resolve()),
-      close: () => memory.close(),
-    };
+    const { store: flaky, down } = storeThatFails(memory);
+    down.now = true;
     const observations: WebhookObservation[] = [];
     const app = appWith(flaky, observations);
     const failed = await app.request('/webhooks/agent', signed(event));
@@ -59,7 +33,7 @@ describe('webhook route with a failing store', () => {
     expect(await failed.json()).toEqual({ error: { code: 'store_unavailable', message: expect.any(String) } });
     expect((await app.request('/readyz')).status).toBe(503);
 
-    down = false;
+    down.now = false;
     const retried = await app.request('/webhooks/agent', signed(event));
     expect(retried.status).toBe(200);
     expect(await memory.read('7', 0, 10)).toHaveLength(1);
