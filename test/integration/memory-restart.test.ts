@@ -92,8 +92,12 @@ describe('memory mode across a restart of the BFF process', () => {
     const after = await boot();
     // Visitors are not logged out: the other visitor's token and the spender's new one work.
     expect((await call(after.url, 'POST', '/api/token', { body: { refreshToken: other.refreshToken } })).status).toBe(200);
-    expect((await call(after.url, 'POST', '/api/token', { body: { refreshToken: renewed.body.refreshToken } })).status).toBe(200);
+    const latest = await call(after.url, 'POST', '/api/token', { body: { refreshToken: renewed.body.refreshToken } });
+    expect(latest.status).toBe(200);
     const reused = await call(after.url, 'POST', '/api/token', { body: { refreshToken: spender.refreshToken } });
     expect([reused.status, reused.body.error.code]).toEqual([401, 'refresh_token_reused']);
+    // The reuse revokes its chain across the restart too: the pair issued after it stops working.
+    const revoked = await call(after.url, 'POST', '/api/token', { body: { refreshToken: latest.body.refreshToken } });
+    expect([revoked.status, revoked.body.error.code]).toEqual([401, 'refresh_token_reused']);
   });
 });
