@@ -27,7 +27,7 @@ async function main() {
     const desktop = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
     const shop = await desktop.newPage();
     await shop.goto(base + '/');
-    await shop.locator('[data-parley] button.l').click();
+    await shop.locator('[data-parley] button.launcher').click();
     await say(shop, 'Show me a carousel');
     await shop.getByRole('dialog').getByText('Ridgeline 38L Pack').first().waitFor({ timeout: ANSWER_MS });
     await shop.waitForTimeout(600); // the agent's second message, when it sends one
@@ -58,7 +58,7 @@ async function main() {
     const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true, reducedMotion: 'reduce' });
     const mobile = await phone.newPage();
     await mobile.goto(base + '/');
-    await mobile.locator('[data-parley] button.l').click();
+    await mobile.locator('[data-parley] button.launcher').click();
     await say(mobile, 'card');
     await mobile.getByRole('dialog').getByText('Ridgeline 38L Pack').first().waitFor({ timeout: ANSWER_MS });
     await mobile.waitForTimeout(600); // the product image
@@ -96,7 +96,7 @@ async function signIn(page: Page, base: string, customer: 'Ada' | 'Ben') {
   await page.goto(base + '/');
   await page.getByRole('button', { name: customer, exact: true }).click();
   await page.getByText(`Signed in as`).waitFor();
-  await page.locator('[data-parley] button.l').click();
+  await page.locator('[data-parley] button.launcher').click();
 }
 
 async function say(page: Page, text: string) {

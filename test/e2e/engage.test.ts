@@ -13,7 +13,7 @@ let world: World;
 const ANSWER_MS = 20_000;
 const PHONE = { width: 375, height: 740 };
 const log = (page: Page) => panel(page).getByRole('log');
-const answers = (page: Page) => log(page).locator('.m.bot');
+const answers = (page: Page) => log(page).locator('.msg.bot');
 
 /** The simulated gateway's controls (demo only). */
 async function gateway(method: string, path: string, body?: unknown): Promise<any> {
@@ -106,7 +106,7 @@ it('Parley("show") puts a bubble beside the launcher that opens into the chat, a
       continue;
     }
     await bubble.click();
-    await expect.poll(() => log(page).locator('.m.bot .b').first().textContent()).toBe('Need help choosing a tent?');
+    await expect.poll(() => log(page).locator('.msg.bot .bubble').first().textContent()).toBe('Need help choosing a tent?');
     await gateway('DELETE', '/requests');
     await ask(page, 'Yes, for two people');
     const { requests } = (await gateway('GET', '/requests')) as { requests: Array<{ path: string; messages?: Array<{ role: string; content: string }> }> };
@@ -166,13 +166,13 @@ it('Stop ends a streaming reply within 200 ms and closes the gateway stream', as
     const button = [...root.querySelectorAll('button')].find((b) => b.textContent === 'Stop')!;
     const start = performance.now();
     button.click();
-    while (root.querySelector('.p > .hb')) await new Promise((ok) => requestAnimationFrame(ok));
+    while (root.querySelector('.panel > .pill')) await new Promise((ok) => requestAnimationFrame(ok));
     return performance.now() - start;
   });
   expect(elapsed).toBeLessThan(200);
-  const stopped = await answers(page).last().locator('.b').textContent();
+  const stopped = await answers(page).last().locator('.bubble').textContent();
   await page.waitForTimeout(600); // four more chunks' time: nothing more arrives
-  expect(await answers(page).last().locator('.b').textContent()).toBe(stopped);
+  expect(await answers(page).last().locator('.bubble').textContent()).toBe(stopped);
   const { requests } = (await gateway('GET', '/requests')) as { requests: Array<{ stream?: boolean; closedByClient?: boolean }> };
   expect(requests.filter((r) => r.stream).map((r) => r.closedByClient)).toEqual([true]);
 
@@ -189,7 +189,7 @@ it('after the conversation ends, the transcript has every message, and a new con
   await launcher(page).click();
   await ask(page, 'First question');
   await ask(page, 'Second question');
-  const texts = await log(page).locator('.m .b').allTextContents();
+  const texts = await log(page).locator('.msg .bubble').allTextContents();
   const res = await fetch(`${world.bff.url}/api/archive`, { method: 'POST', headers: { authorization: `Bearer ${(await session(page)).token}` } });
   expect(res.status).toBe(202);
   await panel(page).getByText('This conversation has ended.').waitFor({ timeout: ANSWER_MS });
@@ -205,7 +205,7 @@ it('after the conversation ends, the transcript has every message, and a new con
   expect(transcript.match(/^\[.+\] Assistant: /gm)).toHaveLength(2);
 
   await panel(page).getByRole('button', { name: 'Start a new conversation' }).click();
-  expect(await log(page).locator('.m.user').count()).toBe(0);
+  expect(await log(page).locator('.msg.user').count()).toBe(0);
   expect(problems).toEqual([]);
   await context.close();
 });

@@ -47,7 +47,7 @@ it('hands the conversation to a person, shows who answers, ends it and starts af
 
   await operator(page, 'messages', { text: 'Hi, Alex here. Which order is it?', name: 'Alex from Nimbus' });
   await log(page).getByText('Hi, Alex here. Which order is it?').waitFor({ timeout: ANSWER_MS });
-  expect(await log(page).locator('.m.operator .who').last().textContent()).toBe('Alex from Nimbus');
+  expect(await log(page).locator('.msg.operator .who').last().textContent()).toBe('Alex from Nimbus');
   await page.screenshot({ path: `${SCREENSHOTS}desktop-handoff.png` });
 
   const first = await sessionId(page);
@@ -55,7 +55,7 @@ it('hands the conversation to a person, shows who answers, ends it and starts af
   await panel(page).getByText('This conversation has ended.').waitFor({ timeout: ANSWER_MS });
   expect(await panel(page).getByRole('textbox').count()).toBe(0);
   await panel(page).getByRole('button', { name: 'Start a new conversation' }).click();
-  expect(await log(page).locator('.m.user').count()).toBe(0);
+  expect(await log(page).locator('.msg.user').count()).toBe(0);
 
   await sendMessage(page, 'shipping');
   await log(page).getByText(/free over €75/).waitFor({ timeout: ANSWER_MS });

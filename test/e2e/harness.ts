@@ -135,7 +135,7 @@ export async function openHostPage(world: World, options: PageOptions = {}): Pro
 }
 
 /** The launcher inside the widget's shadow root (Playwright's CSS engine pierces open shadow roots). */
-export const launcher = (page: Page): Locator => page.locator('[data-parley] button.l');
+export const launcher = (page: Page): Locator => page.locator('[data-parley] button.launcher');
 export const panel = (page: Page): Locator => page.getByRole('dialog');
 export const composer = (page: Page): Locator => panel(page).getByRole('textbox', { name: 'Message' });
 

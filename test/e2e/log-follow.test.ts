@@ -55,9 +55,9 @@ describe.each([
       ['image', /Flatirons loop/],
       ['help', /Here's what I can do/],
     ] as const) {
-      const before = await log(page).locator('.m').count();
+      const before = await log(page).locator('.msg').count();
       await sendMessage(page, text);
-      await expect.poll(() => log(page).locator('.m').count(), { timeout: ANSWER_MS }).toBeGreaterThan(before + 1);
+      await expect.poll(() => log(page).locator('.msg').count(), { timeout: ANSWER_MS }).toBeGreaterThan(before + 1);
       await log(page).getByText(answer).last().waitFor({ timeout: ANSWER_MS });
       await page.waitForTimeout(400); // images and fonts finish loading
       expect(await gap(page), `after "${text}"`).toBeLessThan(4);
@@ -112,7 +112,7 @@ describe('panel', () => {
     await other.goto(world.host.url);
     await launcher(other).waitFor();
 
-    const badge = (p: Page) => launcher(p).locator('.n');
+    const badge = (p: Page) => launcher(p).locator('.unread');
     await operator(page, 'messages', { text: 'Hi, Alex here.', name: 'Alex' });
     await operator(page, 'messages', { text: 'Which order is it?', name: 'Alex' });
     for (const p of [page, other]) await expect.poll(() => badge(p).textContent(), { timeout: ANSWER_MS }).toBe('2');

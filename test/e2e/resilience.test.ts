@@ -18,7 +18,7 @@ beforeAll(async () => {
   tab = await openHostPage(world);
   await launcher(tab.page).click();
   await sendMessage(tab.page, 'hello');
-  await log(tab.page).locator('.m.bot').nth(1).waitFor({ timeout: ANSWER_MS });
+  await log(tab.page).locator('.msg.bot').nth(1).waitFor({ timeout: ANSWER_MS });
 });
 afterAll(async () => {
   await world?.close();

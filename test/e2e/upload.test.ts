@@ -12,7 +12,7 @@ let world: World;
 let tab: OpenedPage;
 const ANSWER_MS = 20_000;
 const log = (page: Page) => panel(page).getByRole('log');
-const userBubbles = (page: Page) => log(page).locator('.m.user .b');
+const userBubbles = (page: Page) => log(page).locator('.msg.user .bubble');
 
 beforeAll(async () => {
   world = await startWorld();

@@ -12,7 +12,7 @@ let main: OpenedPage;
 
 const ANSWER_MS = 20_000;
 const log = (page: Page) => panel(page).getByRole('log');
-const userBubbles = (page: Page) => log(page).locator('.m.user .b');
+const userBubbles = (page: Page) => log(page).locator('.msg.user .bubble');
 
 beforeAll(async () => {
   world = await startWorld();
@@ -45,10 +45,10 @@ describe('desktop', () => {
   it('a badge postback button sends its value as the user message, which gets an answer', async () => {
     const { page } = main;
     await sendMessage(page, 'buttons');
-    const button = log(page).locator('.bs button').first();
+    const button = log(page).locator('.buttons button').first();
     await button.waitFor({ timeout: ANSWER_MS });
     // The link button of the same badge opens in a new tab, without opener.
-    const link = log(page).locator('.bs a').first();
+    const link = log(page).locator('.buttons a').first();
     expect(await link.getAttribute('target')).toBe('_blank');
     expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
 
@@ -60,9 +60,9 @@ describe('desktop', () => {
   it('shows a carousel that scrolls with its next button', async () => {
     const { page } = main;
     await sendMessage(page, 'carousel');
-    const scroller = log(page).locator('.cs').last();
+    const scroller = log(page).locator('.track').last();
     await scroller.waitFor({ timeout: ANSWER_MS });
-    await log(page).locator('.cd img').first().waitFor();
+    await log(page).locator('.card img').first().waitFor();
     await log(page).getByRole('button', { name: 'Next' }).last().click();
     await expect.poll(() => scroller.evaluate((el) => el.scrollLeft)).toBeGreaterThan(100);
     await page.screenshot({ path: `${SCREENSHOTS}desktop-open.png` });
@@ -98,7 +98,7 @@ describe('desktop', () => {
     await expect.poll(() => userBubbles(page).allTextContents(), { timeout: ANSWER_MS }).toEqual(expect.arrayContaining(['help', 'buttons', 'Where is my order?']));
     await log(page).getByText(/NO-48213/).waitFor();
     await sendMessage(page, 'list');
-    await log(page).locator('ul.ls').last().waitFor({ timeout: ANSWER_MS });
+    await log(page).locator('ul.list').last().waitFor({ timeout: ANSWER_MS });
   });
 
   it('shows the conversation live in a second tab', async () => {
@@ -149,8 +149,8 @@ describe('phone', () => {
     expect(box).toEqual({ x: 0, y: 0, width: 375, height: 740 });
     expect(await composer(page).evaluate((el) => getComputedStyle(el).fontSize)).toBe('16px');
     await sendMessage(page, 'card');
-    await log(page).locator('.cd').waitFor({ timeout: ANSWER_MS });
-    await log(page).locator('.cd img').waitFor();
+    await log(page).locator('.card').waitFor({ timeout: ANSWER_MS });
+    await log(page).locator('.card img').waitFor();
     await page.screenshot({ path: `${SCREENSHOTS}phone-open.png` });
     expect(phone.problems).toEqual([]);
     await phone.context.close();
@@ -171,11 +171,11 @@ describe('inline and dark', () => {
     expect((await region.boundingBox())!.height).toBe(560);
     await region.getByRole('textbox', { name: 'Message' }).fill('quick');
     await region.getByRole('textbox', { name: 'Message' }).press('Enter');
-    const reply = region.locator('.qr button').first();
+    const reply = region.locator('.replies button').first();
     await reply.waitFor({ timeout: ANSWER_MS });
     await reply.click();
     // A used quick reply is gone: its message is no longer the last one.
-    await expect.poll(() => region.locator('.qr').count(), { timeout: ANSWER_MS }).toBe(0);
+    await expect.poll(() => region.locator('.replies').count(), { timeout: ANSWER_MS }).toBe(0);
     await page.screenshot({ path: `${SCREENSHOTS}desktop-inline.png` });
     expect(inline.problems).toEqual([]);
     await inline.context.close();
@@ -189,7 +189,7 @@ describe('inline and dark', () => {
     await launcher(page).click();
     await panel(page).waitFor();
     await sendMessage(page, 'file');
-    await log(page).locator('a.fl').waitFor({ timeout: ANSWER_MS });
+    await log(page).locator('a.file').waitFor({ timeout: ANSWER_MS });
     const bg = await panel(page).evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(bg).toBe('rgb(23, 25, 30)');
     await page.screenshot({ path: `${SCREENSHOTS}desktop-dark.png` });
@@ -215,7 +215,7 @@ describe('inline and dark', () => {
     await expect.poll(() => userBubbles(page).count()).toBe(2);
     expect(await userBubbles(page).evaluateAll((els) => els.map((el) => getComputedStyle(el).direction))).toEqual(['ltr', 'rtl']);
     // The agent's English answer too.
-    const answer = log(page).locator('.m.bot .b').last();
+    const answer = log(page).locator('.msg.bot .bubble').last();
     await answer.waitFor({ timeout: ANSWER_MS });
     expect(await answer.evaluate(direction)).toBe('ltr');
     await page.screenshot({ path: `${SCREENSHOTS}desktop-rtl.png` });
@@ -226,7 +226,7 @@ describe('inline and dark', () => {
   it("speaks the browser's language (German, fetched from the BFF under the strict CSP)", async () => {
     const german = await openHostPage(world, { locale: 'de-DE' });
     const { page } = german;
-    await page.locator('[data-parley] button.l[aria-label="Chat öffnen"]').click();
+    await page.locator('[data-parley] button.launcher[aria-label="Chat öffnen"]').click();
     await panel(page).getByRole('textbox', { name: 'Nachricht' }).waitFor();
     expect(await panel(page).getByRole('button', { name: 'Senden' }).count()).toBe(1);
     expect(german.problems).toEqual([]);

@@ -47,7 +47,7 @@ describe('window.Parley', () => {
 
     const root = document.querySelector('[data-parley]')!.shadowRoot!;
     expect(root.querySelector('[role="dialog"]')!.getAttribute('aria-label')).toBe('Queued title');
-    expect(root.querySelector('button.l')!.getAttribute('aria-label')).toBe('Fermer le chat');
+    expect(root.querySelector('button.launcher')!.getAttribute('aria-label')).toBe('Fermer le chat');
     expect(root.adoptedStyleSheets).toHaveLength(1);
     expect(root.querySelector('style')).toBeNull();
 
@@ -126,7 +126,7 @@ describe('window.Parley', () => {
     document.body.innerHTML = '';
     w.Parley.init({ locale: 'fr' });
     await flush();
-    expect(document.querySelector('[data-parley]')!.shadowRoot!.querySelector('button.l')!.getAttribute('aria-label')).toBe('Open chat');
+    expect(document.querySelector('[data-parley]')!.shadowRoot!.querySelector('button.launcher')!.getAttribute('aria-label')).toBe('Open chat');
   });
 
   it('links widget.css from the BFF where stylesheets cannot be constructed (no inline <style>)', async () => {

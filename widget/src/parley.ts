@@ -26,8 +26,8 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
       }
     });
   };
-  const s = createStore(bff, emit, options.profileName, options.identityToken, options.sound);
-  const c = { s, t: pickStrings(undefined, options.strings), dir: pickDir(options.locale, options.dir), o: options, inline: false, locale: 'en' };
+  const store = createStore(bff, emit, options.profileName, options.identityToken, options.sound);
+  const ctx = { store, strings: pickStrings(undefined, options.strings), dir: pickDir(options.locale, options.dir), options, inline: false, locale: 'en' };
   let host: HTMLElement | undefined;
   let root: ShadowRoot | undefined;
   let dead = false;
@@ -38,18 +38,18 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
 
   const unmount = () => {
     if (root) render(null, root);
-    if (!c.inline) host?.remove();
+    if (!ctx.inline) host?.remove();
     host = root = undefined;
   };
   const mount = (el?: HTMLElement) => {
     unmount();
-    c.inline = !!el;
-    s.setInline(c.inline);
+    ctx.inline = !!el;
+    store.setInline(ctx.inline);
     host = el || document.body.appendChild(document.createElement('div'));
     if (!el) host.setAttribute('data-parley', '');
     root = host.shadowRoot || host.attachShadow({ mode: 'open' });
     adoptStyles(root, bff);
-    render(h(App, { c: { ...c } }), root);
+    render(h(App, { ctx: { ...ctx } }), root);
   };
 
   // Every entry point from the page goes through here: a widget failure stays a widget failure.
@@ -65,12 +65,12 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
     };
 
   const api: ParleyInstance = {
-    open: guard(() => s.setOpen(true)),
-    close: guard(() => s.setOpen(false)),
-    toggle: guard(() => s.setOpen(!s.open.value)),
-    send: guard((text: string) => void s.send(String(text ?? ''))),
-    show: guard((text: string) => s.show(String(text ?? ''))),
-    identify: guard((p) => s.identify(p || {})),
+    open: guard(() => store.setOpen(true)),
+    close: guard(() => store.setOpen(false)),
+    toggle: guard(() => store.setOpen(!store.open.value)),
+    send: guard((text: string) => void store.send(String(text ?? ''))),
+    show: guard((text: string) => store.show(String(text ?? ''))),
+    identify: guard((p) => store.identify(p || {})),
     on(event, fn) {
       (handlers[event] ||= new Set()).add(fn as Handler);
       return api;
@@ -79,32 +79,32 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
       handlers[event]?.delete(fn as Handler);
       return api;
     },
-    reset: guard(() => s.reset()),
+    reset: guard(() => store.reset()),
     mount: guard((el?: HTMLElement) => {
       target = el;
       if (stringsReady) mount(el);
     }),
     destroy: guard(() => {
-      s.destroy();
+      store.destroy();
       unmount();
       dead = true;
     }),
   };
 
   const start = guard(() => {
-    if (options.variables) s.identify({ variables: options.variables });
-    if (options.open) s.setOpen(true);
+    if (options.variables) store.identify({ variables: options.variables });
+    if (options.open) store.setOpen(true);
     const shown = loadStrings(bff, langOf(options.locale)).then(
       guard((table) => {
-        c.t = pickStrings(table, options.strings);
+        ctx.strings = pickStrings(table, options.strings);
         // Times in the language of the strings; the browser's own variant of it (en-GB, de-AT) when it has one.
         const browser = (options.locale || navigator.language || 'en').replace('_', '-'); // en_US is a common slip
-        c.locale = table || langOf(browser) === 'en' ? browser : 'en';
+        ctx.locale = table || langOf(browser) === 'en' ? browser : 'en';
         stringsReady = true;
         mount(target);
       }),
     );
-    Promise.all([s.boot(), shown]).then(() => emit('ready', { unread: s.unread.value }));
+    Promise.all([store.boot(), shown]).then(() => emit('ready', { unread: store.unread.value }));
   });
   if (document.body) start();
   else document.addEventListener('DOMContentLoaded', start, { once: true });

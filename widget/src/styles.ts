@@ -17,116 +17,116 @@ export const CSS = `
 :host{all:initial;display:block}
 :host(parley-chat){height:560px}
 *{box-sizing:border-box}
-.r{--a:var(--parley-accent,var(--pa,#2454d6));--at:var(--parley-accent-text,var(--pat,#fff));--ac:var(--a);--bg:var(--parley-bg,#fff);--fg:var(--parley-fg,#1b1e24);--mu:var(--parley-muted,#5a616d);--bd:var(--parley-border,#e1e4e9);--bb:var(--parley-bubble,#eff1f4);--eb:#fdecec;--ef:#8a1c1c;--rad:var(--parley-radius,16px);font:15px/1.45 var(--parley-font,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif);color:var(--fg);-webkit-font-smoothing:antialiased}
+.root{--a:var(--parley-accent,var(--pa,#2454d6));--at:var(--parley-accent-text,var(--pat,#fff));--ac:var(--a);--bg:var(--parley-bg,#fff);--fg:var(--parley-fg,#1b1e24);--mu:var(--parley-muted,#5a616d);--bd:var(--parley-border,#e1e4e9);--bb:var(--parley-bubble,#eff1f4);--eb:#fdecec;--ef:#8a1c1c;--rad:var(--parley-radius,16px);font:15px/1.45 var(--parley-font,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif);color:var(--fg);-webkit-font-smoothing:antialiased}
 .dark{${DARK}}
 button{font:inherit;color:inherit;cursor:pointer;margin:0}
 :focus-visible{outline:2px solid var(--ac);outline-offset:2px}
-.h :focus-visible,.l:focus-visible{outline-color:var(--fg)}
+.header :focus-visible,.launcher:focus-visible{outline-color:var(--fg)}
 svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round;flex:none}
-[dir=rtl] .fl svg,[dir=rtl] .sb svg,[dir=rtl] .cn svg{transform:scaleX(-1)}
-.l,.p,.pm{position:fixed;z-index:2147483000;right:20px}
-.left .l,.left .p,.left .pm{right:auto;left:20px}
-.l{bottom:20px;width:58px;height:58px;border:0;border-radius:50%;background:var(--a);color:var(--at);display:grid;place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);transition:transform .15s}
-.l:hover{transform:scale(1.06)}
-.l svg{width:26px;height:26px}
-.n{position:absolute;top:-3px;right:-3px;min-width:22px;height:22px;padding:0 6px;border-radius:11px;background:#c8102e;color:#fff;font-size:12px;font-weight:700;line-height:22px;text-align:center;box-shadow:0 0 0 2px var(--bg)}
-.p{bottom:92px;width:384px;height:min(640px,calc(100vh - 112px));display:flex;flex-direction:column;background:var(--bg);color:var(--fg);border-radius:var(--rad);box-shadow:0 16px 48px rgba(0,0,0,.24);overflow:hidden;animation:in .2s ease-out}
+[dir=rtl] .file svg,[dir=rtl] .send svg,[dir=rtl] .arrows svg{transform:scaleX(-1)}
+.launcher,.panel,.proactive{position:fixed;z-index:2147483000;right:20px}
+.left .launcher,.left .panel,.left .proactive{right:auto;left:20px}
+.launcher{bottom:20px;width:58px;height:58px;border:0;border-radius:50%;background:var(--a);color:var(--at);display:grid;place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);transition:transform .15s}
+.launcher:hover{transform:scale(1.06)}
+.launcher svg{width:26px;height:26px}
+.unread{position:absolute;top:-3px;right:-3px;min-width:22px;height:22px;padding:0 6px;border-radius:11px;background:#c8102e;color:#fff;font-size:12px;font-weight:700;line-height:22px;text-align:center;box-shadow:0 0 0 2px var(--bg)}
+.panel{bottom:92px;width:384px;height:min(640px,calc(100vh - 112px));display:flex;flex-direction:column;background:var(--bg);color:var(--fg);border-radius:var(--rad);box-shadow:0 16px 48px rgba(0,0,0,.24);overflow:hidden;animation:in .2s ease-out}
 @keyframes in{from{opacity:0;transform:translateY(12px)}}
 .inline{height:100%}
-.inline .p{position:relative;right:auto;bottom:auto;width:100%;height:100%;min-height:420px;box-shadow:none;border:1px solid var(--bd);animation:none}
-.h{display:flex;align-items:center;gap:8px;padding:12px 10px;padding-inline-start:18px;background:var(--a);color:var(--at)}
-.h h2{margin:0;margin-inline-end:auto;font-size:16px;font-weight:650;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.ib{flex:none;width:36px;height:36px;border:0;border-radius:50%;background:transparent;display:grid;place-items:center}
-.ib:hover,.hb:hover{background:rgba(127,127,127,.2)}
-.hb{flex:1;max-width:max-content;border:1px solid;border-radius:99px;background:transparent;padding:4px 12px;font-size:13px;line-height:1.2}
-.bn{margin:0;padding:8px 18px;font-size:13px;background:var(--bb);border-bottom:1px solid var(--bd)}
+.inline .panel{position:relative;right:auto;bottom:auto;width:100%;height:100%;min-height:420px;box-shadow:none;border:1px solid var(--bd);animation:none}
+.header{display:flex;align-items:center;gap:8px;padding:12px 10px;padding-inline-start:18px;background:var(--a);color:var(--at)}
+.header h2{margin:0;margin-inline-end:auto;font-size:16px;font-weight:650;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.icon{flex:none;width:36px;height:36px;border:0;border-radius:50%;background:transparent;display:grid;place-items:center}
+.icon:hover,.pill:hover{background:rgba(127,127,127,.2)}
+.pill{flex:1;max-width:max-content;border:1px solid;border-radius:99px;background:transparent;padding:4px 12px;font-size:13px;line-height:1.2}
+.banner{margin:0;padding:8px 18px;font-size:13px;background:var(--bb);border-bottom:1px solid var(--bd)}
 .log{flex:1;overflow-y:auto;overscroll-behavior:contain;overflow-anchor:none}
-.in{padding:16px;display:flex;flex-direction:column;gap:10px}
+.thread{padding:16px;display:flex;flex-direction:column;gap:10px}
 .log:focus-visible{outline-offset:-2px}
-.m{display:flex;flex-direction:column;align-items:flex-start;gap:6px;max-width:min(86%,560px)}
-.m.user{align-self:flex-end;align-items:flex-end}
-.m.w{max-width:100%;align-self:stretch}
-.b{padding:9px 13px;border-radius:18px;border-end-start-radius:6px;background:var(--bb);overflow-wrap:anywhere}
-.user .b{background:var(--a);color:var(--at);border-radius:18px;border-end-end-radius:6px;white-space:pre-wrap}
-.b p,.b ul,.b ol,.b pre{margin:0 0 6px}
-.b>:last-child{margin-bottom:0}
-.b ul,.b ol{padding-inline-start:20px}
-.b a{color:inherit}
+.msg{display:flex;flex-direction:column;align-items:flex-start;gap:6px;max-width:min(86%,560px)}
+.msg.user{align-self:flex-end;align-items:flex-end}
+.msg.wide{max-width:100%;align-self:stretch}
+.bubble{padding:9px 13px;border-radius:18px;border-end-start-radius:6px;background:var(--bb);overflow-wrap:anywhere}
+.user .bubble{background:var(--a);color:var(--at);border-radius:18px;border-end-end-radius:6px;white-space:pre-wrap}
+.bubble p,.bubble ul,.bubble ol,.bubble pre{margin:0 0 6px}
+.bubble>:last-child{margin-bottom:0}
+.bubble ul,.bubble ol{padding-inline-start:20px}
+.bubble a{color:inherit}
 code{font:13px ui-monospace,Menlo,Consolas,monospace;background:rgba(127,127,127,.16);padding:1px 4px;border-radius:4px}
 pre{overflow-x:auto;padding:8px;background:rgba(127,127,127,.12);border-radius:8px}
 pre code{background:none;padding:0}
-.un{color:var(--mu);font-style:italic}
-.who,.st,.tm{font-size:12px;color:var(--mu);margin:0 4px}
-.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
-.ty{display:flex;gap:4px;padding:13px 14px;background:var(--bb);border-radius:18px;border-end-start-radius:6px;align-self:flex-start}
-.ty i{width:7px;height:7px;border-radius:50%;background:var(--mu);animation:bl 1.2s infinite}
-.ty i:nth-child(2){animation-delay:.2s}
-.ty i:nth-child(3){animation-delay:.4s}
+.unsupported{color:var(--mu);font-style:italic}
+.who,.status,.time{font-size:12px;color:var(--mu);margin:0 4px}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.typing{display:flex;gap:4px;padding:13px 14px;background:var(--bb);border-radius:18px;border-end-start-radius:6px;align-self:flex-start}
+.typing i{width:7px;height:7px;border-radius:50%;background:var(--mu);animation:bl 1.2s infinite}
+.typing i:nth-child(2){animation-delay:.2s}
+.typing i:nth-child(3){animation-delay:.4s}
 @keyframes bl{0%,60%,100%{opacity:.3}30%{opacity:1}}
-.nm{position:sticky;bottom:6px;align-self:center;border:0;border-radius:99px;background:var(--a);color:var(--at);padding:6px 14px;font-size:13px;box-shadow:0 2px 8px rgba(0,0,0,.2)}
-.old{align-self:center;border:1px solid var(--bd);border-radius:99px;background:var(--bg);padding:4px 14px;font-size:13px}
-.bs,.qr,.acts{display:flex;flex-direction:column;gap:6px}
-.qr{flex-flow:row wrap;justify-content:flex-end;align-self:flex-end}
-.bt{display:inline-flex;align-items:center;justify-content:center;min-height:36px;padding:6px 14px;border:1px solid var(--ac);border-radius:99px;background:var(--bg);color:var(--ac);font-size:14px;font-weight:550;text-decoration:none;text-align:center}
-.bt:hover{background:var(--bb)}
-.cd,.ls,.fl{border:1px solid var(--bd);border-radius:14px;background:var(--bg);overflow:hidden}
-.cd{width:240px;display:flex;flex-direction:column}
-.cd img{width:100%;height:130px;object-fit:cover;display:block;background:var(--bb)}
-.cb{padding:10px 12px;flex:1}
-.cb p,.ls p{margin:2px 0 0;color:var(--mu);font-size:13px}
-.cd .acts{padding:0 12px 12px}
-a.tl{color:inherit}
-.cr{align-self:stretch;min-width:0}
-.cs{display:flex;gap:10px;overflow-x:auto;scroll-snap-type:x mandatory;scroll-behavior:smooth;padding:2px 2px 8px;scrollbar-width:thin}
-.cs>*{scroll-snap-align:start;flex:none;display:flex}
-.cn{display:flex;gap:6px;justify-content:flex-end}
-.cn .ib{border:1px solid var(--bd);width:32px;height:32px}
-.ls{list-style:none;margin:0;padding:0;width:100%}
-.ls li{display:flex;gap:10px;padding:10px 12px;border-top:1px solid var(--bd)}
-.ls li:first-child{border:0}
-.ls img{width:48px;height:48px;border-radius:8px;object-fit:cover}
-.im{margin:0}
-.im img{display:block;max-width:100%;border-radius:14px;background:var(--bb)}
-.im figcaption{font-size:12px;color:var(--mu);margin:4px 4px 0}
-.fl{display:flex;align-items:center;gap:10px;padding:10px 14px;color:var(--fg);text-decoration:none}
-.fl svg{color:var(--ac);width:24px;height:24px}
-.fl small{display:block;color:var(--mu)}
-.er{display:flex;align-items:center;gap:8px;margin:0;padding:8px 18px;font-size:13px;background:var(--eb);color:var(--ef)}
-.er button{border:0;background:none;padding:0;text-decoration:underline;font-weight:600}
-.er .x{margin-inline-start:auto;width:28px;height:28px;display:grid;place-items:center}
-.er .x svg{width:16px;height:16px}
-.c{display:flex;align-items:flex-end;gap:8px;padding:10px 12px;border-top:1px solid var(--bd)}
+.jump{position:sticky;bottom:6px;align-self:center;border:0;border-radius:99px;background:var(--a);color:var(--at);padding:6px 14px;font-size:13px;box-shadow:0 2px 8px rgba(0,0,0,.2)}
+.older{align-self:center;border:1px solid var(--bd);border-radius:99px;background:var(--bg);padding:4px 14px;font-size:13px}
+.buttons,.replies,.actions{display:flex;flex-direction:column;gap:6px}
+.replies{flex-flow:row wrap;justify-content:flex-end;align-self:flex-end}
+.btn{display:inline-flex;align-items:center;justify-content:center;min-height:36px;padding:6px 14px;border:1px solid var(--ac);border-radius:99px;background:var(--bg);color:var(--ac);font-size:14px;font-weight:550;text-decoration:none;text-align:center}
+.btn:hover{background:var(--bb)}
+.card,.list,.file{border:1px solid var(--bd);border-radius:14px;background:var(--bg);overflow:hidden}
+.card{width:240px;display:flex;flex-direction:column}
+.card img{width:100%;height:130px;object-fit:cover;display:block;background:var(--bb)}
+.card-body{padding:10px 12px;flex:1}
+.card-body p,.list p{margin:2px 0 0;color:var(--mu);font-size:13px}
+.card .actions{padding:0 12px 12px}
+a.card-title{color:inherit}
+.carousel{align-self:stretch;min-width:0}
+.track{display:flex;gap:10px;overflow-x:auto;scroll-snap-type:x mandatory;scroll-behavior:smooth;padding:2px 2px 8px;scrollbar-width:thin}
+.track>*{scroll-snap-align:start;flex:none;display:flex}
+.arrows{display:flex;gap:6px;justify-content:flex-end}
+.arrows .icon{border:1px solid var(--bd);width:32px;height:32px}
+.list{list-style:none;margin:0;padding:0;width:100%}
+.list li{display:flex;gap:10px;padding:10px 12px;border-top:1px solid var(--bd)}
+.list li:first-child{border:0}
+.list img{width:48px;height:48px;border-radius:8px;object-fit:cover}
+.image{margin:0}
+.image img{display:block;max-width:100%;border-radius:14px;background:var(--bb)}
+.image figcaption{font-size:12px;color:var(--mu);margin:4px 4px 0}
+.file{display:flex;align-items:center;gap:10px;padding:10px 14px;color:var(--fg);text-decoration:none}
+.file svg{color:var(--ac);width:24px;height:24px}
+.file small{display:block;color:var(--mu)}
+.error{display:flex;align-items:center;gap:8px;margin:0;padding:8px 18px;font-size:13px;background:var(--eb);color:var(--ef)}
+.error button{border:0;background:none;padding:0;text-decoration:underline;font-weight:600}
+.error .dismiss{margin-inline-start:auto;width:28px;height:28px;display:grid;place-items:center}
+.error .dismiss svg{width:16px;height:16px}
+.composer{display:flex;align-items:flex-end;gap:8px;padding:10px 12px;border-top:1px solid var(--bd)}
 textarea{flex:1;resize:none;margin:0;min-height:42px;max-height:140px;field-sizing:content;padding:9px 14px;border:1px solid var(--bd);border-radius:21px;background:var(--bg);color:var(--fg);font:inherit;font-size:16px;line-height:22px}
 textarea::placeholder{color:var(--mu)}
-.c .ib{width:42px;height:42px;color:var(--mu)}
-.pg{width:140px;max-width:100%;height:4px;border-radius:2px;background:var(--bd);overflow:hidden}
-.pg i{display:block;height:100%;background:var(--ac);transition:width .2s}
-.sb,.pb{border:0;background:var(--a);color:var(--at)}
-.sb{width:42px;height:42px;border-radius:50%;display:grid;place-items:center;flex:none}
-.sb:disabled{cursor:default;background:var(--bb);color:var(--mu)}
+.composer .icon{width:42px;height:42px;color:var(--mu)}
+.progress{width:140px;max-width:100%;height:4px;border-radius:2px;background:var(--bd);overflow:hidden}
+.progress i{display:block;height:100%;background:var(--ac);transition:width .2s}
+.send,.primary{border:0;background:var(--a);color:var(--at)}
+.send{width:42px;height:42px;border-radius:50%;display:grid;place-items:center;flex:none}
+.send:disabled{cursor:default;background:var(--bb);color:var(--mu)}
 .end{padding:16px;text-align:center;border-top:1px solid var(--bd)}
 .end p{margin:0 0 10px;color:var(--mu)}
-.pb{border-radius:99px;padding:10px 18px;font-weight:600}
-.cv{flex:1;display:flex;flex-direction:column;gap:10px;padding:14px 16px;overflow:auto;min-height:0}
-.cv h3{margin:0;font-size:15px}
-.cv ul{list-style:none;margin:0;padding:0;display:grid;gap:6px}
-.cv li button{width:100%;display:grid;gap:2px;text-align:start;padding:10px 12px;border:1px solid var(--bd);border-radius:12px;background:var(--bg)}
-.cv li button:hover{background:var(--bb)}
-.ct{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.mu{margin:0;color:var(--mu);font-size:13px}
-.cv .log{flex:1;border:1px solid var(--bd);border-radius:12px}
-.tm:focus::after{content:" · " attr(title)}
-.fb{display:flex;flex-wrap:wrap}
-.fb [aria-pressed=true]{color:var(--ac);background:var(--bb)}
+.primary{border-radius:99px;padding:10px 18px;font-weight:600}
+.conversations{flex:1;display:flex;flex-direction:column;gap:10px;padding:14px 16px;overflow:auto;min-height:0}
+.conversations h3{margin:0;font-size:15px}
+.conversations ul{list-style:none;margin:0;padding:0;display:grid;gap:6px}
+.conversations li button{width:100%;display:grid;gap:2px;text-align:start;padding:10px 12px;border:1px solid var(--bd);border-radius:12px;background:var(--bg)}
+.conversations li button:hover{background:var(--bb)}
+.convo-title{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.muted{margin:0;color:var(--mu);font-size:13px}
+.conversations .log{flex:1;border:1px solid var(--bd);border-radius:12px}
+.time:focus::after{content:" · " attr(title)}
+.feedback{display:flex;flex-wrap:wrap}
+.feedback [aria-pressed=true]{color:var(--ac);background:var(--bb)}
 .down svg{transform:scaleY(-1)}
-.fc{display:flex;gap:6px;width:100%}
-.p>.hb{flex:none;align-self:center}
-.p>.hb,.end .hb{margin:8px}
-.pm{bottom:92px;max-width:280px;display:flex;background:var(--bg);border-radius:var(--rad);box-shadow:0 6px 20px rgba(0,0,0,.22)}
-.nl .pm,.nl .p{bottom:20px}
-.pt{border:0;background:none;text-align:start;padding:8px}
-@media(prefers-reduced-motion:no-preference){.pm{animation:in .3s}}
-@media(max-width:480px){.float .p{left:0;right:0;top:var(--vt,0);bottom:auto;width:100%;height:var(--vh,100%);border-radius:0}.float.o .l{display:none}}
+.comment{display:flex;gap:6px;width:100%}
+.panel>.pill{flex:none;align-self:center}
+.panel>.pill,.end .pill{margin:8px}
+.proactive{bottom:92px;max-width:280px;display:flex;background:var(--bg);border-radius:var(--rad);box-shadow:0 6px 20px rgba(0,0,0,.22)}
+.bare .proactive,.bare .panel{bottom:20px}
+.proactive-text{border:0;background:none;text-align:start;padding:8px}
+@media(prefers-reduced-motion:no-preference){.proactive{animation:in .3s}}
+@media(max-width:480px){.float .panel{left:0;right:0;top:var(--vt,0);bottom:auto;width:100%;height:var(--vh,100%);border-radius:0}.float.open .launcher{display:none}}
 @media(prefers-reduced-motion:reduce){*{animation:none!important;transition:none!important;scroll-behavior:auto!important}}
 `;
 

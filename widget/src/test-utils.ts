@@ -36,7 +36,7 @@ export function mockFetch(routes: Record<string, Answer | Route>) {
     });
   });
   vi.stubGlobal('fetch', fn);
-  return { calls, fn, to: (method: string, path: string) => calls.filter((c) => c.method === method && c.path.startsWith(path)) };
+  return { calls, fn, to: (method: string, path: string) => calls.filter((call) => call.method === method && call.path.startsWith(path)) };
 }
 
 /** The BFF's stream ticket, made readable: it names the access token it was asked with. */
@@ -173,13 +173,13 @@ export const PUBLIC_CONFIG = {
 /** Stores made by `makeCtx`, destroyed after each test so none reconnects once the fakes are gone. */
 const ctxStores = new Set<{ destroy(): void }>();
 
-export async function makeCtx(options: Partial<import('./components/ctx.js').Ctx> = {}) {
+export async function makeCtx(overrides: Partial<import('./components/ctx.js').Ctx> = {}) {
   const { createStore } = await import('./store.js');
   const { pickStrings } = await import('./i18n.js');
   const events: Array<[string, unknown]> = [];
   const s = createStore('https://bff.test', (name, data) => events.push([name, data]));
   ctxStores.add(s);
-  return { c: { s, t: pickStrings(), o: {}, dir: 'ltr' as const, inline: false, locale: 'en-GB', ...options }, events };
+  return { ctx: { store: s, strings: pickStrings(), options: {}, dir: 'ltr' as const, inline: false, locale: 'en-GB', ...overrides }, events };
 }
 
 /** Renders the whole widget for `PUBLIC_CONFIG` (or `config`), an empty history by default, and boots its store. */
@@ -188,13 +188,13 @@ export async function mountApp(routes: Record<string, Answer | Route> = {}, opti
   const { h } = await import('preact');
   const { App } = await import('./components/App.js');
   const api = mockFetch({ 'GET /api/config': { body: config }, 'GET /api/messages': { body: { items: [], hasMore: false } }, ...routes });
-  const { c, events } = await makeCtx(options);
-  render(h(App, { c }));
+  const { ctx, events } = await makeCtx(options);
+  render(h(App, { ctx }));
   await act(async () => {
-    await c.s.boot();
+    await ctx.store.boot();
     await flush();
   });
-  return { api, c, events };
+  return { api, ctx, events };
 }
 
 /** Each test starts with empty storage and a fake `EventSource`; `after` runs before globals are restored. */

@@ -10,13 +10,13 @@ const KEY = 'parley:https://bff.test';
 
 async function mount(routes: Parameters<typeof mockFetch>[0] = {}, options: Parameters<typeof makeCtx>[0] = {}) {
   const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, ...routes });
-  const { c, events } = await makeCtx(options);
-  render(<App c={c} />);
+  const { ctx, events } = await makeCtx(options);
+  render(<App ctx={ctx} />);
   await act(async () => {
-    await c.s.boot();
+    await ctx.store.boot();
     await flush();
   });
-  return { api, c, events };
+  return { api, ctx, events };
 }
 
 function seedSession() {
@@ -74,16 +74,16 @@ describe('launcher and panel', () => {
   });
 
   it('translates, accepts string overrides, and turns right-to-left', async () => {
-    await mount({}, { t: pickStrings(de, { placeholder: 'Frag uns' }), dir: 'rtl' });
+    await mount({}, { strings: pickStrings(de, { placeholder: 'Frag uns' }), dir: 'rtl' });
     fireEvent.click(screen.getByRole('button', { name: 'Chat öffnen' }));
     expect((screen.getByRole('textbox', { name: 'Nachricht' }) as HTMLTextAreaElement).placeholder).toBe('Frag uns');
     expect(screen.getByRole('button', { name: 'Senden' })).toBeTruthy();
-    expect(document.querySelector('.r')!.getAttribute('dir')).toBe('rtl');
+    expect(document.querySelector('.root')!.getAttribute('dir')).toBe('rtl');
   });
 
   it("speaks the visitor's language when the BFF sets no title or greeting", async () => {
     const { title: _t, greeting: _g, ...untitled } = PUBLIC_CONFIG;
-    await mount({ 'GET /api/config': { body: untitled } }, { t: pickStrings(fr) });
+    await mount({ 'GET /api/config': { body: untitled } }, { strings: pickStrings(fr) });
     fireEvent.click(screen.getByRole('button', { name: 'Ouvrir le chat' }));
     expect(screen.getByRole('dialog', { name: 'Chat' })).toBeTruthy();
     expect(screen.getByText('Bonjour ! Comment pouvons-nous vous aider ?')).toBeTruthy();
@@ -91,7 +91,7 @@ describe('launcher and panel', () => {
 
   it("shows the BFF's title and greeting in the widget's language when they are set by language", async () => {
     const byLanguage = { ...PUBLIC_CONFIG, title: { en: 'Nimbus help', de: 'Nimbus-Hilfe' }, greeting: { en: 'Hello!', de: 'Hallo aus dem Laden!' } };
-    await mount({ 'GET /api/config': { body: byLanguage } }, { t: pickStrings(de), o: { locale: 'de' } });
+    await mount({ 'GET /api/config': { body: byLanguage } }, { strings: pickStrings(de), options: { locale: 'de' } });
     fireEvent.click(screen.getByRole('button', { name: 'Chat öffnen' }));
     expect(screen.getByRole('dialog', { name: 'Nimbus-Hilfe' })).toBeTruthy();
     expect(screen.getByText('Hallo aus dem Laden!')).toBeTruthy();
@@ -99,7 +99,7 @@ describe('launcher and panel', () => {
 
   it("a French widget without a French entry uses its own strings, not the English entry", async () => {
     const byLanguage = { ...PUBLIC_CONFIG, title: { en: 'Nimbus help' }, greeting: { en: 'Hello!' } };
-    await mount({ 'GET /api/config': { body: byLanguage } }, { t: pickStrings(fr), o: { locale: 'fr' } });
+    await mount({ 'GET /api/config': { body: byLanguage } }, { strings: pickStrings(fr), options: { locale: 'fr' } });
     fireEvent.click(screen.getByRole('button', { name: 'Ouvrir le chat' }));
     expect(screen.getByRole('dialog', { name: 'Chat' })).toBeTruthy();
     expect(screen.getByText('Bonjour ! Comment pouvons-nous vous aider ?')).toBeTruthy();
@@ -107,7 +107,7 @@ describe('launcher and panel', () => {
 
   it("the page's string overrides win over the BFF's title and greeting", async () => {
     const strings = { title: 'Hilfe', greeting: 'Wie können wir helfen?' };
-    await mount({}, { t: pickStrings(de, strings), o: { strings } });
+    await mount({}, { strings: pickStrings(de, strings), options: { strings } });
     fireEvent.click(screen.getByRole('button', { name: 'Chat öffnen' }));
     expect(screen.getByRole('dialog', { name: 'Hilfe' })).toBeTruthy();
     expect(screen.getByText('Wie können wir helfen?')).toBeTruthy();
@@ -149,7 +149,7 @@ describe('composer', () => {
     await act(flush);
     expect(screen.queryByRole('alert')).toBeNull();
     expect(textbox().value).toBe('');
-    expect(api.to('POST', '/api/session').map((c) => c.body.text)).toEqual(['Where is my order?', 'Where is my order?']);
+    expect(api.to('POST', '/api/session').map((call) => call.body.text)).toEqual(['Where is my order?', 'Where is my order?']);
   });
 
   it('a message that may have been sent stays on screen as such, with no Retry and nothing sent again', async () => {

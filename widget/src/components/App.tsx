@@ -8,21 +8,21 @@ import { Panel } from './Panel.js';
 import { CLOSE, Icon } from './Icon.js';
 
 /** Everything the widget renders into its shadow root. */
-export function App({ c }: { c: Ctx }) {
-  const { s, o } = c;
+export function App({ ctx }: { ctx: Ctx }) {
+  const { store, options } = ctx;
   const root = useRef<HTMLDivElement>(null);
   const launcher = useRef<HTMLButtonElement>(null);
-  const open = s.open.value;
-  const theme = s.config.value?.theme;
-  const chosen = o.theme?.scheme || theme?.scheme || 'auto';
+  const open = store.open.value;
+  const theme = store.config.value?.theme;
+  const chosen = options.theme?.scheme || theme?.scheme || 'auto';
   const scheme = chosen === 'auto' ? pageScheme() : chosen;
-  const left = (o.theme?.position || theme?.position) === 'left';
+  const left = (options.theme?.position || theme?.position) === 'left';
 
   // On phones the panel follows the visual viewport, so the on-screen keyboard never hides the composer.
   useEffect(() => {
     const vv = window.visualViewport;
     const el = root.current;
-    if (!vv || !el || c.inline) return;
+    if (!vv || !el || ctx.inline) return;
     const fit = () => {
       el.style.setProperty('--vh', vv.height + 'px');
       el.style.setProperty('--vt', vv.offsetTop + 'px');
@@ -44,36 +44,36 @@ export function App({ c }: { c: Ctx }) {
     wasOpen.current = open;
   }, [open]);
 
-  const close = () => s.setOpen(false);
+  const close = () => store.setOpen(false);
   return (
     <div
       ref={root}
-      dir={c.dir}
-      class={`r ${c.inline ? 'inline' : 'float'} ${scheme}${left ? ' left' : ''}${open ? ' o' : ''}${o.launcher === false ? ' nl' : ''}`}
+      dir={ctx.dir}
+      class={`root ${ctx.inline ? 'inline' : 'float'} ${scheme}${left ? ' left' : ''}${open ? ' open' : ''}${options.launcher === false ? ' bare' : ''}`}
       style={{
         '--pa': theme?.accent,
         '--pat': textOn(theme?.accent),
-        '--parley-accent': o.theme?.accent,
-        '--parley-accent-text': textOn(o.theme?.accent),
+        '--parley-accent': options.theme?.accent,
+        '--parley-accent-text': textOn(options.theme?.accent),
       }}
     >
-      {c.inline ? (
-        <Panel c={c} />
+      {ctx.inline ? (
+        <Panel ctx={ctx} />
       ) : (
         <>
-          {open && <Panel c={c} onClose={close} />}
+          {open && <Panel ctx={ctx} onClose={close} />}
           {/* The proactive message, in a live region so that screen readers hear it appear. */}
-          {s.bubble.value && !open && (
-            <div class="pm" role="status">
-              <button type="button" class="pt" onClick={() => s.setOpen(true)}>
-                {s.proactive.value}
+          {store.bubble.value && !open && (
+            <div class="proactive" role="status">
+              <button type="button" class="proactive-text" onClick={() => store.setOpen(true)}>
+                {store.proactive.value}
               </button>
-              <button type="button" class="ib" aria-label={c.t.dismiss} onClick={s.dismiss}>
+              <button type="button" class="icon" aria-label={ctx.strings.dismiss} onClick={store.dismiss}>
                 <Icon d={CLOSE} />
               </button>
             </div>
           )}
-          {o.launcher !== false && <Launcher c={c} btn={launcher} />}
+          {options.launcher !== false && <Launcher ctx={ctx} btn={launcher} />}
         </>
       )}
     </div>

@@ -4,25 +4,25 @@ import type { Badge } from '../../../shared/types.js';
 import { flush, freshBrowserEachTest, makeCtx, mockEventSource, mockFetch, sessionBody } from '../test-utils.js';
 import { BadgeView } from './Badge.js';
 
-async function show(b: Badge, last = true) {
+async function show(badge: Badge, last = true) {
   const api = mockFetch({ 'POST /api/session': { status: 201, body: sessionBody() } });
-  const { c } = await makeCtx();
-  render(<BadgeView b={b} c={c} last={last} />);
-  return { api, c };
+  const { ctx } = await makeCtx();
+  render(<BadgeView badge={badge} ctx={ctx} last={last} />);
+  return { api, ctx };
 }
 
 freshBrowserEachTest(cleanup);
 
 describe('buttons', () => {
   it('a postback button sends its value as the user message', async () => {
-    const { api, c } = await show({
+    const { api, ctx } = await show({
       type: 'buttons',
       text: 'What can I do?',
       buttons: [{ label: 'Track my order', action: 'postback', value: 'Where is my order?' }],
     });
     expect(screen.getByText('What can I do?')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Track my order' }));
-    expect(c.s.messages.value.map((m) => [m.role, m.text])).toEqual([['user', 'Where is my order?']]);
+    expect(ctx.store.messages.value.map((m) => [m.role, m.text])).toEqual([['user', 'Where is my order?']]);
     await flush();
     expect(api.to('POST', '/api/session')[0]!.body.text).toBe('Where is my order?');
   });
@@ -54,9 +54,9 @@ describe('quick replies', () => {
     ],
   };
   it('shows its replies while it is the last message, and a click sends one', async () => {
-    const { c } = await show(b);
+    const { ctx } = await show(b);
     fireEvent.click(screen.getByRole('button', { name: 'Returns' }));
-    expect(c.s.messages.value[0]!.text).toBe('How do returns work?');
+    expect(ctx.store.messages.value[0]!.text).toBe('How do returns work?');
   });
   it('hides them once a later message exists (the text stays)', async () => {
     await show(b, false);
@@ -75,19 +75,19 @@ describe('cards, carousel, list', () => {
   });
 
   it('a card has its image, linked title, subtitle and buttons', async () => {
-    const { c } = await show({ type: 'card', card: card(1) });
+    const { ctx } = await show({ type: 'card', card: card(1) });
     expect(screen.getByRole('link', { name: /Pack 1/ }).getAttribute('href')).toBe('https://shop.example/p/1');
     expect(screen.getByText('€149')).toBeTruthy();
     expect(document.querySelector('img')!.getAttribute('src')).toBe('https://cdn.example/1.svg');
     fireEvent.click(screen.getByRole('button', { name: 'Is it in stock? 1' }));
-    expect(c.s.messages.value[0]!.text).toBe('stock 1');
+    expect(ctx.store.messages.value[0]!.text).toBe('stock 1');
   });
 
   it('a carousel labels its slides, scrolls with prev/next and arrow keys', async () => {
     await show({ type: 'carousel', text: 'Bestsellers', cards: [card(1), card(2), card(3)] });
     const carousel = screen.getByRole('group', { name: 'Bestsellers' });
     expect(within(carousel).getByRole('group', { name: '2 of 3' })).toBeTruthy();
-    const scroller = carousel.querySelector('.cs') as HTMLElement;
+    const scroller = carousel.querySelector('.track') as HTMLElement;
     const scrollBy = vi.fn();
     scroller.scrollBy = scrollBy as unknown as HTMLElement['scrollBy'];
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));

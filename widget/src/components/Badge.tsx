@@ -7,15 +7,15 @@ import { Carousel } from './Carousel.js';
 import type { Ctx } from './ctx.js';
 import { FILE, Icon } from './Icon.js';
 
-function Item({ it, c }: { it: BadgeListItem; c: Ctx }) {
+function Item({ it, ctx }: { it: BadgeListItem; ctx: Ctx }) {
   const img = httpUrl(it.imageUrl);
   return (
     <li>
       {img && <img src={img} alt="" loading="lazy" />}
       <div>
-        <Title text={it.title} url={it.url} c={c} />
+        <Title text={it.title} url={it.url} ctx={ctx} />
         {it.subtitle && <p>{it.subtitle}</p>}
-        <Buttons list={it.buttons} c={c} />
+        <Buttons list={it.buttons} ctx={ctx} />
       </div>
     </li>
   );
@@ -30,66 +30,66 @@ function size(bytes?: number): string {
 
 const Lead = ({ text }: { text?: string }) =>
   text ? (
-    <div class="b" dir="auto">
+    <div class="bubble" dir="auto">
       {markdown(text)}
     </div>
   ) : null;
 
 /** One badge; quick replies show only while their message is the last one. */
-export function BadgeView({ b, c, last }: { b: Badge; c: Ctx; last: boolean }) {
-  switch (b.type) {
+export function BadgeView({ badge, ctx, last }: { badge: Badge; ctx: Ctx; last: boolean }) {
+  switch (badge.type) {
     case 'buttons':
       return (
         <>
-          <Lead text={b.text} />
-          <div class="bs">{b.buttons.map((x, i) => <Btn key={i} b={x} c={c} />)}</div>
+          <Lead text={badge.text} />
+          <div class="buttons">{badge.buttons.map((x, i) => <Btn key={i} button={x} ctx={ctx} />)}</div>
         </>
       );
     case 'quick_replies':
       return (
         <>
-          <Lead text={b.text} />
-          {last && <div class="qr">{b.replies.map((x, i) => <Btn key={i} b={x} c={c} />)}</div>}
+          <Lead text={badge.text} />
+          {last && <div class="replies">{badge.replies.map((x, i) => <Btn key={i} button={x} ctx={ctx} />)}</div>}
         </>
       );
     case 'card':
-      return <Card card={b.card} c={c} />;
+      return <Card card={badge.card} ctx={ctx} />;
     case 'carousel':
       return (
         <>
-          <Lead text={b.text} />
-          <Carousel cards={b.cards} label={b.text} c={c} />
+          <Lead text={badge.text} />
+          <Carousel cards={badge.cards} label={badge.text} ctx={ctx} />
         </>
       );
     case 'list':
       return (
         <>
-          <Lead text={b.text} />
-          <ul class="ls">{b.items.map((it, i) => <Item key={i} it={it} c={c} />)}</ul>
+          <Lead text={badge.text} />
+          <ul class="list">{badge.items.map((it, i) => <Item key={i} it={it} ctx={ctx} />)}</ul>
         </>
       );
     case 'image': {
-      const src = httpUrl(b.url);
+      const src = httpUrl(badge.url);
       return src ? (
-        <figure class="im">
-          <img src={src} alt={b.alt || b.caption || ''} loading="lazy" />
-          {b.caption && <figcaption>{b.caption}</figcaption>}
+        <figure class="image">
+          <img src={src} alt={badge.alt || badge.caption || ''} loading="lazy" />
+          {badge.caption && <figcaption>{badge.caption}</figcaption>}
         </figure>
       ) : null;
     }
     case 'file': {
-      const href = httpUrl(b.url);
+      const href = httpUrl(badge.url);
       return href ? (
-        <a class="fl" href={href} download={b.name} {...ext}>
+        <a class="file" href={href} download={badge.name} {...ext}>
           <Icon d={FILE} />
           <span>
-            {b.name}
-            <small>{size(b.size) || b.mimeType}</small>
+            {badge.name}
+            <small>{size(badge.size) || badge.mimeType}</small>
           </span>
         </a>
       ) : null;
     }
     default:
-      return <div class="b un">{b.summary}</div>;
+      return <div class="bubble unsupported">{badge.summary}</div>;
   }
 }

@@ -6,37 +6,37 @@ import type { Ctx } from './ctx.js';
 export const ext = { target: '_blank', rel: 'noopener noreferrer' } as const;
 
 /** A postback button (sends its value as the user's message) or a link that opens in a new tab. */
-export function Btn({ b, c }: { b: BadgeButton; c: Ctx }) {
-  if (b.action !== 'link')
+export function Btn({ button, ctx }: { button: BadgeButton; ctx: Ctx }) {
+  if (button.action !== 'link')
     return (
-      <button type="button" class="bt" onClick={() => c.s.send(b.value)}>
-        {b.label}
+      <button type="button" class="btn" onClick={() => ctx.store.send(button.value)}>
+        {button.label}
       </button>
     );
   // The BFF only passes safe URLs; checking again costs little and keeps a bad one from ever being a link.
-  const href = safeUrl(b.value);
+  const href = safeUrl(button.value);
   return href ? (
-    <a class="bt" href={href} {...ext}>
-      {b.label}
-      <span class="sr"> {c.t.newTab}</span>
+    <a class="btn" href={href} {...ext}>
+      {button.label}
+      <span class="sr-only"> {ctx.strings.newTab}</span>
     </a>
   ) : null;
 }
 
 /** Buttons stacked under a card or list item. */
-export function Buttons({ list, c }: { list: BadgeButton[] | undefined; c: Ctx }) {
-  return list?.length ? <div class="acts">{list.map((b, i) => <Btn key={i} b={b} c={c} />)}</div> : null;
+export function Buttons({ list, ctx }: { list: BadgeButton[] | undefined; ctx: Ctx }) {
+  return list?.length ? <div class="actions">{list.map((button, i) => <Btn key={i} button={button} ctx={ctx} />)}</div> : null;
 }
 
 /** A title, linked when it has a safe URL. */
-export function Title({ text, url, c }: { text: string; url?: string; c: Ctx }) {
+export function Title({ text, url, ctx }: { text: string; url?: string; ctx: Ctx }) {
   const href = safeUrl(url);
   return (
     <strong>
       {href ? (
-        <a class="tl" href={href} {...ext}>
+        <a class="card-title" href={href} {...ext}>
           {text}
-          <span class="sr"> {c.t.newTab}</span>
+          <span class="sr-only"> {ctx.strings.newTab}</span>
         </a>
       ) : (
         text
@@ -46,16 +46,16 @@ export function Title({ text, url, c }: { text: string; url?: string; c: Ctx }) 
 }
 
 /** A card: image, title (a link when it has a URL), subtitle and buttons. */
-export function Card({ card, c }: { card: BadgeCard; c: Ctx }) {
+export function Card({ card, ctx }: { card: BadgeCard; ctx: Ctx }) {
   const img = httpUrl(card.imageUrl);
   return (
-    <div class="cd">
+    <div class="card">
       {img && <img src={img} alt="" loading="lazy" />}
-      <div class="cb">
-        <Title text={card.title} url={card.url} c={c} />
+      <div class="card-body">
+        <Title text={card.title} url={card.url} ctx={ctx} />
         {card.subtitle && <p>{card.subtitle}</p>}
       </div>
-      <Buttons list={card.buttons} c={c} />
+      <Buttons list={card.buttons} ctx={ctx} />
     </div>
   );
 }

@@ -7,7 +7,7 @@ import type { Ctx } from './ctx.js';
 import { Icon, NEXT, PREV } from './Icon.js';
 
 /** A carousel of `cards`. */
-export function Carousel({ cards, label, c }: { cards: BadgeCard[]; label?: string; c: Ctx }) {
+export function Carousel({ cards, label, ctx }: { cards: BadgeCard[]; label?: string; ctx: Ctx }) {
   const ref = useRef<HTMLDivElement>(null);
   // `by` is in physical pixels direction (+1 = right); buttons mean "next in reading order".
   const go = (by: number) => {
@@ -16,7 +16,7 @@ export function Carousel({ cards, label, c }: { cards: BadgeCard[]; label?: stri
     // No behavior here: the CSS says smooth, and the reduced-motion rule turns it off.
     el?.scrollBy({ left: by * step });
   };
-  const logical = c.dir === 'rtl' ? -1 : 1;
+  const logical = ctx.dir === 'rtl' ? -1 : 1;
   const onKey = (e: KeyboardEvent) => {
     const by = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
     if (!by) return;
@@ -24,20 +24,20 @@ export function Carousel({ cards, label, c }: { cards: BadgeCard[]; label?: stri
     go(by);
   };
   return (
-    <div class="cr" role="group" aria-roledescription={c.t.carousel} aria-label={label || c.t.title}>
-      <div class="cs" ref={ref} tabIndex={0} onKeyDown={onKey}>
+    <div class="carousel" role="group" aria-roledescription={ctx.strings.carousel} aria-label={label || ctx.strings.title}>
+      <div class="track" ref={ref} tabIndex={0} onKeyDown={onKey}>
         {cards.map((card, i) => (
-          <div key={i} role="group" aria-roledescription={c.t.slideRole} aria-label={fill(c.t.slide, { i: i + 1, n: cards.length })}>
-            <Card card={card} c={c} />
+          <div key={i} role="group" aria-roledescription={ctx.strings.slideRole} aria-label={fill(ctx.strings.slide, { i: i + 1, n: cards.length })}>
+            <Card card={card} ctx={ctx} />
           </div>
         ))}
       </div>
       {cards.length > 1 && (
-        <div class="cn">
-          <button type="button" class="ib" aria-label={c.t.prev} onClick={() => go(-logical)}>
+        <div class="arrows">
+          <button type="button" class="icon" aria-label={ctx.strings.prev} onClick={() => go(-logical)}>
             <Icon d={PREV} />
           </button>
-          <button type="button" class="ib" aria-label={c.t.next} onClick={() => go(logical)}>
+          <button type="button" class="icon" aria-label={ctx.strings.next} onClick={() => go(logical)}>
             <Icon d={NEXT} />
           </button>
         </div>

@@ -8,52 +8,52 @@ import type { Ctx } from './ctx.js';
 import { CLIP, CLOSE, Icon, SEND } from './Icon.js';
 
 /** The composer of the panel. */
-export function Composer({ c }: { c: Ctx }) {
-  const { s, t } = c;
-  const text = s.draft.value;
-  const config = s.config.value;
+export function Composer({ ctx }: { ctx: Ctx }) {
+  const { store, strings } = ctx;
+  const text = store.draft.value;
+  const config = store.config.value;
   const lim = config?.limits;
-  const up = s.upload.value;
+  const up = store.upload.value;
   const picker = useRef<HTMLInputElement>(null);
   const upText =
     up &&
     (up.code === 'too_many'
-      ? fill(t.tooMany, { n: lim!.maxUploadFiles })
+      ? fill(strings.tooMany, { n: lim!.maxUploadFiles })
       : up.code === 'too_big'
-        ? fill(t.tooBig, { n: Math.round(lim!.maxUploadBytes / 104857.6) / 10 })
+        ? fill(strings.tooBig, { n: Math.round(lim!.maxUploadBytes / 104857.6) / 10 })
         : up.code === 'payload_too_large'
-          ? t.tooLarge
+          ? strings.tooLarge
           : up.code === 'feature_disabled'
-            ? t.uploadOff
-            : t.notUploaded);
+            ? strings.uploadOff
+            : strings.notUploaded);
   return (
     <>
-      {s.failed.value && (
-        <p class="er" role="alert">
-          {t.notSent}
-          <button type="button" onClick={s.submit}>
-            {t.retry}
+      {store.failed.value && (
+        <p class="error" role="alert">
+          {strings.notSent}
+          <button type="button" onClick={store.submit}>
+            {strings.retry}
           </button>
         </p>
       )}
       {upText && (
-        <p class="er" role="alert">
+        <p class="error" role="alert">
           {upText}
           {up.item && (
-            <button type="button" onClick={s.retryUpload}>
-              {t.retry}
+            <button type="button" onClick={store.retryUpload}>
+              {strings.retry}
             </button>
           )}
-          <button type="button" class="x" aria-label={t.dismiss} onClick={s.dismissUpload}>
+          <button type="button" class="dismiss" aria-label={strings.dismiss} onClick={store.dismissUpload}>
             <Icon d={CLOSE} />
           </button>
         </p>
       )}
       <form
-        class="c"
+        class="composer"
         onSubmit={(e) => {
           e.preventDefault();
-          s.submit();
+          store.submit();
         }}
       >
         {config?.features.upload && (
@@ -65,11 +65,11 @@ export function Composer({ c }: { c: Ctx }) {
               multiple
               hidden
               onChange={(e) => {
-                s.attach(Array.from(e.currentTarget.files || []));
+                store.attach(Array.from(e.currentTarget.files || []));
                 e.currentTarget.value = ''; // the same file again must fire `change` again
               }}
             />
-            <button type="button" class="ib" aria-label={t.attach} onClick={() => picker.current!.click()}>
+            <button type="button" class="icon" aria-label={strings.attach} onClick={() => picker.current!.click()}>
               <Icon d={CLIP} />
             </button>
           </>
@@ -78,19 +78,19 @@ export function Composer({ c }: { c: Ctx }) {
         <textarea
           dir="auto"
           rows={1}
-          aria-label={t.message}
-          placeholder={t.placeholder}
+          aria-label={strings.message}
+          placeholder={strings.placeholder}
           maxLength={lim?.textMaxLength || 4000}
           value={text}
-          onInput={(e) => s.setDraft(e.currentTarget.value)}
+          onInput={(e) => store.setDraft(e.currentTarget.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
               e.preventDefault();
-              s.submit();
+              store.submit();
             }
           }}
         />
-        <button type="submit" class="sb" aria-label={t.send} disabled={!text.trim()}>
+        <button type="submit" class="send" aria-label={strings.send} disabled={!text.trim()}>
           <Icon d={SEND} />
         </button>
       </form>

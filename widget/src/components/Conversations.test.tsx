@@ -17,14 +17,14 @@ async function mount(user?: { id: string; name?: string }) {
       body: { items: call.path.includes('sessionId=s0') ? [{ id: '9', role: 'bot', text: 'Size 44 is in stock.' }] : [], limit: 20, offset: 0, hasMore: false },
     }),
   });
-  const { c } = await makeCtx();
-  render(<App c={c} />);
+  const { ctx } = await makeCtx();
+  render(<App ctx={ctx} />);
   await act(async () => {
-    await c.s.boot();
-    c.s.setOpen(true);
+    await ctx.store.boot();
+    ctx.store.setOpen(true);
     await flush();
   });
-  return { api, c };
+  return { api, ctx };
 }
 
 freshBrowserEachTest(cleanup);

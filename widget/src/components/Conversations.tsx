@@ -11,32 +11,32 @@ function useHeadingFocus() {
   return heading;
 }
 
-function stateText(c: Ctx, state: ConversationSummary['state']): string {
-  return state === 'archived' ? c.t.stateEnded : state === 'escalated' ? c.t.stateTeam : c.t.stateOpen;
+function stateText(ctx: Ctx, state: ConversationSummary['state']): string {
+  return state === 'archived' ? ctx.strings.stateEnded : state === 'escalated' ? ctx.strings.stateTeam : ctx.strings.stateOpen;
 }
 
 /** The list of the user's conversations, newest first, with "New conversation". */
-export function ConversationList({ c }: { c: Ctx }) {
-  const { s, t } = c;
+export function ConversationList({ ctx }: { ctx: Ctx }) {
+  const { store, strings } = ctx;
   const heading = useHeadingFocus();
-  const items = s.conversations.value;
-  const date = (iso: string) => new Date(iso).toLocaleString(c.o.locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const items = store.conversations.value;
+  const date = (iso: string) => new Date(iso).toLocaleString(ctx.options.locale, { dateStyle: 'medium', timeStyle: 'short' });
   return (
-    <div class="cv">
+    <div class="conversations">
       <h3 ref={heading} tabIndex={-1}>
-        {t.yourConversations}
+        {strings.yourConversations}
       </h3>
-      <button type="button" class="pb" onClick={s.newConversation}>
-        {t.newConversation}
+      <button type="button" class="primary" onClick={store.newConversation}>
+        {strings.newConversation}
       </button>
-      {items && !items.length && <p class="mu">{t.noConversations}</p>}
+      {items && !items.length && <p class="muted">{strings.noConversations}</p>}
       <ul>
         {items?.map((item) => (
           <li key={item.sessionId}>
-            <button type="button" onClick={() => s.openConversation(item)}>
-              <span class="ct">{item.title}</span>
-              <span class="mu">
-                <time dateTime={item.updatedAt}>{date(item.updatedAt)}</time> · {stateText(c, item.state)}
+            <button type="button" onClick={() => store.openConversation(item)}>
+              <span class="convo-title">{item.title}</span>
+              <span class="muted">
+                <time dateTime={item.updatedAt}>{date(item.updatedAt)}</time> · {stateText(ctx, item.state)}
               </span>
             </button>
           </li>
@@ -47,26 +47,26 @@ export function ConversationList({ c }: { c: Ctx }) {
 }
 
 /** A past conversation with its history; nothing can be sent into it. */
-export function PastConversation({ c }: { c: Ctx }) {
-  const { s, t } = c;
+export function PastConversation({ ctx }: { ctx: Ctx }) {
+  const { store, strings } = ctx;
   const heading = useHeadingFocus();
-  const past = s.past.value;
+  const past = store.past.value;
   if (!past) return null;
   return (
-    <div class="cv">
+    <div class="conversations">
       <h3 ref={heading} tabIndex={-1}>
         {past.summary.title}
       </h3>
-      <p class="mu">{t.readOnly}</p>
-      <div class="log" role="log" aria-label={t.log} tabIndex={0}>
-        <div class="in">
+      <p class="muted">{strings.readOnly}</p>
+      <div class="log" role="log" aria-label={strings.log} tabIndex={0}>
+        <div class="thread">
           {past.messages.map((m, i) => (
-            <MessageItem key={m.id} m={m} c={c} last={false} prev={past.messages[i - 1]} />
+            <MessageItem key={m.id} m={m} ctx={ctx} last={false} prev={past.messages[i - 1]} />
           ))}
         </div>
       </div>
-      <button type="button" class="pb" onClick={s.listConversations}>
-        {t.back}
+      <button type="button" class="primary" onClick={store.listConversations}>
+        {strings.back}
       </button>
     </div>
   );

@@ -34,7 +34,7 @@ describe('message times', () => {
     open();
     const times = [...document.querySelectorAll('time')];
     expect(times.map((t) => t.getAttribute('datetime'))).toEqual(items.map((m) => m.createdAt));
-    expect(times.map((t) => t.className)).toEqual(['tm', 'sr', 'tm']);
+    expect(times.map((t) => t.className)).toEqual(['time', 'sr-only', 'time']);
     expect(times[0]!.tabIndex).toBe(0); // focus shows the full date
     const full = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short' }).format(new Date(items[0]!.createdAt));
     expect(times[0]!.title).toBe(full);
@@ -63,7 +63,7 @@ describe('answer feedback', () => {
 
     fireEvent.click(up);
     expect(up.getAttribute('aria-pressed')).toBe('true');
-    await waitFor(() => expect(api.to('POST', '/api/feedback').map((c) => c.body)).toEqual([{ messageId: 'a1', value: 'up' }]));
+    await waitFor(() => expect(api.to('POST', '/api/feedback').map((call) => call.body)).toEqual([{ messageId: 'a1', value: 'up' }]));
 
     fireEvent.click(down);
     expect(down.getAttribute('aria-pressed')).toBe('true');
@@ -71,7 +71,7 @@ describe('answer feedback', () => {
     const comment = screen.getByRole('textbox', { name: 'What was missing?' });
     fireEvent.input(comment, { target: { value: 'The size chart' } });
     fireEvent.submit(comment.closest('form')!);
-    await waitFor(() => expect(api.to('POST', '/api/feedback').map((c) => c.body)).toHaveLength(3));
+    await waitFor(() => expect(api.to('POST', '/api/feedback').map((call) => call.body)).toHaveLength(3));
     expect(api.to('POST', '/api/feedback')[2]!.body).toEqual({ messageId: 'a1', value: 'down', comment: 'The size chart' });
     expect(screen.queryByRole('textbox', { name: 'What was missing?' })).toBeNull();
 
@@ -159,35 +159,35 @@ describe('alerts', () => {
   });
 
   it('init({launcher: false}) renders no launcher; the page opens the chat itself', async () => {
-    const { c } = await mount({}, { o: { launcher: false } });
+    const { ctx } = await mount({}, { options: { launcher: false } });
     expect(screen.queryByRole('button', { name: 'Open chat' })).toBeNull();
-    act(() => c.s.setOpen(true));
+    act(() => ctx.store.setOpen(true));
     expect(screen.getByRole('dialog')).toBeTruthy();
   });
 });
 
 describe('proactive message', () => {
   it('shows a bubble that opens into the chat as its first bot line, and goes along as context with the first message', async () => {
-    const { api, c } = await mount({ 'POST /api/session': { status: 201, body: sessionBody(1) } });
-    act(() => c.s.show('Need help choosing a tent?'));
+    const { api, ctx } = await mount({ 'POST /api/session': { status: 201, body: sessionBody(1) } });
+    act(() => ctx.store.show('Need help choosing a tent?'));
     fireEvent.click(screen.getByRole('button', { name: 'Need help choosing a tent?' }));
     const log = screen.getByRole('log');
     expect(within(log).getByText('Need help choosing a tent?')).toBeTruthy();
     expect(screen.queryByText('Hello from the config')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Need help choosing a tent?' })).toBeNull();
-    act(() => void c.s.send('Yes, a 2-person one'));
+    act(() => void ctx.store.send('Yes, a 2-person one'));
     await waitFor(() => expect(api.to('POST', '/api/session')).toHaveLength(1));
     expect(api.to('POST', '/api/session')[0]!.body).toMatchObject({ text: 'Yes, a 2-person one', context: 'Need help choosing a tent?' });
   });
 
   it('can be dismissed, and a dismissed text is not shown again in this browser session', async () => {
-    const { c } = await mount();
-    act(() => c.s.show('Free shipping today'));
+    const { ctx } = await mount();
+    act(() => ctx.store.show('Free shipping today'));
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByText('Free shipping today')).toBeNull();
-    act(() => c.s.show('Free shipping today'));
+    act(() => ctx.store.show('Free shipping today'));
     expect(screen.queryByText('Free shipping today')).toBeNull();
-    act(() => c.s.show('Another offer'));
+    act(() => ctx.store.show('Another offer'));
     expect(screen.getByText('Another offer')).toBeTruthy();
   });
 });

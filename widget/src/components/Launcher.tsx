@@ -5,22 +5,22 @@ import type { Ctx } from './ctx.js';
 import { CHAT, CLOSE, Icon } from './Icon.js';
 
 /** The launcher. */
-export function Launcher({ c, btn }: { c: Ctx; btn: Ref<HTMLButtonElement> }) {
-  const { s, t } = c;
-  const open = s.open.value;
-  const n = s.unread.value;
+export function Launcher({ ctx, btn }: { ctx: Ctx; btn: Ref<HTMLButtonElement> }) {
+  const { store, strings } = ctx;
+  const open = store.open.value;
+  const n = store.unread.value;
   return (
     <button
       ref={btn}
       type="button"
-      class="l"
-      aria-label={open ? t.close : n ? `${t.open}, ${fill(t.unread, { n })}` : t.open}
+      class="launcher"
+      aria-label={open ? strings.close : n ? `${strings.open}, ${fill(strings.unread, { n })}` : strings.open}
       aria-expanded={open}
-      onClick={() => s.setOpen(!open)}
+      onClick={() => store.setOpen(!open)}
     >
       <Icon d={open ? CLOSE : CHAT} />
       {n > 0 && !open && (
-        <span class="n" aria-hidden="true">
+        <span class="unread" aria-hidden="true">
           {n > 99 ? '99+' : n}
         </span>
       )}

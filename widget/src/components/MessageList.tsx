@@ -10,16 +10,16 @@ import { MessageItem } from './MessageItem.js';
  * also when images and cards grow it after a render; once they scroll up it stays put, and new
  * messages below show a "New messages" button that takes them down.
  */
-export function MessageList({ c }: { c: Ctx }) {
-  const { s, t } = c;
-  const list = s.messages.value;
+export function MessageList({ ctx }: { ctx: Ctx }) {
+  const { store, strings } = ctx;
+  const list = store.messages.value;
   const ref = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const lastTop = useRef(0);
   const before = useRef({ first: '', last: '', height: 0 });
   const [unseen, setUnseen] = useState(false);
   // A proactive message (`Parley('show', text)`) is the first bot line in place of the greeting.
-  const greeting = s.proactive.value ?? c.o.greeting ?? c.o.strings?.greeting ?? localized(s.config.value?.greeting, langOf(c.o.locale)) ?? t.greeting;
+  const greeting = store.proactive.value ?? ctx.options.greeting ?? ctx.options.strings?.greeting ?? localized(store.config.value?.greeting, langOf(ctx.options.locale)) ?? strings.greeting;
 
   const toBottom = () => {
     const el = ref.current!;
@@ -60,7 +60,7 @@ export function MessageList({ c }: { c: Ctx }) {
       class="log"
       role="log"
       aria-live="polite"
-      aria-label={t.log}
+      aria-label={strings.log}
       tabIndex={0}
       onScroll={(e) => {
         const el = e.currentTarget;
@@ -74,33 +74,33 @@ export function MessageList({ c }: { c: Ctx }) {
         lastTop.current = el.scrollTop;
       }}
     >
-      <div class="in">
-        {s.hasMore.value ? (
-          <button type="button" class="old" disabled={s.loadingOlder.value} onClick={s.loadOlder}>
-            {t.older}
+      <div class="thread">
+        {store.hasMore.value ? (
+          <button type="button" class="older" disabled={store.loadingOlder.value} onClick={store.loadOlder}>
+            {strings.older}
           </button>
         ) : (
           greeting && (
-            <div class="m bot">
-              <div class="b" dir="auto">
+            <div class="msg bot">
+              <div class="bubble" dir="auto">
                 {markdown(greeting)}
               </div>
             </div>
           )
         )}
         {list.map((m, i) => (
-          <MessageItem key={m.clientId || m.id} m={m} c={c} last={i === list.length - 1} votable prev={list[i - 1]} />
+          <MessageItem key={m.clientId || m.id} m={m} ctx={ctx} last={i === list.length - 1} votable prev={list[i - 1]} />
         ))}
-        {s.typing.value && (
-          <div class="ty" role="status" aria-label={t.typing}>
+        {store.typing.value && (
+          <div class="typing" role="status" aria-label={strings.typing}>
             <i />
             <i />
             <i />
           </div>
         )}
         {unseen && (
-          <button type="button" class="nm" onClick={toBottom}>
-            {t.newMessages}
+          <button type="button" class="jump" onClick={toBottom}>
+            {strings.newMessages}
           </button>
         )}
       </div>

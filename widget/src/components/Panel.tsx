@@ -8,12 +8,12 @@ import { CHAT, CLOSE, Icon, LIST } from './Icon.js';
 import { MessageList } from './MessageList.js';
 
 /** The panel; floating it is a dialog that `onClose` closes (button or Escape), inline a region. */
-export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
-  const { s, t } = c;
+export function Panel({ ctx, onClose }: { ctx: Ctx; onClose?: () => void }) {
+  const { store, strings } = ctx;
   const ref = useRef<HTMLElement>(null);
-  const title = c.o.title || c.o.strings?.title || localized(s.config.value?.title, langOf(c.o.locale)) || t.title;
-  const convo = s.convo.value;
-  const view = s.view.value;
+  const title = ctx.options.title || ctx.options.strings?.title || localized(store.config.value?.title, langOf(ctx.options.locale)) || strings.title;
+  const convo = store.convo.value;
+  const view = store.view.value;
   const focusInput = () => {
     const box = ref.current;
     // On touch screens focusing the text box would throw the keyboard over the conversation.
@@ -24,7 +24,7 @@ export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
     if (onClose) focusInput();
   }, []);
   // Full screen on a phone, the floating panel is modal: Tab cycles inside it, not into the page behind.
-  const modal = !!onClose && !c.inline && matchMedia('(max-width: 480px)').matches;
+  const modal = !!onClose && !ctx.inline && matchMedia('(max-width: 480px)').matches;
   const trapTab = (e: KeyboardEvent) => {
     const box = ref.current!;
     const all = box.querySelectorAll<HTMLElement>('button:not([disabled]),textarea,a[href],input:not([type=file])');
@@ -41,7 +41,7 @@ export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
   return (
     <section
       ref={ref}
-      class="p"
+      class="panel"
       role={onClose ? 'dialog' : 'region'}
       aria-label={title}
       aria-modal={modal || undefined}
@@ -54,91 +54,91 @@ export function Panel({ c, onClose }: { c: Ctx; onClose?: () => void }) {
         if (e.key === 'Tab' && modal) trapTab(e);
       }}
     >
-      <div class="h">
+      <div class="header">
         <h2>{title}</h2>
-        {s.user.value && (
-          <button type="button" class="ib" aria-label={view === 'chat' ? t.conversations : t.chat} onClick={view === 'chat' ? s.listConversations : s.showChat}>
+        {store.user.value && (
+          <button type="button" class="icon" aria-label={view === 'chat' ? strings.conversations : strings.chat} onClick={view === 'chat' ? store.listConversations : store.showChat}>
             <Icon d={view === 'chat' ? LIST : CHAT} />
           </button>
         )}
-        {view === 'chat' && s.canEscalate.value && (
+        {view === 'chat' && store.canEscalate.value && (
           <button
             type="button"
-            class="hb"
+            class="pill"
             onClick={() => {
               // The button goes away once asked: focus must not fall to <body>, where Escape does nothing.
               focusInput();
-              void s.escalate();
+              void store.escalate();
             }}
           >
-            {t.human}
+            {strings.human}
           </button>
         )}
         {onClose && (
-          <button type="button" class="ib" aria-label={t.close} onClick={onClose}>
+          <button type="button" class="icon" aria-label={strings.close} onClick={onClose}>
             <Icon d={CLOSE} />
           </button>
         )}
       </div>
-      {view === 'list' && <ConversationList c={c} />}
-      {view === 'past' && <PastConversation c={c} />}
-      {view === 'chat' && <Chat c={c} focusInput={focusInput} />}
+      {view === 'list' && <ConversationList ctx={ctx} />}
+      {view === 'past' && <PastConversation ctx={ctx} />}
+      {view === 'chat' && <Chat ctx={ctx} focusInput={focusInput} />}
     </section>
   );
 }
 
 /** The current conversation: banners, the log, and the composer or the ended notice. */
-function Chat({ c, focusInput }: { c: Ctx; focusInput: () => void }) {
-  const { s, t } = c;
-  const convo = s.convo.value;
+function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
+  const { store, strings } = ctx;
+  const convo = store.convo.value;
   return (
     <>
-      {s.switched.value && (
-        <p class="bn" role="status">
-          {t.switched}
+      {store.switched.value && (
+        <p class="banner" role="status">
+          {strings.switched}
         </p>
       )}
-      {(convo === 'escalated' || (s.escalating.value && convo === 'active')) && (
-        <p class="bn" role="status">
-          {t.escalated}
+      {(convo === 'escalated' || (store.escalating.value && convo === 'active')) && (
+        <p class="banner" role="status">
+          {strings.escalated}
         </p>
       )}
-      {!s.online.value && (
-        <p class="bn" role="status">
-          {t.offline}
+      {!store.online.value && (
+        <p class="banner" role="status">
+          {strings.offline}
         </p>
       )}
-      <MessageList c={c} />
+      <MessageList ctx={ctx} />
       {/* Only model replies stream, and they can be stopped. */}
-      {s.messages.value.some((m) => m.streaming) && (
-        <button type="button" class="hb" onClick={s.stop}>
-          {t.stop}
+      {store.messages.value.some((m) => m.streaming) && (
+        <button type="button" class="pill" onClick={store.stop}>
+          {strings.stop}
         </button>
       )}
-      {s.notice.value && (
-        <p class="er" role="alert">
-          {s.notice.value === 'model_unavailable_in_region' ? t.region : s.notice.value === 'budget_exhausted' ? t.budget : t.unavailable}
+      {store.notice.value && (
+        <p class="error" role="alert">
+          {store.notice.value === 'model_unavailable_in_region' ? strings.region : store.notice.value === 'budget_exhausted' ? strings.budget : strings.unavailable}
         </p>
       )}
       {convo === 'archived' ? (
         <div class="end">
-          <p>{t.ended}</p>
+          <p>{strings.ended}</p>
           <button
             type="button"
-            class="pb"
+            class="primary"
             onClick={() => {
-              s.restart();
+              store.restart();
               setTimeout(focusInput);
             }}
           >
-            {t.restart}
+            {strings.restart}
           </button>
-          <button type="button" class="hb" onClick={() => s.transcript(t, c.locale)}>
-            {t.transcript}
+          <button type="button" class="pill" onClick={() => store.transcript(strings, ctx.locale)}>
+            {strings.transcript}
           </button>
         </div>
       ) : (
-        <Composer c={c} />
+        <Composer ctx={ctx} />
       )}
     </>
   );

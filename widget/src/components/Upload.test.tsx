@@ -8,9 +8,9 @@ const MB = 1024 * 1024;
 const UPLOADS = { ...PUBLIC_CONFIG, features: { ...PUBLIC_CONFIG.features, upload: true }, limits: { textMaxLength: 4000, maxUploadBytes: 10 * MB, maxUploadFiles: 5 } };
 
 async function mount(routes: Parameters<typeof mockFetch>[0] = {}, options: Parameters<typeof makeCtx>[0] = {}, config: object = UPLOADS) {
-  const { api, c, events } = await mountApp(routes, options, config);
+  const { api, ctx, events } = await mountApp(routes, options, config);
   fireEvent.click(screen.getByRole('button', { name: /^(Open chat|Chat öffnen|Ouvrir le chat)$/ }));
-  return { api, c, events };
+  return { api, ctx, events };
 }
 
 /** A file of `size` bytes without allocating them. */
@@ -20,7 +20,7 @@ function file(name: string, size = 5): File {
   return f;
 }
 
-const picker = () => document.querySelector('form.c input[type=file]') as HTMLInputElement;
+const picker = () => document.querySelector('form.composer input[type=file]') as HTMLInputElement;
 async function pick(...files: File[]) {
   fireEvent.change(picker(), { target: { files } });
   await act(flush);
@@ -53,7 +53,7 @@ describe('attach button', () => {
   });
 
   it('is translated', async () => {
-    await mount({}, { t: pickStrings(fr) });
+    await mount({}, { strings: pickStrings(fr) });
     expect(screen.getByRole('button', { name: 'Joindre des fichiers' })).toBeTruthy();
   });
 });
@@ -65,8 +65,8 @@ describe('limits, checked before anything is sent', () => {
     expect(screen.getByRole('alert').textContent).toBe('At most 5 files at a time.');
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
     expect(FakeXHR.all).toHaveLength(0);
-    expect(api.to('POST', '/api/').filter((c) => c.path !== '/api/events/ticket')).toHaveLength(0); // the stream's ticket aside
-    expect(log().querySelector('.m.user')).toBeNull();
+    expect(api.to('POST', '/api/').filter((call) => call.path !== '/api/events/ticket')).toHaveLength(0); // the stream's ticket aside
+    expect(log().querySelector('.msg.user')).toBeNull();
   });
 
   it('refuses a file over the size limit, naming the limit in megabytes', async () => {
@@ -75,8 +75,8 @@ describe('limits, checked before anything is sent', () => {
     await pick(file('small.txt'), file('huge.mov', 10 * MB + 1));
     expect(screen.getByRole('alert').textContent).toBe('Files can be at most 10 MB each.');
     expect(FakeXHR.all).toHaveLength(0);
-    expect(api.to('POST', '/api/').filter((c) => c.path !== '/api/events/ticket')).toHaveLength(0); // the stream's ticket aside
-    expect(log().querySelector('.m.user')).toBeNull();
+    expect(api.to('POST', '/api/').filter((call) => call.path !== '/api/events/ticket')).toHaveLength(0); // the stream's ticket aside
+    expect(log().querySelector('.msg.user')).toBeNull();
 
     // Files within the limits clear the message and go.
     await pick(file('small.txt'), file('exact.mov', 10 * MB));
@@ -90,7 +90,7 @@ describe('limits, checked before anything is sent', () => {
     await pick(file('huge.mov', 11 * MB));
     expect(screen.getByRole('alert').textContent).toContain('Files can be at most 10 MB each.');
     fireEvent.input(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'never mind' } });
-    fireEvent.submit(document.querySelector('form.c')!);
+    fireEvent.submit(document.querySelector('form.composer')!);
     await act(flush);
     expect(screen.queryByRole('alert')).toBeNull();
 
@@ -100,7 +100,7 @@ describe('limits, checked before anything is sent', () => {
   });
 
   it('says it in the widget language', async () => {
-    await mount({}, { t: pickStrings(fr) });
+    await mount({}, { strings: pickStrings(fr) });
     await pick(file('huge.mov', 11 * MB));
     expect(screen.getByRole('alert').textContent).toBe('Chaque fichier doit faire au maximum 10 Mo.');
   });
@@ -132,7 +132,7 @@ describe('sending', () => {
     expect(screen.getByRole('status', { name: 'Typing…' })).toBeTruthy();
     act(() => FakeEventSource.last.emit('message', { id: 'u9', role: 'user', text: 'my receipt\n📎 a.pdf, b.png', clientId }, 1));
     act(() => FakeEventSource.last.emit('message', { id: 'b9', role: 'bot', text: 'Received 2 files: a.pdf, b.png.' }, 2));
-    expect(log().querySelectorAll('.m.user')).toHaveLength(1);
+    expect(log().querySelectorAll('.msg.user')).toHaveLength(1);
     expect(screen.getByText('Received 2 files: a.pdf, b.png.')).toBeTruthy();
   });
 
@@ -219,7 +219,7 @@ describe('refusals keep the files for Retry', () => {
     await act(flush);
     expect(FakeXHR.last.fields).toEqual({ files: ['a.pdf'] });
     expect(api.to('POST', '/api/session')).toHaveLength(1);
-    expect(log().querySelectorAll('.m.user')).toHaveLength(1);
+    expect(log().querySelectorAll('.msg.user')).toHaveLength(1);
   });
 
   it('does not send the text twice when the BFF passed it on before the files failed', async () => {
@@ -234,6 +234,6 @@ describe('refusals keep the files for Retry', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await act(flush);
     expect(FakeXHR.last.fields).toEqual({ files: ['a.pdf'] });
-    expect(log().querySelectorAll('.m.user')).toHaveLength(1);
+    expect(log().querySelectorAll('.msg.user')).toHaveLength(1);
   });
 });

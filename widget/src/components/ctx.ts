@@ -4,11 +4,11 @@ import type { Store } from '../store.js';
 
 /** What every component gets: the store, the strings and the integrator's options. */
 export interface Ctx {
-  s: Store;
-  t: Strings;
-  o: ParleyOptions;
+  store: Store;
+  strings: Strings;
+  options: ParleyOptions;
   dir: 'ltr' | 'rtl';
   inline: boolean;
-  /** BCP 47 locale for dates and times, matching the language of `t`. */
+  /** BCP 47 locale for dates and times, matching the language of `strings`. */
   locale: string;
 }
