@@ -1,3 +1,4 @@
+import { minify } from 'terser';
 import { defineConfig } from 'vitest/config';
 import { SERVED_LOCALES } from './widget/src/i18n.js';
 import de from './widget/src/locales/de.js';
@@ -15,6 +16,19 @@ export default defineConfig({
       enforce: 'pre',
       transform(code, id) {
         if (id.endsWith('.tsx')) return { code: "import { h, Fragment } from 'preact';" + code, map: null };
+      },
+    },
+    {
+      // A second minifier pass over each finished file: terser (two compress passes) finds about
+      // 150 B gzip more than Rolldown's minifier alone. Only safe transforms: the signals' getters
+      // have effects, so nothing assumes property reads are pure.
+      name: 'parley-terser',
+      async generateBundle(output, bundle) {
+        for (const file of Object.values(bundle)) {
+          if (file.type !== 'chunk') continue;
+          const result = await minify(file.code, { ecma: 2020, module: output.format === 'es', compress: { passes: 2 }, format: { comments: /^!/ } });
+          file.code = result.code!;
+        }
       },
     },
     {
