@@ -5,7 +5,8 @@ import { BFF, FakeEventSource, flush, freshBrowserEachTest, KEY, mockFetch, PUBL
 let store: Store | undefined;
 
 /** A JWT-shaped identity token (the widget only reads `sub` and `exp`; the BFF verifies it). */
-function identityToken(sub: string, expSec = Math.floor(Date.now() / 1000) + 600): string {
+// A fixed expiry far ahead: a token made twice in one test is the same token, whatever the clock says.
+function identityToken(sub: string, expSec = 4_102_444_800): string {
   const part = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '');
   return `${part({ alg: 'HS256' })}.${part({ sub, exp: expSec })}.sig`;
 }

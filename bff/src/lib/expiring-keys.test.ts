@@ -25,14 +25,20 @@ describe('ExpiringKeys', () => {
   });
 
   it('stays fast and bounded under a long stream of unique keys', () => {
+    const perKeyUs = (add: (key: string, i: number) => void) => {
+      const started = performance.now();
+      for (let i = 0; i < 400_000; i++) add(`evt_${i}`, i);
+      return ((performance.now() - started) * 1000) / 400_000;
+    };
+    // A plain Map taking the same keys, timed beside it: the ratio holds on a busy machine.
+    const plain = new Map<string, number>();
+    const baselineUs = perKeyUs((key, i) => plain.set(key, i));
     const keys = new ExpiringKeys(100_000);
-    const started = performance.now();
-    for (let i = 0; i < 400_000; i++) keys.add(`evt_${i}`, 1e12, i);
-    const perKeyUs = ((performance.now() - started) * 1000) / 400_000;
+    const ourUs = perKeyUs((key, i) => keys.add(key, 1e12, i));
     expect(keys.size).toBe(100_000);
     expect(keys.has('evt_299999', 0)).toBe(false);
     expect(keys.has('evt_300000', 0)).toBe(true);
-    // A Map walked from the front took ~22 µs per key here; this is well under 5.
-    expect(perKeyUs).toBeLessThan(5);
+    // A Map walked from the front took ~22 µs per key here, over 100× a plain Map; this stays within 10× (about 1.5× here).
+    expect(ourUs / baselineUs).toBeLessThan(10);
   });
 });
