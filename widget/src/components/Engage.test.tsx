@@ -80,11 +80,12 @@ describe('answer feedback', () => {
     expect(up.getAttribute('aria-pressed')).toBe('true');
   });
 
-  it('shows the vote a history page carries, offers none on the visitor\'s own messages, and takes a refused vote back', async () => {
+  it('shows the vote a history page carries, offers none on the visitor\'s or a person\'s messages, and takes a refused vote back', async () => {
     seedSession();
     const items = [
       { id: 'u', role: 'user', text: 'Q' },
       { id: 'a', role: 'bot', text: 'A', feedback: 'down' },
+      { id: 'o', role: 'operator', operatorName: 'Sam', text: 'Hi, Sam here' },
     ];
     await mount({ 'GET /api/messages': { body: { items, hasMore: false } }, 'POST /api/feedback': { status: 400, body: { error: { code: 'unknown_message', message: 'x' } } } });
     open();

@@ -37,7 +37,7 @@ export function MessageItem({ m, ctx, last, prev, votable }: { m: ChatMessage; c
       )}
       {m.pending === 'queued' && <div class="status">{strings.queued}</div>}
       {m.pending === 'uncertain' && <div class="status">{strings.uncertain}</div>}
-      {votable && m.role !== 'user' && m.src !== 'l' && !m.streaming && <Feedback ctx={ctx} id={m.id} />}
+      {votable && m.role === 'bot' && m.src !== 'l' && !m.streaming && <Feedback ctx={ctx} id={m.id} />}
     </div>
   );
 }
