@@ -4,26 +4,15 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launcher, openHostPage, panel, SCREENSHOTS, sendMessage, startWorld, type OpenedPage, type World } from './harness.js';
+import { launcher, openHostPage, operatorAction, panel, SCREENSHOTS, sendMessage, startWorld, storedSessionId, type OpenedPage, type World } from './harness.js';
 
 let world: World;
 let tab: OpenedPage;
 const ANSWER_MS = 20_000;
 const log = (page: Page) => panel(page).getByRole('log');
 
-/** The conversation id the widget stored for this BFF. */
-const sessionId = (page: Page) =>
-  page.evaluate((key) => (JSON.parse(localStorage.getItem(key) || '{}') as { sessionId?: string }).sessionId, `parley:${world.bffOrigin}`);
-
-/** Calls the simulator's operator console API (demo only). */
-async function operator(page: Page, action: string, body?: unknown) {
-  const res = await fetch(`${world.bff.url}/sim/operator/conversations/${await sessionId(page)}/${action}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(res.status).toBeLessThan(300);
-}
+const sessionId = (page: Page) => storedSessionId(world, page);
+const operator = (page: Page, action: string, body?: unknown) => operatorAction(world, page, action, body);
 
 beforeAll(async () => {
   world = await startWorld({ ESCALATION_OPERATOR_EMAIL: 'ops@nimbus-outdoor.example' });

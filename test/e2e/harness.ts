@@ -139,6 +139,21 @@ export const launcher = (page: Page): Locator => page.locator('[data-parley] but
 export const panel = (page: Page): Locator => page.getByRole('dialog');
 export const composer = (page: Page): Locator => panel(page).getByRole('textbox', { name: 'Message' });
 
+/** The conversation id the widget on `page` stored for the world's BFF. */
+export function storedSessionId(world: World, page: Page): Promise<string | undefined> {
+  return page.evaluate((key) => (JSON.parse(localStorage.getItem(key) || '{}') as { sessionId?: string }).sessionId, `parley:${world.bffOrigin}`);
+}
+
+/** Acts as the human operator on the page's conversation through the simulator's console API (demo only). */
+export async function operatorAction(world: World, page: Page, action: string, body?: unknown): Promise<void> {
+  const res = await fetch(`${world.bff.url}/sim/operator/conversations/${await storedSessionId(world, page)}/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (res.status >= 300) throw new Error(`operator ${action}: ${res.status}`);
+}
+
 /** Types `text` in the composer and presses Enter. */
 export async function sendMessage(page: Page, text: string): Promise<void> {
   await composer(page).fill(text);
