@@ -70,13 +70,4 @@ export function nextText(sse: SseClient, label: string, timeoutMs = 5000): Promi
   return sse.next((e) => e.event === 'message' && (JSON.parse(e.data) as { text?: string }).text === label, timeoutMs);
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it holds, failing with `what` after `timeoutMs`. */
-export async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
+export { sleep, until } from '../helpers/wait.js';
