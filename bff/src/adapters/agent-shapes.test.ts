@@ -38,6 +38,19 @@ describe('toIso', () => {
   ])('%j → %j', (value, expected) => {
     expect(toIso(value)).toBe(expected);
   });
+
+  it('writes what Date#toISOString writes, in any order of calls (within a second, across seconds, years and the edges)', () => {
+    const samples = [
+      1_763_895_005_000, 1_763_895_005_007, 1_763_895_005_042, 1_763_895_005_999, 1_763_895_006_000, 1_763_895_005_500.9,
+      1_763_895_005, 1_763_895_005.25, 86_399_999, 951_782_400_000, 253_402_300_799_999, 253_402_300_800_000, 8.64e15,
+      '2024-02-29T23:59:59.999Z', '1969-07-20T20:17:40Z', '2024-01-02T03:04:05+02:00',
+    ];
+    for (const value of [...samples, ...samples.slice().reverse()]) {
+      const ms = typeof value === 'number' ? (value < 1e11 ? value * 1000 : value) : Date.parse(value);
+      expect([value, toIso(value)]).toEqual([value, new Date(ms).toISOString()]);
+    }
+    expect(toIso(8.64e15 + 1)).toBeUndefined();
+  });
 });
 
 describe('toMessage: every spelling the service uses', () => {

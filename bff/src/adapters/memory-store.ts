@@ -76,6 +76,12 @@ export class MemoryEventStore implements EventStore {
     log.events.push(stored);
     this.trim(log, now);
     if (key !== undefined) this.seen.add(key, now + this.retention.dedupTtlMs, now);
+    // A copy, as a listener may unsubscribe while called; none to copy for most conversations.
+    if (log.listeners.size > 0) this.deliver(log, stored);
+    return { status: 'stored', event: stored };
+  }
+
+  private deliver(log: Log, stored: StoredEvent): void {
     for (const listener of [...log.listeners]) {
       try {
         listener(stored);
@@ -83,7 +89,6 @@ export class MemoryEventStore implements EventStore {
         // A broken subscriber must not stop delivery to the others.
       }
     }
-    return { status: 'stored', event: stored };
   }
 
   async read(conversationId: string, afterId: number, limit: number): Promise<StoredEvent[]> {
