@@ -4,6 +4,7 @@ import type { EventStore, RetentionOptions } from '../../bff/src/ports/event-sto
 import type { OnceStore } from '../../bff/src/ports/once-store.js';
 import type { RateLimiter } from '../../bff/src/ports/rate-limiter.js';
 import type { StoredEvent, StreamEvent } from '../../shared/types.js';
+import { sleep } from '../helpers/wait.js';
 
 /** Builds a fresh, empty store for one test; `cleanup` releases it. */
 export type MakeStore = (retention: RetentionOptions) => Promise<{ store: EventStore; cleanup(): Promise<void> }>;
@@ -12,7 +13,6 @@ export type MakeOnceStore = () => Promise<{ onceStore: OnceStore; cleanup(): Pro
 
 const ROOMY: RetentionOptions = { maxEvents: 1000, maxAgeMs: 3_600_000, dedupTtlMs: 3_600_000 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ids = (events: StoredEvent[]) => events.map((e) => e.id);
 const unique = (label: string) => `${label}-${randomUUID()}`;
 

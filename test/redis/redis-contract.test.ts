@@ -8,19 +8,10 @@ import type { AppendResult, RetentionOptions } from '../../bff/src/ports/event-s
 import type { StoredEvent } from '../../shared/types.js';
 import { describeEventStoreContract, describeOnceStoreContract, describeRateLimiterContract } from '../contract/store-contract.js';
 import { describeUserDirectoryContract } from '../contract/user-directory-contract.js';
+import { sleep, until } from '../helpers/wait.js';
 import { skipRedisTests, startRedisServer, type TestRedis } from './redis-server.js';
 
 const RETENTION: RetentionOptions = { maxEvents: 1000, maxAgeMs: 3_600_000, dedupTtlMs: 3_600_000 };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
 
 describe.skipIf(skipRedisTests)('Redis adapters', () => {
   let server: TestRedis | undefined;

@@ -27,8 +27,8 @@ export function withWebhookFastPath(deps: AppDeps, next: RequestListener): Reque
     const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': requestId };
     try {
       json = await ingestWebhook(deps, (maxBytes) => readIncomingBody(req, maxBytes), {
-        requestId: requestId,
-      signature: header(req, 'x-service-signature'),
+        requestId,
+        signature: header(req, 'x-service-signature'),
         timestamp: header(req, 'x-service-timestamp'),
         eventId: header(req, 'x-service-event-id'),
       });
