@@ -101,7 +101,7 @@ const SAMPLE_CUSTOMERS: Record<string, { id: string; name: string; email: string
   ben: { id: 'nimbus-1002', name: 'Ben Okafor', email: 'ben@nimbus-outdoor.example' },
 };
 
-/** An identity token for `customer`, as README "Signed-in users" shows a site's backend minting one. */
+/** An identity token for `customer`, as docs/signed-in-users.md shows a site's backend minting one. */
 function mintIdentityToken(customer: { id: string; name: string; email: string }, secret: string): Promise<string> {
   return new SignJWT({ name: customer.name, email: customer.email })
     .setProtectedHeader({ alg: 'HS256' })

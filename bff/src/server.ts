@@ -54,7 +54,7 @@ export async function start(env: Record<string, string | undefined> = process.en
   const app = createApp(built.deps);
   const added = (await extension?.mount(app, { config, port, logger })) ?? undefined;
   // The webhook, called at the service's rate, is answered on Node's request before Hono: the same
-  // checks and answers at a fraction of the cost (routes/webhook-fast-path.ts, README "Benchmarks").
+  // checks and answers at a fraction of the cost (routes/webhook-fast-path.ts, docs/benchmarks.md).
   server.on('request', withWebhookFastPath(built.deps, getRequestListener(app.fetch)));
   const stop = stopper(server, built, added, logger);
 

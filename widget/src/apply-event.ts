@@ -62,7 +62,7 @@ export function applyEvent(state: Conversation, event: StreamEvent, seen: boolea
     case 'message_delta':
       return { next: { ...state, typing: false, messages: applyDelta(state.messages, String(event.data.id), String(event.data.delta ?? '')) } };
     case 'state': {
-      // The BFF sends the widget's own three words (docs: README "HTTP interface").
+      // The BFF sends the widget's own three words (docs/api.md, Event stream).
       const convo = event.data.state;
       return { next: { ...state, convo, typing: convo === 'active' && state.typing } };
     }

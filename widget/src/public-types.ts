@@ -28,7 +28,7 @@ export interface ParleyOptions {
   /** Sent as `profileName` when the conversation starts (not with identity tokens: then the token's `name` is used). */
   profileName?: string;
   /**
-   * A signed-in user's identity token, minted by your backend (README "Signed-in users"); or a
+   * A signed-in user's identity token, minted by your backend (docs/signed-in-users.md); or a
    * function returning one, called again whenever the token it gave has expired.
    */
   identityToken?: string | (() => string | Promise<string>);

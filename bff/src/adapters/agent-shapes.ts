@@ -155,7 +155,7 @@ let cachedPrefix = '';
 /**
  * `new Date(ms).toISOString()`, with the part up to the second kept from the last call: webhooks
  * come stamped with nearly the same time, and the Date round trip was the costliest step of
- * normalising one (the README's benchmarks). Anything before 1970 or after 9999 takes the Date path.
+ * normalising one (docs/benchmarks.md). Anything before 1970 or after 9999 takes the Date path.
  */
 function isoString(ms: number): string | undefined {
   const t = Math.trunc(ms); // as Date does

@@ -71,7 +71,7 @@ export class MemoryEventStore implements EventStore {
     if (key !== undefined && this.seen.has(key, now)) return { status: 'duplicate' };
     const log = this.log(conversationId);
     // Spelled out: `{ ...event, id, ts }` takes V8's slow path (about 3 µs in Node 20), a tenth
-    // of a whole webhook's cost (the README's benchmarks).
+    // of a whole webhook's cost (docs/benchmarks.md).
     const stored = { event: event.event, data: event.data, id: ++log.lastId, ts: now } as StoredEvent;
     log.events.push(stored);
     this.trim(log, now);

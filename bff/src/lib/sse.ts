@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 
 /**
  * Where one event stream is written. Two implementations: straight onto Node's response
- * (measured as cheap per stream as bare node:http: the README's benchmarks) and a web `ReadableStream`
+ * (measured as cheap per stream as bare node:http: docs/benchmarks.md) and a web `ReadableStream`
  * for runtimes without Node's response (and `app.request()` in tests).
  */
 export interface SseSink {

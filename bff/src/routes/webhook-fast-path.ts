@@ -11,7 +11,7 @@ const PATH = '/webhooks/agent';
  * Answers `POST /webhooks/agent` on Node's request and response, and hands every other request
  * to `next` (the Hono app). The webhook is the one route called at the upstream service's
  * rate, and Hono's request, context, router, middleware chain and response cost more than the
- * webhook's own work (the README's benchmarks). This path does what the app does for the route,
+ * webhook's own work (docs/benchmarks.md). This path does what the app does for the route,
  * no more and no less: the request id and the debug line of `requestLog` (the app's only
  * middleware on this path), `ingestWebhook`, and errors through `errorAnswer`. A test holds both
  * paths to the same answers.
