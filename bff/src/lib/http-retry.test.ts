@@ -18,6 +18,7 @@ beforeAll(async () => {
     req.on('end', () => {
       if (req.url === '/reset') req.socket.destroy();
       else if (req.url === '/ok') res.end('{}');
+      else if (/^\/status\/\d+$/.test(req.url!)) res.writeHead(Number(req.url!.slice(8))).end();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -71,6 +72,24 @@ describe('fetchWithRetry: what may be repeated', () => {
     expect([reset.calls, reset.hits, reset.error?.code]).toEqual([3, 3, 'upstream_unavailable']);
     const slow = await attempt(`${base}/slow`, true);
     expect([slow.calls, slow.error?.code]).toEqual([3, 'upstream_timeout']);
+  });
+
+  it.each([408, 500, 502, 504])('does not repeat a send the service answered %i (it may have acted on it)', async (status) => {
+    const r = await attempt(`${base}/status/${status}`, false);
+    expect([r.calls, r.hits]).toEqual([1, 1]);
+    expect(r.error?.code).toBe('send_uncertain');
+    expect(r.error?.upstreamStatus).toBe(status);
+  });
+
+  it.each([429, 503])('repeats a send the service refused with %i (it did no work)', async (status) => {
+    const r = await attempt(`${base}/status/${status}`, false);
+    expect([r.calls, r.hits]).toEqual([3, 3]);
+    expect(r.error?.code).toBe('upstream_unavailable');
+  });
+
+  it.each([408, 500, 502, 504])('repeats an idempotent call answered %i', async (status) => {
+    const r = await attempt(`${base}/status/${status}`, true);
+    expect([r.calls, r.hits]).toEqual([3, 3]);
   });
 
   it('answers at once when the service answers', async () => {

@@ -27,6 +27,11 @@ export interface UpstreamRequest {
 
 // docs/api.md "Calls to the service": these are retried; everything else is answered at once.
 const RETRYABLE = new Set([401, 403, 408, 425, 429, 500, 502, 503, 504]);
+// Answers that do not prove the request went unprocessed: the service (or a proxy before it) may
+// have acted on it before failing or timing out. A call that is not idempotent is never repeated
+// after one of them; the browser is told `send_uncertain` instead. The rest of RETRYABLE
+// (401, 403, 425, 429, 503) refuse the request before any work is done.
+const AMBIGUOUS = new Set([408, 500, 502, 504]);
 
 /**
  * Calls an upstream with a timeout per attempt and bounded exponential backoff with jitter,
@@ -60,6 +65,9 @@ export async function fetchWithRetry(
     if (!RETRYABLE.has(res.status)) return res;
 
     await res.body?.cancel().catch(() => {});
+    if (!req.idempotent && AMBIGUOUS.has(res.status)) {
+      throw new UpstreamError('send_uncertain', 'The service failed while handling this; it may have been sent', { upstreamStatus: res.status });
+    }
     const retryAfterSec = parseRetryAfter(res.headers.get('retry-after'));
     last = errorForStatus(res.status, retryAfterSec);
     if (attempt >= policy.retries) break;
