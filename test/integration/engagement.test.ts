@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../bff/src/server.js';
 import { call, startBff } from '../helpers/bff.js';
 import { openSse, type SseClient, type SseEvent } from '../helpers/sse.js';
+import { pageContext } from '../../bff/src/chat/model-chat.js';
 
 // docs/api.md "Engagement" in model mode: votes on answers (log event, metrics, signed webhook) and Stop.
 const KEY = 'sk-engagement-test-key';
@@ -150,16 +151,17 @@ describe('POST /api/feedback', () => {
 });
 
 describe('proactive message as context', () => {
-  it('goes to the model with the first question, as context in the system message, not as a message', async () => {
+  it('goes to the model with the first question, fenced in a user-role message, never in the system message', async () => {
     const res = await call(base, 'POST', '/api/session', { body: { text: 'Yes, which size?', context: 'Need help choosing a tent size?' } });
     expect(res.status).toBe(201);
     const sse = await openSse(`${base}/api/events?token=${res.body.token}`);
     await sse.next(isBot, 10_000);
     const [request] = ((await sim('GET', '/requests')).body.requests as Array<{ path: string; messages: Array<{ role: string; content: string }> }>).filter((r) => r.path === '/chat/completions');
     expect(request!.messages).toEqual([
-      { role: 'system', content: 'The chat opened with this message to the visitor: Need help choosing a tent size?' },
+      pageContext('Need help choosing a tent size?'),
       { role: 'user', content: 'Yes, which size?' },
     ]);
+    expect(request!.messages.filter((m) => m.role === 'system').map((m) => m.content).join()).not.toContain('tent');
     expect(sse.events.filter((e) => e.event === 'message').map((e) => data(e).text)).not.toContain('Need help choosing a tent size?');
     const tooLong = await call(base, 'POST', '/api/session', { body: { text: 'Hi', context: 'x'.repeat(1001) } });
     expect(tooLong).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
