@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../bff/src/server.js';
 import { call, startBff } from '../helpers/bff.js';
 import { openSse } from '../helpers/sse.js';
+import { roomInThisMinute } from '../helpers/wait.js';
 
 const IDENTITY_SECRET = 'identity-secret-for-tests-0123456789';
 const nowSec = () => Math.floor(Date.now() / 1000);
@@ -239,5 +240,25 @@ describe('IDENTITY_REQUIRED, IDENTITY_ISSUER and IDENTITY_JWKS_URL', () => {
     expect([wrongIss.status, wrongIss.body.error.code]).toEqual([401, 'invalid_identity']);
     const hs256 = await call(strict.url, 'POST', '/api/session', { body: { text: 'hi', identityToken: await identityToken('ada', {}, { iss: 'https://shop.example' }) } });
     expect([hs256.status, hs256.body.error.code]).toEqual([401, 'invalid_identity']);
+  });
+});
+
+describe('resuming with text', () => {
+  let strict: RunningServer;
+  beforeAll(async () => {
+    strict = await startBff({ IDENTITY_SECRET, RATE_LIMIT_MESSAGES_PER_MIN: '2', RATE_LIMIT_SESSIONS_PER_MIN: '1000' });
+  });
+  afterAll(() => strict.stop());
+
+  it('counts against the conversation’s message limit, like POST /api/messages', async () => {
+    const sub = newUser();
+    const resume = async (text: string) => call(strict.url, 'POST', '/api/session', { body: { text, identityToken: await identityToken(sub) } });
+    await roomInThisMinute(5_000);
+    expect((await resume('first')).status).toBe(201); // starts the conversation: counted as a new session
+    const statuses = [];
+    for (const text of ['two', 'three', 'four']) statuses.push((await resume(text)).status);
+    expect(statuses).toEqual([201, 201, 429]);
+    const over = await resume('five');
+    expect([over.status, over.body.error.code]).toEqual([429, 'rate_limited']);
   });
 });

@@ -65,6 +65,8 @@ async function signedInSession(deps: AppDeps, body: Record<string, unknown>, ori
   }
   // Its variables were set when it became the user's; a resume on every page load would repeat them.
   if (text !== undefined) {
+    // Every path that sends text counts against the conversation's message limit, as POST /api/messages does.
+    await rateLimit(deps, `messages:${active}`, deps.config.rateLimitMessagesPerMin);
     await deps.chat.sendMessage(active, { text, clientId, profileName: user.name });
     await deps.users.touch(user.id, active);
   }
