@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EnvelopeError, conversationKey, normalizeWebhook, toIso, toMessage, unwrapList } from './agent-shapes.js';
 
 const raw = (body: unknown) => new TextEncoder().encode(JSON.stringify(body));
-const normalize = (body: unknown, headerEventId?: string) => normalizeWebhook(body, raw(body), headerEventId);
+const normalize = (body: unknown, timestamp = '1764000000') => normalizeWebhook(body, raw(body), timestamp);
 
 describe('conversationKey', () => {
   it.each([
@@ -154,13 +154,13 @@ describe('normalizeWebhook', () => {
     expect({ ...absent, ...normalize(body) }).toMatchObject(expected);
   });
 
-  it('dedups on the body id, else the header id, else a hash of the body', () => {
+  it('dedups on the body id, else a hash of the signed timestamp and body', () => {
     const body = { event: 'conversation.archived', sessionId: 7 };
-    expect(normalize({ ...body, eventId: 'b' }, 'h').dedupKey).toBe('b');
-    expect(normalize(body, 'h').dedupKey).toBe('h');
+    expect(normalize({ ...body, eventId: 'b' }, '1764000001').dedupKey).toBe('b');
     const hashed = normalize(body).dedupKey;
     expect(hashed).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(normalize(body).dedupKey).toBe(hashed);
+    expect(normalize(body).dedupKey).toBe(hashed); // the same signed delivery again
+    expect(normalize(body, '1764000001').dedupKey).not.toBe(hashed); // signed at another time
   });
 
   it.each([

@@ -35,15 +35,20 @@ export function conversationKey(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Turns a verified webhook body (already JSON-parsed) into what the store needs. */
-export function normalizeWebhook(body: unknown, rawBody: Uint8Array, headerEventId: string | undefined): NormalizedWebhook {
+/**
+ * Turns a verified webhook body (already JSON-parsed) into what the store needs. `timestamp` is the
+ * signed `x-service-timestamp`: with the raw body, all that may decide deduplication is signed data.
+ */
+export function normalizeWebhook(body: unknown, rawBody: Uint8Array, timestamp: string): NormalizedWebhook {
   if (!isRecord(body)) throw new EnvelopeError('Webhook body must be a JSON object');
   const kind = body.event;
   if (typeof kind !== 'string' || kind === '') throw new EnvelopeError('Webhook body has no "event" kind');
 
   const bodyEventId = typeof body.eventId === 'string' || typeof body.eventId === 'number' ? String(body.eventId) : undefined;
-  // Without any event id, a redelivery still has the same body (only the signature headers change).
-  const dedupKey = bodyEventId ?? headerEventId ?? `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
+  // Only signed data decides: the body's own id, else a hash of what the signature covers (timestamp
+  // and body). The unsigned x-service-event-id header never does: a captured body replayed inside the
+  // signature window with a fresh header id would otherwise be delivered twice.
+  const dedupKey = bodyEventId ?? `sha256:${createHash('sha256').update(`${timestamp}.`).update(rawBody).digest('hex')}`;
   const conversationId = conversationKey(body.sessionId ?? body.session);
   const data = isRecord(body.data) ? body.data : {};
   const at = toIso(body.createdAt);

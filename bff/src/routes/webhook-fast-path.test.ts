@@ -76,7 +76,7 @@ const CASES: Array<[name: string, sent: () => Sent, storeDown?: boolean]> = [
   ['an event with a query string on the path', () => ({ ...signed(message('e-2')), path: '/webhooks/agent?attempt=2' })],
   ['a kept request id', () => signed(message('e-3'), { headers: { 'x-request-id': 'trace-42' } })],
   ['a malformed request id', () => signed(message('e-4'), { headers: { 'x-request-id': 'bad id!' } })],
-  ['a header event id', () => signed({ event: 'message.added', sessionId: 7, data: { messageId: 9, message: 'by header', hbo: 'bot' } }, { headers: { 'x-service-event-id': 'hdr-1' } })],
+  ['an unsigned header event id (never decides dedup)', () => signed({ event: 'message.added', sessionId: 7, data: { messageId: 9, message: 'by header', hbo: 'bot' } }, { headers: { 'x-service-event-id': 'hdr-1' } })],
   ['a forged signature', () => ({ ...signed(message('e-5')), headers: { 'x-service-timestamp': String(Math.floor(Date.now() / 1000)), 'x-service-signature': 'f'.repeat(64) } })],
   ['a stale timestamp', () => signed(message('e-6'), { timestamp: String(Math.floor(Date.now() / 1000) - 3600) })],
   ['no signature headers', () => ({ body: JSON.stringify(message('e-7')) })],

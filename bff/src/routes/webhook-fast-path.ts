@@ -30,7 +30,6 @@ export function withWebhookFastPath(deps: AppDeps, next: RequestListener): Reque
         requestId,
         signature: header(req, 'x-service-signature'),
         timestamp: header(req, 'x-service-timestamp'),
-        eventId: header(req, 'x-service-event-id'),
       });
     } catch (err) {
       const failed = errorAnswer(err, deps.logger, { requestId, method: 'POST', path: PATH });

@@ -16,7 +16,6 @@ export function webhookRoutes(deps: AppDeps): Hono<AppEnv> {
       requestId: c.get('requestId'),
       signature: c.req.header('x-service-signature'),
       timestamp: c.req.header('x-service-timestamp'),
-      eventId: c.req.header('x-service-event-id'),
     });
     return quickJson(c, json, { 'x-request-id': c.get('requestId') });
   });
