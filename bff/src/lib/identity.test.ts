@@ -21,6 +21,13 @@ function mint(claims: Record<string, unknown> = {}, options: { secret?: string; 
   return jwt.sign(new TextEncoder().encode(options.secret ?? SECRET));
 }
 
+/** A signed token whose `sub` is any JSON value (SignJWT's setSubject takes strings only). */
+function mintSub(sub: unknown) {
+  return new SignJWT({ sub, aud: 'parley-identity', iat: nowSec - 10, exp: nowSec + 600 } as Record<string, unknown>)
+    .setProtectedHeader({ alg: 'HS256' })
+    .sign(new TextEncoder().encode(SECRET));
+}
+
 async function failure(p: Promise<unknown>): Promise<string> {
   try {
     await p;
@@ -53,6 +60,9 @@ describe('IdentityVerifier (HS256)', () => {
     ['with a name that is not a string', () => mint({ name: 42 })],
     ['with a malformed email', () => mint({ email: 'not an email' })],
     ['that is not a JWT', async () => 'not.a.jwt'],
+    ['with a number as sub', () => mintSub(42)],
+    ['with an array as sub', () => mintSub(['user-1', 'user-2'])],
+    ['with an object as sub', () => mintSub({ id: 'user-1' })],
   ])('refuses a token %s with invalid_identity', async (_label, make) => {
     expect(await failure(verifier.verify(await make()))).toBe('invalid_identity');
   });

@@ -85,8 +85,9 @@ export class IdentityVerifier {
   }
 
   private claims(payload: JWTPayload): VerifiedIdentity {
-    const { sub, exp, iat } = payload as { sub: string; exp: number; iat: number };
-    if ([...sub].length > 128 || !PRINTABLE.test(sub)) throw invalid('Identity token "sub" must be 1 to 128 printable characters');
+    const { sub, exp, iat } = payload as { sub: unknown; exp: number; iat: number };
+    // jose checks that `sub` is present, not that it is a string: a number or an array must not become a user id.
+    if (typeof sub !== 'string' || [...sub].length > 128 || !PRINTABLE.test(sub)) throw invalid('Identity token "sub" must be 1 to 128 printable characters');
     if (exp - iat > MAX_IDENTITY_LIFETIME_SEC) throw invalid('Identity token lives longer than 24 hours');
     if (iat * 1000 > this.now() + CLOCK_TOLERANCE_SEC * 1000) throw invalid('Identity token was issued in the future');
     const identity: VerifiedIdentity = { userId: sub, variables: {} };
