@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, createLocalJWKSet, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
-import { IdentityVerifier } from './identity.js';
+import { IdentityVerifier, JWKS_MIN_INTERVAL_MS } from './identity.js';
 
 const SECRET = 'identity-secret-0123456789-0123456789';
 const NOW = 1_763_800_000_000;
@@ -118,4 +118,59 @@ describe('IdentityVerifier (JWKS)', () => {
     const verifier = new IdentityVerifier({ jwks: 'http://127.0.0.1:9/jwks.json', userVariables: [], now });
     expect(await failure(verifier.verify(await signWith('ES256')))).toBe('upstream_unavailable');
   });
+
+  it('fetches the key set at most once per interval while it fails, and keeps using the keys it has', async () => {
+    let requests = 0;
+    let failing = false;
+    const flaky = createServer((_req, res) => {
+      requests++;
+      if (failing) return void res.writeHead(500).end();
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ keys: [keys.ES256!.jwk] }));
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/jwks.json`;
+    try {
+      const verifier = new IdentityVerifier({ jwks: url, userVariables: [], now });
+      expect(await failure(verifier.verify(await signWith('ES256')))).toBe('accepted');
+      expect(requests).toBe(1);
+      failing = true;
+      await new Promise((r) => setTimeout(r, JWKS_MIN_INTERVAL_MS + 100)); // past the cooldown after the success
+      const unknownKid = await signWith('RS256'); // names a key the set does not have: each would refetch
+      const outcomes = [];
+      for (let i = 0; i < 20; i++) outcomes.push(await failure(verifier.verify(unknownKid)));
+      expect(outcomes.every((o) => o === 'upstream_unavailable')).toBe(true);
+      expect(requests).toBe(2); // one failed fetch, then the cooldown
+      // A token of a key it already has still works while the key set cannot be fetched.
+      expect(await failure(verifier.verify(await signWith('ES256')))).toBe('accepted');
+      expect(requests).toBe(2);
+    } finally {
+      await new Promise<void>((resolve) => flaky.close(() => resolve()));
+    }
+  }, 15_000);
+
+  it('accepts a newly published key within seconds', async () => {
+    const published = [keys.ES256!.jwk];
+    const rotating = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ keys: published }));
+    });
+    await new Promise<void>((resolve) => rotating.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(rotating.address() as AddressInfo).port}/jwks.json`;
+    try {
+      const verifier = new IdentityVerifier({ jwks: url, userVariables: [], now });
+      expect(await failure(verifier.verify(await signWith('ES256')))).toBe('accepted');
+      published.push(keys.EdDSA!.jwk);
+      const started = Date.now();
+      let outcome = '';
+      while (outcome !== 'accepted' && Date.now() - started < 10_000) {
+        outcome = await failure(verifier.verify(await signWith('EdDSA')));
+        if (outcome !== 'accepted') await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(outcome).toBe('accepted');
+      expect(Date.now() - started).toBeLessThan(JWKS_MIN_INTERVAL_MS + 1_500);
+    } finally {
+      await new Promise<void>((resolve) => rotating.close(() => resolve()));
+    }
+  }, 15_000);
 });

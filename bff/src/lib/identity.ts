@@ -1,5 +1,5 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { AuthError, UpstreamError } from '../errors.js';
 import type { VariableValue } from '../ports/upstream.js';
 import { isRecord } from '../../../shared/records.js';
@@ -13,6 +13,12 @@ const ASYMMETRIC = ['RS256', 'ES256', 'EdDSA'];
 // Clocks of the host site's backend and of the BFF may differ a little.
 const CLOCK_TOLERANCE_SEC = 30;
 const MAX_TOKEN_LENGTH = 8192;
+/** The key set is fetched at most this often, failed fetches included (docs/api.md "Signed-in users"). */
+export const JWKS_MIN_INTERVAL_MS = 3_000;
+/** How long fetched keys serve before they are fetched again. */
+const JWKS_MAX_AGE_MS = 10 * 60_000;
+
+type RemoteKeySet = ReturnType<typeof createRemoteJWKSet>;
 // Printable: no control, format or unassigned characters, not only spaces.
 const PRINTABLE = /^(?!\s*$)[^\p{C}]+$/u;
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -40,13 +46,20 @@ export interface IdentityVerifierOptions {
 export class IdentityVerifier {
   private readonly secret?: KeyObject;
   private readonly jwks?: JWTVerifyGetKey;
+  private readonly remote?: RemoteKeySet;
+  private jwksFailedAt = -Infinity;
   private readonly algorithms: string[];
   private readonly now: () => number;
 
   constructor(private readonly options: IdentityVerifierOptions) {
     if (options.secret) this.secret = createSecretKey(Buffer.from(options.secret, 'utf8'));
-    // jose caches the key set and fetches it again when a token names a key it has not seen.
-    this.jwks = typeof options.jwks === 'string' ? createRemoteJWKSet(new URL(options.jwks)) : options.jwks;
+    // jose caches the key set and fetches it again when a token names a key it has not seen, at most
+    // once per cooldown after a successful fetch (so a newly published key works within seconds).
+    // Failed fetches have no cooldown in jose: `key` adds one.
+    if (typeof options.jwks === 'string') {
+      this.remote = createRemoteJWKSet(new URL(options.jwks), { cooldownDuration: JWKS_MIN_INTERVAL_MS, cacheMaxAge: JWKS_MAX_AGE_MS });
+    }
+    this.jwks = this.remote ?? (typeof options.jwks === 'string' ? undefined : options.jwks);
     this.algorithms = [...(this.secret ? ['HS256'] : []), ...(this.jwks ? ASYMMETRIC : [])];
     this.now = options.now ?? Date.now;
   }
@@ -75,12 +88,29 @@ export class IdentityVerifier {
   private async key(alg: string | undefined, header: Parameters<JWTVerifyGetKey>[0], jws: Parameters<JWTVerifyGetKey>[1]) {
     if (alg === 'HS256' && this.secret) return this.secret;
     if (!this.jwks) throw invalid(`Identity tokens signed with ${alg} are not accepted`);
+    const failedRecently = Date.now() - this.jwksFailedAt < JWKS_MIN_INTERVAL_MS;
     try {
+      if (this.remote && failedRecently) return await this.cachedKey(this.remote, header, jws);
       return await this.jwks(header, jws);
     } catch (cause) {
+      if (cause instanceof KeysUnavailable) throw cause;
       // An unknown or ambiguous key is the token's fault; a key set that cannot be fetched is not.
       if (cause instanceof joseErrors.JWKSNoMatchingKey || cause instanceof joseErrors.JWKSMultipleMatchingKeys) throw cause;
+      this.jwksFailedAt = Date.now();
       throw new KeysUnavailable(cause);
+    }
+  }
+
+  /** Soon after a failed fetch: the keys fetched before (even past their age), never the network. */
+  private async cachedKey(remote: RemoteKeySet, header: Parameters<JWTVerifyGetKey>[0], jws: Parameters<JWTVerifyGetKey>[1]) {
+    const cached = remote.jwks();
+    if (!cached) throw new KeysUnavailable(new Error('the key set could not be fetched a moment ago'));
+    try {
+      return await createLocalJWKSet(cached)(header, jws);
+    } catch (cause) {
+      // A key we do not have may be one published since: not the token's fault while we cannot look.
+      if (cause instanceof joseErrors.JWKSNoMatchingKey) throw new KeysUnavailable(cause);
+      throw cause;
     }
   }
 
