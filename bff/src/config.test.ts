@@ -6,7 +6,7 @@ const upstream = {
   UPSTREAM_BASE_URL: 'https://api.example.com',
   UPSTREAM_ACCESS_TOKEN: 'tok-secret-value',
   AGENT_BOT_KEY: 'bot-secret-value',
-  WEBHOOK_SECRET: 'wh-secret-1,wh-secret-2',
+  WEBHOOK_SECRET: 'wh-secret-one-0123,wh-secret-two-0123',
   SESSION_JWT_SECRET: 's'.repeat(32),
   ALLOWED_ORIGINS: 'https://www.example.com, https://shop.example.com/',
 };
@@ -76,7 +76,7 @@ describe('loadConfig', () => {
 
   it('parses a full upstream configuration', () => {
     const c = loadConfig({ ...upstream, FLOW_TOKENS: 'lead:tok1,upload:tok2', UPLOAD_FLOW: 'upload', USER_VARIABLES: 'email, plan', TEST_CHAT: 'true' });
-    expect(c.webhookSecrets).toEqual(['wh-secret-1', 'wh-secret-2']);
+    expect(c.webhookSecrets).toEqual(['wh-secret-one-0123', 'wh-secret-two-0123']);
     expect(c.allowedOrigins).toEqual(['https://www.example.com', 'https://shop.example.com']);
     expect(c.flowTokens).toEqual({ lead: 'tok1', upload: 'tok2' });
     expect(c.userVariables).toEqual(['email', 'plan']);
@@ -119,6 +119,10 @@ describe('loadConfig', () => {
     ['IDENTITY_SECRET', 'short', /IDENTITY_SECRET must be at least 32 bytes/],
     ['IDENTITY_JWKS_URL', 'file:///etc/keys', /IDENTITY_JWKS_URL must be an http/],
     ['IDENTITY_REQUIRED', 'true', /IDENTITY_REQUIRED=true needs IDENTITY_SECRET or IDENTITY_JWKS_URL/],
+    ['IDENTITY_SECRET', 's'.repeat(32), /IDENTITY_SECRET must differ from SESSION_JWT_SECRET/],
+    ['WEBHOOK_SECRET', 'short-secret', /WEBHOOK_SECRET must be at least 16 characters/],
+    ['WEBHOOK_SECRET', 'a-long-enough-secret-1,short', /WEBHOOK_SECRET must be at least 16 characters/],
+    ['DEDUP_TTL_SEC', '120', /DEDUP_TTL_SEC must be at least 300, the webhook replay window/],
   ])('%s=%s is refused with a clear line', (name, value, pattern) => {
     const p = problems({ ...upstream, [name]: value });
     expect(p.some((line) => pattern.test(line) && line.includes(name))).toBe(true);

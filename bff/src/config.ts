@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Parser, type Env } from './env-parser.js';
 import { VERIFIED_VARIABLES } from './lib/variables.js';
+import { MIN_WEBHOOK_SECRET_LENGTH, WEBHOOK_WINDOW_SEC } from './lib/webhook-verify.js';
 import type { Config, DemoConfig } from './config-types.js';
 
 export type { Config, DemoConfig } from './config-types.js';
@@ -70,6 +71,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     problems.push('SESSION_JWT_SECRET must be at least 32 bytes');
   }
   const webhookSecrets = p.list('WEBHOOK_SECRET', webhooksNeeded ? undefined : [randomBytes(32).toString('base64url')]);
+  if (webhookSecrets.some((s) => s.length < MIN_WEBHOOK_SECRET_LENGTH)) {
+    problems.push(`WEBHOOK_SECRET must be at least ${MIN_WEBHOOK_SECRET_LENGTH} characters (each one, during a rotation): a short secret can be guessed from one signed webhook`);
+  }
 
   const allowedOrigins = p.list('ALLOWED_ORIGINS', simulator ? ['*'] : undefined).map((o) => o.replace(/\/+$/, ''));
   for (const origin of allowedOrigins) {
@@ -109,6 +113,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (identitySecret !== undefined && Buffer.byteLength(identitySecret) < 32) {
     problems.push('IDENTITY_SECRET must be at least 32 bytes');
   }
+  if (identitySecret !== undefined && identitySecret === sessionJwtSecret) {
+    problems.push("IDENTITY_SECRET must differ from SESSION_JWT_SECRET: the host site's backend would hold the key that signs the widget's session tokens");
+  }
   const identityJwksUrl = p.url('IDENTITY_JWKS_URL');
   const identityRequired = p.bool('IDENTITY_REQUIRED', false);
   if (identityRequired && identitySecret === undefined && env.IDENTITY_JWKS_URL === undefined) {
@@ -125,6 +132,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const redisClusterNodes = p.hostPorts('REDIS_CLUSTER_NODES');
   if (redisUrl !== undefined && redisClusterNodes !== undefined) {
     problems.push('Set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both');
+  }
+
+  const dedupTtlSec = p.int('DEDUP_TTL_SEC', 86_400, 60, 30 * 86_400);
+  if (dedupTtlSec < WEBHOOK_WINDOW_SEC) {
+    problems.push(`DEDUP_TTL_SEC must be at least ${WEBHOOK_WINDOW_SEC}, the webhook replay window: a signed webhook replayed after its id was forgotten would be delivered again`);
   }
 
   const config: Config = {
@@ -173,7 +185,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     upstreamRetries: p.int('UPSTREAM_RETRIES', 3, 0, 10),
     eventRetentionCount: p.int('EVENT_RETENTION_COUNT', 1000, 10, 1_000_000),
     eventRetentionSec: p.int('EVENT_RETENTION_SEC', 7 * 86_400, 60, 365 * 86_400),
-    dedupTtlSec: p.int('DEDUP_TTL_SEC', 86_400, 60, 30 * 86_400),
+    dedupTtlSec,
     heartbeatSec: p.int('HEARTBEAT_SEC', 15, 1, 25),
     widgetTitle: p.localizedText('WIDGET_TITLE'),
     widgetGreeting: p.localizedText('WIDGET_GREETING'),

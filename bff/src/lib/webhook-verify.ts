@@ -23,6 +23,11 @@ const DOT = Buffer.from('.');
  * Verifies `x-service-signature` = hex HMAC-SHA256 of `{timestamp}.{raw body}` (docs/api.md "Webhooks").
  * Keys are imported once; comparison is constant-time over equal-length digests.
  */
+/** How far a webhook's signed timestamp may be from now, either way (docs/api.md "Webhooks"). */
+export const WEBHOOK_WINDOW_SEC = 300;
+/** The shortest webhook secret the BFF accepts: a short one can be guessed offline from one signed webhook. */
+export const MIN_WEBHOOK_SECRET_LENGTH = 16;
+
 export class WebhookVerifier {
   private readonly keys: KeyObject[];
   private readonly toleranceMs: number;
@@ -31,7 +36,7 @@ export class WebhookVerifier {
   constructor(options: WebhookVerifierOptions) {
     if (options.secrets.length === 0) throw new Error('WebhookVerifier needs at least one secret');
     this.keys = options.secrets.map((s) => createSecretKey(Buffer.from(s, 'utf8')));
-    this.toleranceMs = options.toleranceMs ?? 5 * 60_000;
+    this.toleranceMs = options.toleranceMs ?? WEBHOOK_WINDOW_SEC * 1000;
     this.now = options.now ?? Date.now;
   }
 
