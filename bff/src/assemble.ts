@@ -68,7 +68,7 @@ export async function assemble(config: Readonly<Config>, options: AssembleOption
       : undefined;
   const chat = gateway ? await modelChat(config, gateway, storage, logger) : agentChat(config, serviceBaseUrl, storage, writes, observer);
   const feedback = config.feedbackWebhookUrl
-    ? new FeedbackWebhook({ url: config.feedbackWebhookUrl, secret: config.feedbackWebhookSecret!, logger })
+    ? new FeedbackWebhook({ url: config.feedbackWebhookUrl, secret: config.feedbackWebhookSecret!, concurrency: config.feedbackConcurrency, logger, observer })
     : undefined;
   const identity =
     config.identitySecret || config.identityJwksUrl

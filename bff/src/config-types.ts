@@ -80,6 +80,8 @@ export interface Config {
   /** Votes are POSTed here, signed with `feedbackWebhookSecret` (docs/api.md "Engagement"). */
   feedbackWebhookUrl?: string;
   feedbackWebhookSecret?: string;
+  /** Forwards to the feedback webhook in flight at once; more wait in a bounded queue, past it they are dropped. */
+  feedbackConcurrency: number;
   /** Refuse sessions without an identity token. */
   identityRequired: boolean;
 }

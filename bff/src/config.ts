@@ -128,6 +128,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     problems.push('FEEDBACK_WEBHOOK_URL needs FEEDBACK_WEBHOOK_SECRET (at least 16 bytes) to sign the votes it receives');
   }
 
+  const feedbackConcurrency = p.int('FEEDBACK_CONCURRENCY', 8, 1, 256);
+
   const redisUrl = p.redisUrl('REDIS_URL');
   const redisClusterNodes = p.hostPorts('REDIS_CLUSTER_NODES');
   if (redisUrl !== undefined && redisClusterNodes !== undefined) {
@@ -186,6 +188,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     eventRetentionCount: p.int('EVENT_RETENTION_COUNT', 1000, 10, 1_000_000),
     eventRetentionSec: p.int('EVENT_RETENTION_SEC', 7 * 86_400, 60, 365 * 86_400),
     dedupTtlSec,
+    feedbackConcurrency,
     heartbeatSec: p.int('HEARTBEAT_SEC', 15, 1, 25),
     widgetTitle: p.localizedText('WIDGET_TITLE'),
     widgetGreeting: p.localizedText('WIDGET_GREETING'),

@@ -13,7 +13,7 @@ export interface RetryPolicy {
 }
 
 export interface UpstreamRequest {
-  target: 'agent' | 'gateway' | 'flow';
+  target: 'agent' | 'gateway' | 'flow' | 'feedback';
   operation: string;
   url: string;
   init: RequestInit;

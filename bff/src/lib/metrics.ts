@@ -42,6 +42,7 @@ export class Metrics implements Observer {
   private readonly delivery = new Histogram();
   private readonly webhookLatency = new Histogram();
   private readonly votes = new Map<string, number>();
+  private readonly forwards = new Map<string, number>();
   private streams = 0;
   private streamsTotal = 0;
 
@@ -76,6 +77,10 @@ export class Metrics implements Observer {
     this.votes.set(value, (this.votes.get(value) ?? 0) + 1);
   }
 
+  feedbackForward(outcome: 'delivered' | 'failed' | 'dropped'): void {
+    this.forwards.set(outcome, (this.forwards.get(outcome) ?? 0) + 1);
+  }
+
   /** The Prometheus text format (version 0.0.4). */
   render(): string {
     const out: string[] = [];
@@ -93,6 +98,8 @@ export class Metrics implements Observer {
     for (const [labels, h] of this.upstreamLatency) out.push(...h.render('parley_upstream_duration_seconds', labels));
     out.push('# HELP parley_feedback_total Votes on answers (a changed vote counts again, a repeated one not).', '# TYPE parley_feedback_total counter');
     for (const [value, n] of this.votes) out.push(`parley_feedback_total{value="${value}"} ${n}`);
+    out.push('# HELP parley_feedback_forwards_total Forwards to FEEDBACK_WEBHOOK_URL by outcome (dropped: the queue was full).', '# TYPE parley_feedback_forwards_total counter');
+    for (const [outcome, n] of this.forwards) out.push(`parley_feedback_forwards_total{outcome="${outcome}"} ${n}`);
     const mem = process.memoryUsage();
     out.push('# HELP process_resident_memory_bytes Resident memory size.', '# TYPE process_resident_memory_bytes gauge', `process_resident_memory_bytes ${mem.rss}`);
     out.push('# HELP nodejs_heap_used_bytes V8 heap in use.', '# TYPE nodejs_heap_used_bytes gauge', `nodejs_heap_used_bytes ${mem.heapUsed}`);

@@ -24,11 +24,13 @@ export interface WebhookObservation {
  */
 export interface Observer {
   webhook?(observation: WebhookObservation): void;
-  upstreamCall?(call: { target: 'agent' | 'gateway' | 'flow'; operation: string; status: number | 'error'; durationMs: number }): void;
+  upstreamCall?(call: { target: 'agent' | 'gateway' | 'flow' | 'feedback'; operation: string; status: number | 'error'; durationMs: number }): void;
   streamOpened?(): void;
   streamClosed?(): void;
   /** Time from an event being stored to it being written to a stream, in milliseconds. */
   delivered?(latencyMs: number): void;
   /** A visitor voted on an answer (docs/api.md "Engagement"). */
   feedback?(value: 'up' | 'down'): void;
+  /** What became of one forward to FEEDBACK_WEBHOOK_URL: delivered, failed after its retries, or dropped (queue full). */
+  feedbackForward?(outcome: 'delivered' | 'failed' | 'dropped'): void;
 }
