@@ -107,6 +107,27 @@ describe('POST /api/identify', () => {
     expect((await upstreamConversation(anonymous.sessionId)).variables).toMatchObject({ verifiedUserId: sub });
   });
 
+  it('ends the pre-sign-in tokens: only the pair identify answered works afterwards (no session fixation)', async () => {
+    const sub = newUser();
+    const before = (await call(base, 'POST', '/api/session', { body: { text: 'Planted session' } })).body;
+    const ticket = (await call(base, 'POST', '/api/events/ticket', { token: before.token })).body.ticket as string;
+    const res = await call(base, 'POST', '/api/identify', { token: before.token, body: { identityToken: await identityToken(sub) } });
+    expect(res.status).toBe(200);
+    // The holder of the anonymous tokens gets nothing of the signed-in user's conversation.
+    const read = await call(base, 'GET', '/api/messages', { token: before.token });
+    expect([read.status, read.body.error.code]).toEqual([401, 'invalid_token']);
+    const refreshed = await call(base, 'POST', '/api/token', { body: { refreshToken: before.refreshToken } });
+    expect([refreshed.status, refreshed.body.error.code]).toEqual([401, 'refresh_token_reused']);
+    const stream = await fetch(`${base}/api/events?ticket=${ticket}`);
+    expect(stream.status).toBe(401);
+    await stream.body?.cancel();
+    // The signed-in pair works, and so does its refresh.
+    expect((await call(base, 'GET', '/api/messages', { token: res.body.token })).status).toBe(200);
+    const next = await call(base, 'POST', '/api/token', { body: { refreshToken: res.body.refreshToken } });
+    expect(next.status).toBe(200);
+    expect((await call(base, 'GET', '/api/messages', { token: next.body.token })).status).toBe(200);
+  });
+
   it('switches to the user’s existing conversation (switched: true), leaving the anonymous one alone', async () => {
     const sub = newUser();
     const existing = await signIn(sub);

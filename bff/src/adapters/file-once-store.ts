@@ -66,6 +66,10 @@ export class FileOnceStore implements OnceStore {
     return true;
   }
 
+  async has(key: string): Promise<boolean> {
+    return (this.until.get(key) ?? 0) > this.now();
+  }
+
   async close(): Promise<void> {
     await this.enqueue(async () => {
       await this.file?.close();

@@ -41,4 +41,8 @@ export class MemoryOnceStore implements OnceStore {
     this.keys.add(key, now + ttlMs, now);
     return true;
   }
+
+  async has(key: string): Promise<boolean> {
+    return this.keys.has(key, this.now());
+  }
 }

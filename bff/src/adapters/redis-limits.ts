@@ -62,4 +62,12 @@ export class RedisOnceStore implements OnceStore {
       throw redisFailure(err);
     }
   }
+
+  async has(key: string): Promise<boolean> {
+    try {
+      return (await this.client.exists(`${this.prefix}once:${key}`)) === 1;
+    } catch (err) {
+      throw redisFailure(err);
+    }
+  }
 }

@@ -130,3 +130,46 @@ describe('TokenService', () => {
     });
   });
 });
+
+describe('revoking a chain', () => {
+  /** A once-store that counts the commands it is sent (each is one Redis command in the Redis adapter). */
+  function countingStore() {
+    const inner = new MemoryOnceStore(now);
+    const store = {
+      commands: 0,
+      claim: (key: string, ttlMs: number) => (store.commands++, inner.claim(key, ttlMs)),
+      has: (key: string) => (store.commands++, inner.has(key)),
+    };
+    return store;
+  }
+
+  it('costs a bounded number of store commands, whatever the chain’s length', async () => {
+    for (const length of [1, 50, 1_000]) {
+      const store = countingStore();
+      const tokens = new TokenService({ secret: SECRET, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: store, now });
+      const first = await tokens.issue('1001', undefined);
+      let live = first;
+      for (let i = 0; i < length; i++) live = await tokens.refresh(live.refreshToken, undefined);
+      store.commands = 0;
+      expect(await code(tokens.refresh(first.refreshToken, undefined))).toBe('refresh_token_reused');
+      expect(store.commands, `chain of ${length}`).toBeLessThanOrEqual(20);
+      // Every token of the chain is dead: the live refresh token and the live access token alike.
+      expect(await code(tokens.refresh(live.refreshToken, undefined))).toBe('refresh_token_reused');
+      expect(await code(tokens.verifyAccess(live.token, undefined))).toBe('invalid_token');
+    }
+  });
+
+  it('revoke() ends the chain of an access token and leaves other chains alone', async () => {
+    const tokens = make();
+    const mine = await tokens.issue('1001', undefined);
+    const other = await tokens.issue('1001', undefined);
+    const claims = await tokens.verifyAccess(mine.token, undefined);
+    const ticket = await tokens.ticket(claims);
+    await tokens.revoke(claims);
+    expect(await code(tokens.verifyAccess(mine.token, undefined))).toBe('invalid_token');
+    expect(await code(tokens.redeemTicket(ticket, undefined))).toBe('invalid_token');
+    expect(await code(tokens.refresh(mine.refreshToken, undefined))).toBe('refresh_token_reused');
+    expect(await code(tokens.verifyAccess(other.token, undefined))).toBeUndefined();
+    expect(await code(tokens.refresh(other.refreshToken, undefined))).toBeUndefined();
+  });
+});

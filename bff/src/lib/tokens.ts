@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { AuthError } from '../errors.js';
 import type { OnceStore } from '../ports/once-store.js';
@@ -26,6 +26,8 @@ export interface SessionClaims {
   origin?: string;
   user?: TokenUser;
   expiresAt: number;
+  /** The token chain this access token belongs to: every pair refreshed from one issue shares it. */
+  chainId?: string;
 }
 
 export interface TokenPair {
@@ -47,24 +49,21 @@ export interface TokenServiceOptions {
 export class TokenService {
   private readonly key: KeyObject;
   private readonly now: () => number;
-  /** Derives each refresh token's successor id (see `nextId`); separate from the signing key. */
-  private readonly chainKey: Buffer;
 
   constructor(private readonly options: TokenServiceOptions) {
     this.key = createSecretKey(Buffer.from(options.secret, 'utf8'));
-    this.chainKey = createHmac('sha256', options.secret).update('parley refresh chain').digest();
     this.now = options.now ?? Date.now;
   }
 
   /** A fresh access + refresh pair for a conversation, bound to the signed-in user when there is one. */
   async issue(conversationId: string, origin: string | undefined, user?: TokenUser): Promise<TokenPair> {
-    return this.issueWithId(conversationId, origin, user, randomUUID());
+    return this.issueInChain(conversationId, origin, user, randomUUID(), randomUUID());
   }
 
-  private async issueWithId(conversationId: string, origin: string | undefined, user: TokenUser | undefined, refreshId: string): Promise<TokenPair> {
+  private async issueInChain(conversationId: string, origin: string | undefined, user: TokenUser | undefined, chainId: string, refreshId: string): Promise<TokenPair> {
     const nowSec = Math.floor(this.now() / 1000);
     const exp = nowSec + this.options.accessTtlSec;
-    const extra: Record<string, string> = {};
+    const extra: Record<string, string> = { cid: chainId };
     if (origin) extra.org = origin;
     if (user) extra.uid = user.id;
     if (user?.name !== undefined) extra.unm = user.name;
@@ -93,8 +92,25 @@ export class TokenService {
     const payload = await this.verify(token, ACCESS_AUDIENCE);
     const origin = typeof payload.org === 'string' ? payload.org : undefined;
     checkOrigin(origin, requestOrigin);
+    await this.checkChain(payload.cid);
     const user = userOf(payload);
-    return { conversationId: payload.sub, origin, ...(user ? { user } : {}), expiresAt: payload.exp * 1000 };
+    return { conversationId: payload.sub, origin, ...(user ? { user } : {}), expiresAt: payload.exp * 1000, ...chainOf(payload) };
+  }
+
+  /**
+   * Ends the chain of `claims` at once: none of its access tokens, refresh tokens or stream tickets
+   * works again, whatever its length (one store write; each use checks one key). Used when a reused
+   * refresh token shows a thief, and on sign-in, so that tokens copied before it cannot follow the
+   * visitor into the account.
+   */
+  async revoke(claims: SessionClaims): Promise<void> {
+    if (claims.chainId) await this.options.onceStore.claim(`chain:${claims.chainId}`, this.options.refreshTtlSec * 1000);
+  }
+
+  private async checkChain(chainId: unknown): Promise<void> {
+    if (typeof chainId === 'string' && (await this.options.onceStore.has(`chain:${chainId}`))) {
+      throw new AuthError('invalid_token', 'This session was ended; start a new one');
+    }
   }
 
   /**
@@ -104,6 +120,7 @@ export class TokenService {
   async ticket(claims: SessionClaims): Promise<string> {
     const nowSec = Math.floor(this.now() / 1000);
     const extra: Record<string, string | number> = { sxp: Math.floor(claims.expiresAt / 1000) };
+    if (claims.chainId) extra.cid = claims.chainId;
     if (claims.origin) extra.org = claims.origin;
     if (claims.user) extra.uid = claims.user.id;
     if (claims.user?.name !== undefined) extra.unm = claims.user.name;
@@ -127,8 +144,9 @@ export class TokenService {
     if (!(await this.options.onceStore.claim(`ticket:${payload.jti}`, (TICKET_TTL_SEC + 5) * 1000))) {
       throw new AuthError('invalid_token', 'This stream ticket was already used; ask for a new one');
     }
+    await this.checkChain(payload.cid);
     const user = userOf(payload);
-    return { conversationId: payload.sub, origin, ...(user ? { user } : {}), expiresAt: payload.sxp * 1000 };
+    return { conversationId: payload.sub, origin, ...(user ? { user } : {}), expiresAt: payload.sxp * 1000, ...chainOf(payload) };
   }
 
   /** Spends a refresh token (once) and returns a new pair for the same conversation and origin. */
@@ -137,36 +155,18 @@ export class TokenService {
     const origin = typeof payload.org === 'string' ? payload.org : undefined;
     checkOrigin(origin, requestOrigin);
     if (typeof payload.jti !== 'string') throw new AuthError('invalid_token', 'Refresh token has no id');
+    // Tokens from before chain ids name their chain by their first refresh token's id.
+    const chainId = typeof payload.cid === 'string' ? payload.cid : payload.jti;
+    if (await this.options.onceStore.has(`chain:${chainId}`)) {
+      throw new AuthError('refresh_token_reused', 'This session was ended; start a new one');
+    }
     const ttlMs = Math.max(1000, payload.exp * 1000 - this.now());
     if (!(await this.options.onceStore.claim(`refresh:${payload.jti}`, ttlMs))) {
-      await this.revokeAfter(payload.jti);
+      // One of the token's two holders is a thief, and nobody can tell which: the whole chain ends.
+      await this.revoke({ conversationId: payload.sub, expiresAt: 0, chainId });
       throw new AuthError('refresh_token_reused', 'This refresh token was already used; start a new session');
     }
-    return this.issueWithId(payload.sub, origin, userOf(payload), this.nextId(payload.jti));
-  }
-
-  /**
-   * The id of the refresh token issued for `id`. Derived, not random, so a reuse can find the
-   * whole chain that followed it without storing the chain anywhere.
-   */
-  private nextId(id: string): string {
-    return createHmac('sha256', this.chainKey).update(id).digest('base64url').slice(0, 32);
-  }
-
-  /**
-   * A spent token came back: one of its two users is a thief, and nobody can tell which. Spend
-   * every later token of its chain (walking until one was not spent yet: that is the live end),
-   * so neither the pair issued for it nor any pair after it can be refreshed again.
-   */
-  private async revokeAfter(id: string): Promise<void> {
-    const ttlMs = this.options.refreshTtlSec * 1000;
-    // A chain grows by one per access-token lifetime at most, so the bound is never reached in use.
-    const maxLinks = Math.min(10_000, Math.ceil(this.options.refreshTtlSec / 30) + 1);
-    let next = this.nextId(id);
-    for (let i = 0; i < maxLinks; i++) {
-      if (await this.options.onceStore.claim(`refresh:${next}`, ttlMs)) return;
-      next = this.nextId(next);
-    }
+    return this.issueInChain(payload.sub, origin, userOf(payload), chainId, randomUUID());
   }
 
   private async verify(token: string, audience: string): Promise<Claims> {
@@ -195,6 +195,12 @@ interface Claims {
   sxp?: unknown;
   uid?: unknown;
   unm?: unknown;
+  /** The token chain (see `SessionClaims.chainId`). */
+  cid?: unknown;
+}
+
+function chainOf(payload: Claims): { chainId?: string } {
+  return typeof payload.cid === 'string' ? { chainId: payload.cid } : {};
 }
 
 function userOf(payload: Claims): TokenUser | undefined {

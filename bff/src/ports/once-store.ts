@@ -2,4 +2,6 @@
 export interface OnceStore {
   /** True the first time `key` is claimed within `ttlMs`; false on every later claim. */
   claim(key: string, ttlMs: number): Promise<boolean>;
+  /** True while `key` is claimed (within the TTL of its claim). */
+  has(key: string): Promise<boolean>;
 }

@@ -46,6 +46,9 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
     }
     await applyVerifiedVariables(deps, conversationId, identity);
     const response: IdentifyResponse = { ...(await userSession(deps, conversationId, origin, user)), switched };
+    // Tokens from before the sign-in must not follow the visitor into the account: someone who
+    // planted or copied them would read the user's conversation. Only the pair answered here works on.
+    await deps.tokens.revoke(session);
     return c.json(response);
   });
 
