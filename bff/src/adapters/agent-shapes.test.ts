@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EnvelopeError, conversationKey, normalizeWebhook, toIso, toMessage, unwrapList } from './agent-shapes.js';
 
 const raw = (body: unknown) => new TextEncoder().encode(JSON.stringify(body));
-const normalize = (body: unknown, timestamp = '1764000000') => normalizeWebhook(body, raw(body), timestamp);
+const normalize = (body: unknown, timestamp = '1764000000') => normalizeWebhook(body, raw(body), timestamp, ['plan', 'email']);
 
 describe('conversationKey', () => {
   it.each([
@@ -132,6 +132,26 @@ describe('normalizeWebhook', () => {
       'variables',
       { event: 'user.variables.updated', eventId: 'e6', sessionId: 7, data: { plan: 'pro' } },
       { event: { event: 'variables', data: { plan: 'pro' } } },
+    ],
+    [
+      'variables keep only the names the browser may know',
+      { event: 'user.variables.updated', eventId: 'e6b', sessionId: 7, data: { plan: 'pro', riskScore: 9, internalNote: 'VIP, refund fraud?' } },
+      { event: { event: 'variables', data: { plan: 'pro' } }, skipped: undefined },
+    ],
+    [
+      'a variable the browser may not know is left out',
+      { event: 'user.variables.created', eventId: 'e6c', sessionId: 7, data: { riskScore: 9 } },
+      { conversationId: '7', event: undefined, skipped: undefined },
+    ],
+    [
+      'variables as name and value',
+      { event: 'user.variables.updated', eventId: 'e6d', sessionId: 7, data: { name: 'crmId', value: 'X-1' } },
+      { event: undefined },
+    ],
+    [
+      'an allowed variable as name and value',
+      { event: 'user.variables.updated', eventId: 'e6e', sessionId: 7, data: { name: 'email', value: 'ada@example.com', by: 'agent-7' } },
+      { event: { event: 'variables', data: { name: 'email', value: 'ada@example.com' } } },
     ],
     [
       'a known kind without a session',

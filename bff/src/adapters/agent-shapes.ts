@@ -38,8 +38,9 @@ export function conversationKey(value: unknown): string | undefined {
 /**
  * Turns a verified webhook body (already JSON-parsed) into what the store needs. `timestamp` is the
  * signed `x-service-timestamp`: with the raw body, all that may decide deduplication is signed data.
+ * `browserVariables` names the user variables the visitor's browser may see (docs/api.md "Event stream").
  */
-export function normalizeWebhook(body: unknown, rawBody: Uint8Array, timestamp: string): NormalizedWebhook {
+export function normalizeWebhook(body: unknown, rawBody: Uint8Array, timestamp: string, browserVariables: readonly string[] = []): NormalizedWebhook {
   if (!isRecord(body)) throw new EnvelopeError('Webhook body must be a JSON object');
   const kind = body.event;
   if (typeof kind !== 'string' || kind === '') throw new EnvelopeError('Webhook body has no "event" kind');
@@ -78,9 +79,13 @@ export function normalizeWebhook(body: unknown, rawBody: Uint8Array, timestamp: 
       result.event = { event: 'archived', data: {} };
       break;
     case 'user.variables.created':
-    case 'user.variables.updated':
-      result.event = { event: 'variables', data: { ...data } };
+    case 'user.variables.updated': {
+      // The service holds variables the team sets too (a risk score, an internal note): only those
+      // the browser may know reach the stream; the rest are acknowledged and left out.
+      const known = browserKnown(data, browserVariables);
+      if (known) result.event = { event: 'variables', data: known };
       break;
+    }
   }
   return result;
 }
@@ -187,4 +192,11 @@ function firstString(r: Record<string, unknown>, keys: string[]): string | undef
     if (typeof v === 'string' && v.trim() !== '') return v;
   }
   return undefined;
+}
+
+/** The part of a variables event the browser may see: `{name, value}` of an allowed name, or the allowed keys of a flat object. */
+function browserKnown(data: Record<string, unknown>, allowed: readonly string[]): Record<string, unknown> | undefined {
+  if (typeof data.name === 'string') return allowed.includes(data.name) ? { name: data.name, value: data.value } : undefined;
+  const known = Object.fromEntries(Object.entries(data).filter(([name]) => allowed.includes(name)));
+  return Object.keys(known).length ? known : undefined;
 }

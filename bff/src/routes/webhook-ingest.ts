@@ -65,7 +65,7 @@ export async function ingestWebhook(
   }
   let normalized;
   try {
-    normalized = normalizeWebhook(body, raw, request.timestamp!); // verified above, so present
+    normalized = normalizeWebhook(body, raw, request.timestamp!, deps.config.userVariables); // verified above, so present
   } catch (err) {
     if (!(err instanceof EnvelopeError)) throw err;
     report(deps, started, 'bad_request');

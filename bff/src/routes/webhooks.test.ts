@@ -67,6 +67,14 @@ describe('webhook route with a failing store', () => {
     expect(await store.read('7', 0, 10)).toHaveLength(1);
   });
 
+  it('never stores (or streams) a user variable the browser may not know', async () => {
+    const store = new MemoryEventStore({ maxEvents: 100, maxAgeMs: 60_000, dedupTtlMs: 60_000 });
+    const app = appWith(store); // USER_VARIABLES is empty here
+    const res = await app.request('/webhooks/agent', signed({ event: 'user.variables.updated', eventId: 'v-1', sessionId: 7, data: { riskScore: 9 } }));
+    expect([res.status, await res.json()]).toEqual([200, { ok: true, ignored: true }]);
+    expect(await store.read('7', 0, 10)).toEqual([]);
+  });
+
   it('acknowledges signed events it cannot show (200, nothing stored) so the service does not resend them forever', async () => {
     const observations: WebhookObservation[] = [];
     const store = new MemoryEventStore({ maxEvents: 100, maxAgeMs: 60_000, dedupTtlMs: 60_000 });
