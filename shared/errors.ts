@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'flow_not_found',
   'conversation_archived',
   'rate_limited',
+  'too_many_streams',
   'invalid_signature',
   'stale_timestamp',
   'upstream_error',

@@ -64,6 +64,10 @@ export interface Config {
   eventRetentionSec: number;
   dedupTtlSec: number;
   heartbeatSec: number;
+  /** Open event streams one conversation may have on this instance (then 429 too_many_streams). */
+  maxStreamsPerConversation: number;
+  /** Open event streams one client address may have on this instance: generous, as many visitors may share a NAT. */
+  maxStreamsPerClient: number;
   widgetTitle?: LocalizedText;
   widgetGreeting?: LocalizedText;
   widgetAccent: string;

@@ -190,6 +190,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     dedupTtlSec,
     feedbackConcurrency,
     heartbeatSec: p.int('HEARTBEAT_SEC', 15, 1, 25),
+    maxStreamsPerConversation: p.int('MAX_STREAMS_PER_CONVERSATION', 20, 1, 1000),
+    maxStreamsPerClient: p.int('MAX_STREAMS_PER_CLIENT', 500, 1, 100_000),
     widgetTitle: p.localizedText('WIDGET_TITLE'),
     widgetGreeting: p.localizedText('WIDGET_GREETING'),
     widgetAccent: p.color('WIDGET_ACCENT', '#4f46e5'),

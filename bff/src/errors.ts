@@ -107,6 +107,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   flow_not_found: 404,
   conversation_archived: 409,
   rate_limited: 429,
+  too_many_streams: 429,
   model_unavailable_in_region: 451,
   budget_exhausted: 402,
   upstream_error: 502,

@@ -43,6 +43,7 @@ export class Metrics implements Observer {
   private readonly webhookLatency = new Histogram();
   private readonly votes = new Map<string, number>();
   private readonly forwards = new Map<string, number>();
+  private readonly streamsRefused = new Map<string, number>();
   private streams = 0;
   private streamsTotal = 0;
 
@@ -69,6 +70,10 @@ export class Metrics implements Observer {
     this.streams--;
   }
 
+  streamRefused(reason: 'conversation' | 'client'): void {
+    this.streamsRefused.set(reason, (this.streamsRefused.get(reason) ?? 0) + 1);
+  }
+
   delivered(latencyMs: number): void {
     this.delivery.observe(latencyMs);
   }
@@ -90,6 +95,8 @@ export class Metrics implements Observer {
     out.push(...this.webhookLatency.render('parley_webhook_duration_seconds', ''));
     out.push('# HELP parley_streams_open Event streams open on this instance.', '# TYPE parley_streams_open gauge', `parley_streams_open ${this.streams}`);
     out.push('# HELP parley_streams_total Event streams opened since start.', '# TYPE parley_streams_total counter', `parley_streams_total ${this.streamsTotal}`);
+    out.push('# HELP parley_streams_refused_total Streams refused (429 too_many_streams) by the cap that bit.', '# TYPE parley_streams_refused_total counter');
+    for (const [reason, n] of this.streamsRefused) out.push(`parley_streams_refused_total{reason="${reason}"} ${n}`);
     out.push('# HELP parley_delivery_latency_seconds From an event being stored to it being written to a stream.', '# TYPE parley_delivery_latency_seconds histogram');
     out.push(...this.delivery.render('parley_delivery_latency_seconds', ''));
     out.push('# HELP parley_upstream_requests_total Upstream calls by target, operation and status.', '# TYPE parley_upstream_requests_total counter');

@@ -1,5 +1,18 @@
 import type { Observer } from '../ports/observer.js';
 
+// Every hook of Observer: the compiler refuses this table when one is missing, so none is dropped.
+const HOOK_TABLE = {
+  webhook: true,
+  upstreamCall: true,
+  streamOpened: true,
+  streamClosed: true,
+  streamRefused: true,
+  delivered: true,
+  feedback: true,
+  feedbackForward: true,
+} satisfies Record<keyof Observer, true>;
+const HOOKS = Object.keys(HOOK_TABLE) as Array<keyof Observer>;
+
 /** One observer that forwards every call to each of `observers`, isolating their failures. */
 export function combineObservers(...observers: Array<Observer | undefined>): Observer {
   const list = observers.filter((o): o is Observer => o !== undefined);
@@ -14,12 +27,5 @@ export function combineObservers(...observers: Array<Observer | undefined>): Obs
         }
       }
     };
-  return {
-    webhook: each('webhook'),
-    upstreamCall: each('upstreamCall'),
-    streamOpened: each('streamOpened'),
-    streamClosed: each('streamClosed'),
-    delivered: each('delivered'),
-    feedback: each('feedback'),
-  };
+  return Object.fromEntries(HOOKS.map((key) => [key, each(key)])) as Observer;
 }

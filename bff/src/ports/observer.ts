@@ -27,6 +27,8 @@ export interface Observer {
   upstreamCall?(call: { target: 'agent' | 'gateway' | 'flow' | 'feedback'; operation: string; status: number | 'error'; durationMs: number }): void;
   streamOpened?(): void;
   streamClosed?(): void;
+  /** A stream was refused: its conversation or its client address had the most open streams allowed. */
+  streamRefused?(reason: 'conversation' | 'client'): void;
   /** Time from an event being stored to it being written to a stream, in milliseconds. */
   delivered?(latencyMs: number): void;
   /** A visitor voted on an answer (docs/api.md "Engagement"). */

@@ -6,6 +6,8 @@ import { ValidationError } from '../errors.js';
 import { frame, nodeSink, webSink, type SseSink } from '../lib/sse.js';
 import { nodeResponse } from '../lib/http.js';
 import { rateLimit, requireSession } from '../middleware.js';
+import { clientIp } from '../lib/http.js';
+import { StreamCaps } from '../lib/stream-caps.js';
 
 const REPLAY_PAGE = 200;
 const EVENT_ID = /^\d{1,15}$/;
@@ -19,6 +21,8 @@ const RESET = 'event: reset\ndata: {}\n\n';
 export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const now = deps.now ?? Date.now;
+  const caps = new StreamCaps(deps.config.maxStreamsPerConversation, deps.config.maxStreamsPerClient);
+  const refused = (reason: 'conversation' | 'client') => deps.observer?.streamRefused?.(reason);
 
   // A ticket keeps the access token out of the stream's URL (and so out of proxy and CDN logs).
   app.post('/api/events/ticket', requireSession(deps), async (c) => c.json({ ticket: await deps.tokens.ticket(c.get('session')) }));
@@ -32,6 +36,7 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
       throw new ValidationError('Last-Event-ID must be a whole number');
     }
     let lastSent = rawLast ? Number(rawLast) : 0;
+    const release = caps.take(conversationId, clientIp(c, deps.config.trustProxy), refused);
 
     // Subscribe before reading, and hold live events until the replay is written:
     // nothing appended in between is missed, and the id check drops what both paths saw.
@@ -46,13 +51,20 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
       // Delivery latency is a live figure: a replayed event may be days old.
       if (live) deps.observer?.delivered?.(now() - e.ts);
     };
-    const unsubscribe = await deps.store.subscribe(conversationId, (e, restarted = false) => (pending ? pending.push([e, restarted]) : send(e, restarted)));
-    const clientLast = lastSent;
+    let unsubscribe: () => void;
     let newest: number;
+    try {
+      unsubscribe = await deps.store.subscribe(conversationId, (e, restarted = false) => (pending ? pending.push([e, restarted]) : send(e, restarted)));
+    } catch (err) {
+      release();
+      throw err;
+    }
+    const clientLast = lastSent;
     try {
       newest = await deps.store.lastId(conversationId);
     } catch (err) {
       unsubscribe();
+      release();
       throw err;
     }
     // An id the store never gave out means the store started over since (a Redis that lost its
@@ -89,6 +101,7 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
     sink.onClose(() => {
       clearTimeout(expiry);
       unsubscribe();
+      release();
       deps.observer?.streamClosed?.();
     });
     deps.heartbeat.add(sink);
