@@ -44,6 +44,8 @@ export interface Config {
   maxUploadMemoryBytes: number;
   /** A request body that sends nothing for this long is cut (BODY_IDLE_TIMEOUT_MS). */
   bodyIdleTimeoutMs: number;
+  /** A webhook body not complete this long after it began is cut (WEBHOOK_BODY_TIMEOUT_MS): the service sends small bodies at once. */
+  webhookBodyTimeoutMs: number;
   /** Node's limits for receiving a whole request, and its headers (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS). */
   requestTimeoutMs: number;
   headersTimeoutMs: number;

@@ -169,6 +169,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     maxUploadFiles,
     maxUploadMemoryBytes,
     bodyIdleTimeoutMs: p.int('BODY_IDLE_TIMEOUT_MS', 10_000, 100, 600_000),
+    webhookBodyTimeoutMs: p.int('WEBHOOK_BODY_TIMEOUT_MS', 10_000, 100, 600_000),
     requestTimeoutMs,
     headersTimeoutMs,
     chatMode,

@@ -14,6 +14,7 @@ describe('request bodies: slow, stalled and aborted clients', () => {
       MAX_UPLOAD_FILES: '1',
       MAX_UPLOAD_MEMORY_BYTES: String(BUDGET),
       BODY_IDLE_TIMEOUT_MS: '700',
+      WEBHOOK_BODY_TIMEOUT_MS: '1500',
       HEADERS_TIMEOUT_MS: '1000',
       SIM_REPLY_DELAY_MS: '5',
     });
@@ -64,6 +65,48 @@ describe('request bodies: slow, stalled and aborted clients', () => {
     await closed(staller);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(await upload(await session())).toBe(202);
+  });
+
+  /** A raw request with `headers` (Content-Length included) and `body`; the socket stays open. */
+  const rawRequest = async (head: string, body = ''): Promise<Socket> => {
+    const socket = connect(bff.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.on('error', () => {});
+    socket.write(`${head}\r\n\r\n${body}`);
+    return socket;
+  };
+  const answerOf = (socket: Socket) =>
+    new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (c: Buffer) => (text += c.toString()));
+      socket.once('close', () => resolve(text));
+    });
+
+  it('a JSON body that declares bytes and sends none is cut within the idle limit', async () => {
+    const token = await session();
+    const socket = await rawRequest(`POST /api/messages HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100`);
+    const started = Date.now();
+    await closed(socket);
+    expect(Date.now() - started).toBeLessThan(2500); // 700 ms idle, checked every second
+  });
+
+  it('a webhook body that trickles (never idle) is cut at WEBHOOK_BODY_TIMEOUT_MS', async () => {
+    const socket = await rawRequest('POST /webhooks/agent HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Service-Timestamp: 1\r\nX-Service-Signature: 00\r\nContent-Length: 1000', '{');
+    const trickle = setInterval(() => socket.writable && socket.write(' '), 200); // well inside the 700 ms idle limit
+    const started = Date.now();
+    await closed(socket);
+    clearInterval(trickle);
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThan(1000);
+    expect(took).toBeLessThan(3500); // 1.5 s, checked every second
+  });
+
+  it('a declared body past a route\'s maximum is 413 at once, before a byte of it is sent', async () => {
+    const token = await session();
+    const socket = await rawRequest(`POST /api/messages HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${64 * 1024}`);
+    const answer = await answerOf(socket);
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toContain('"code":"payload_too_large"');
   });
 
   it('a connection that never finishes its headers is closed within HEADERS_TIMEOUT_MS', async () => {

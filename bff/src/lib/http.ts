@@ -4,6 +4,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { AppError, PayloadTooLargeError, RequestAbortedError, ValidationError } from '../errors.js';
 import { isRecord } from '../../../shared/records.js';
+import { bodyWatch } from './body-watch.js';
 
 /** Node's own response under @hono/node-server; undefined elsewhere (e.g. `app.request()` in tests). */
 export function nodeResponse(c: Context): ServerResponse | undefined {
@@ -24,13 +25,18 @@ export function quickJson(c: Context, json: string, headers: Record<string, stri
   return RESPONSE_ALREADY_SENT;
 }
 
-/** What reading a body may do besides the size cap (uploads: docs/api.md "Uploads"). */
+/** What reading a body may do besides the size cap (docs/api.md "Request bodies"). */
 export interface BodyLimits {
   /** Cut the request when no byte arrives for this long (a stalled client must not hold anything). */
   idleMs?: number;
+  /** Cut the request when its body is not complete this long after reading began (webhooks). */
+  totalMs?: number;
   /** Called with each chunk's size before it is kept; false refuses the request (429 busy). */
   take?: (bytes: number) => boolean;
 }
+
+/** After a refusal (413, 429) the rest of a body is discarded, not kept, for at most this long; then the connection closes. */
+const DISCARD_MS = 2_000;
 
 const tooLarge = (maxBytes: number) => new PayloadTooLargeError(`Body is larger than ${maxBytes} bytes`);
 const busy = () => new AppError('rate_limited', 'Too many uploads at once; try again in a moment', { retryAfterSec: 5 });
@@ -74,38 +80,34 @@ export async function readRequestBody(c: Context, maxBytes: number, limits: Body
   return readIncomingBody(incoming, maxBytes, limits);
 }
 
-/** Reads a Node request's body as bytes, refusing (413) as soon as it passes `maxBytes`. */
+/**
+ * Reads a Node request's body as bytes, refusing (413) as soon as it passes `maxBytes`. Stalls and
+ * trickles are cut by `bodyWatch` (`limits.idleMs`, `limits.totalMs`), with no timer per request.
+ */
 export function readIncomingBody(incoming: IncomingMessage, maxBytes: number, limits: BodyLimits = {}): Promise<Uint8Array> {
   const declared = incoming.headers['content-length'];
   if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
-    incoming.resume();
+    discardRest(incoming);
     return Promise.reject(tooLarge(maxBytes));
   }
   return new Promise<Uint8Array>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let idle: ReturnType<typeof setTimeout> | undefined;
-    const watch = () => {
-      if (limits.idleMs === undefined) return;
-      clearTimeout(idle);
-      idle = setTimeout(() => {
-        cleanup();
-        // Nothing can be answered to a client that stopped sending mid-body: drop the connection.
-        incoming.destroy();
-        reject(new RequestAbortedError(`No body bytes for ${limits.idleMs} ms`));
-      }, limits.idleMs);
-    };
+    const watched = bodyWatch.watch(incoming, limits, (reason) => {
+      cleanup();
+      reject(new RequestAbortedError(`Request body cut: ${reason}`));
+    });
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       const refusal = size > maxBytes ? tooLarge(maxBytes) : limits.take && !limits.take(chunk.length) ? busy() : undefined;
       if (refusal) {
         cleanup();
-        incoming.resume(); // drain, so the answer can still be written on this connection
+        discardRest(incoming);
         reject(refusal);
         return;
       }
       chunks.push(chunk);
-      watch();
+      watched.touch();
     };
     const onEnd = () => {
       cleanup();
@@ -120,7 +122,7 @@ export function readIncomingBody(incoming: IncomingMessage, maxBytes: number, li
       if (!incoming.complete) onError(new Error('closed before the end of the body'));
     };
     const cleanup = () => {
-      clearTimeout(idle);
+      watched.done();
       incoming.off('data', onData);
       incoming.off('end', onEnd);
       incoming.off('error', onError);
@@ -130,17 +132,35 @@ export function readIncomingBody(incoming: IncomingMessage, maxBytes: number, li
     incoming.on('end', onEnd);
     incoming.on('error', onError);
     incoming.on('close', onClose);
-    watch();
   });
 }
 
-/** Reads a JSON object body of at most `maxBytes`; 415 for another media type, 400 for bad JSON. */
-export async function readJsonObject(c: Context, maxBytes = 16 * 1024): Promise<Record<string, unknown>> {
+/**
+ * Throws away what is left of a refused body, so the answer can still reach the client on its
+ * connection, but keeps none of it and gives it `DISCARD_MS` at most: a client that goes on
+ * sending past that loses its connection.
+ */
+function discardRest(incoming: IncomingMessage): void {
+  if (incoming.complete) return;
+  const watched = bodyWatch.watch(incoming, { totalMs: DISCARD_MS }, () => {});
+  incoming.once('end', watched.done).once('close', watched.done);
+  incoming.resume();
+}
+
+/** The largest JSON body a widget route takes (flow variables: `MAX_FLOW_JSON_BYTES`). */
+export const MAX_JSON_BYTES = 16 * 1024;
+export const MAX_FLOW_JSON_BYTES = 64 * 1024;
+
+/**
+ * Reads a JSON object body of at most `maxBytes`, cut after `idleMs` without a byte; 415 for
+ * another media type, 400 for bad JSON.
+ */
+export async function readJsonObject(c: Context, idleMs: number, maxBytes = MAX_JSON_BYTES): Promise<Record<string, unknown>> {
   const type = c.req.header('content-type') ?? '';
   if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
     throw new AppError('unsupported_media_type', 'Send the body as application/json');
   }
-  const bytes = await readRequestBody(c, maxBytes);
+  const bytes = await readRequestBody(c, maxBytes, { idleMs });
   let body: unknown;
   try {
     body = JSON.parse(Buffer.from(bytes).toString('utf8'));

@@ -22,7 +22,7 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post('/api/messages', auth, async (c) => {
     const { conversationId, user } = c.get('session');
     await rateLimit(deps, `messages:${conversationId}`, config.rateLimitMessagesPerMin);
-    const body = await readJsonObject(c);
+    const body = await readJsonObject(c, deps.config.bodyIdleTimeoutMs);
     const text = requireText(body.text);
     const clientId = optionalString(body, 'clientId', 64, CLIENT_ID);
     await deps.chat.sendMessage(conversationId, { text, clientId, profileName: user?.name });
@@ -45,7 +45,7 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.patch('/api/user', auth, calls, async (c) => {
     if (deps.identity) throw new ForbiddenError('identity_verified_only', 'User variables come from the identity token on this site');
-    const body = await readJsonObject(c);
+    const body = await readJsonObject(c, deps.config.bodyIdleTimeoutMs);
     if (Object.keys(body).length === 0) throw new ValidationError('Send at least one variable');
     const checked = checkVariables(body, config.userVariables);
     if ('problem' in checked) {

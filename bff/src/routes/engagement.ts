@@ -17,7 +17,7 @@ export function engagementRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.post('/api/feedback', auth, calls, async (c) => {
     const { conversationId } = c.get('session');
-    const vote = parseVote(await readJsonObject(c));
+    const vote = parseVote(await readJsonObject(c, deps.config.bodyIdleTimeoutMs));
     const before = await answerVote(deps.store, conversationId, vote.messageId);
     if (!before.answer) {
       throw new ValidationError('There is no answer with this "messageId" in this conversation', 'unknown_message');

@@ -3,7 +3,7 @@ import { maxFormBytes } from '../config.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
 import { ByteBudget } from '../lib/byte-budget.js';
-import { readJsonObject, readRequestBody, requireText } from '../lib/http.js';
+import { MAX_FLOW_JSON_BYTES, readJsonObject, readRequestBody, requireText } from '../lib/http.js';
 import { isRecord } from '../../../shared/records.js';
 import { rateLimit, requireFeature, requireSession } from '../middleware.js';
 import type { VariableValue } from '../ports/upstream.js';
@@ -52,7 +52,7 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
     const flows = deps.flows!; // requireFeature: a flow client is there
     const { conversationId } = c.get('session');
     await rateLimit(deps, `flows:${conversationId}`, config.rateLimitMessagesPerMin);
-    const input: FormInput = isMultipart(c) ? await readForm(c, deps, ['variables', 'files']) : await readJsonVariables(c);
+    const input: FormInput = isMultipart(c) ? await readForm(c, deps, ['variables', 'files']) : await readJsonVariables(c, deps.config.bodyIdleTimeoutMs);
     const { jobId } = await flows.triggerFlow(token, { sessionId: sessionIdOf(conversationId), variables: input.variables, files: input.files });
     return c.json({ jobId }, 202);
   });
@@ -88,8 +88,8 @@ function isMultipart(c: Context<AppEnv>): boolean {
   return /^multipart\/form-data\s*;.*boundary=/i.test(c.req.header('content-type') ?? '');
 }
 
-async function readJsonVariables(c: Context<AppEnv>): Promise<FormInput> {
-  const body = await readJsonObject(c, 64 * 1024);
+async function readJsonVariables(c: Context<AppEnv>, idleMs: number): Promise<FormInput> {
+  const body = await readJsonObject(c, idleMs, MAX_FLOW_JSON_BYTES);
   for (const key of Object.keys(body)) if (key !== 'variables') throw new ValidationError(`Unknown field "${key}"; send {"variables": {...}}`);
   return { variables: parseVariables(body.variables), files: [] };
 }

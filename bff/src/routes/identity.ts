@@ -24,7 +24,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.post('/api/identify', auth, async (c) => {
     await rateLimit(deps, `session:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin);
-    const body = await readJsonObject(c);
+    const body = await readJsonObject(c, deps.config.bodyIdleTimeoutMs);
     const identity = await verifyIdentity(deps, body.identityToken);
     const user = tokenUser(identity);
     const session = c.get('session');
@@ -61,7 +61,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post('/api/conversations', auth, async (c) => {
     let user = signedIn(c.get('session').user);
     await rateLimit(deps, `session:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin);
-    const body = await readJsonObject(c);
+    const body = await readJsonObject(c, deps.config.bodyIdleTimeoutMs);
     // The token carries no variables: a fresh identity token, when the widget has one, brings them.
     const identity = body.identityToken === undefined ? undefined : await verifyIdentity(deps, body.identityToken);
     if (identity && identity.userId !== user.id) throw new AuthError('invalid_identity', 'The identity token is of another user');

@@ -16,7 +16,7 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post('/api/session', async (c) => {
     const ip = clientIp(c, config.trustProxy);
     await rateLimit(deps, `session:${ip}`, config.rateLimitSessionsPerMin);
-    const body = await readJsonObject(c);
+    const body = await readJsonObject(c, deps.config.bodyIdleTimeoutMs);
     const origin = c.req.header('origin');
     if (deps.identity && body.profileName !== undefined) {
       throw new ForbiddenError('identity_verified_only', 'Names come from the identity token on this site');
@@ -37,7 +37,7 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post('/api/token', async (c) => {
     // Generous: a page refreshes once per token lifetime, but many tabs may share an IP.
     await rateLimit(deps, `token:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin * 10);
-    const body = await readJsonObject(c);
+    const body = await readJsonObject(c, deps.config.bodyIdleTimeoutMs);
     if (typeof body.refreshToken !== 'string' || body.refreshToken.length > 4096) {
       throw new ValidationError('"refreshToken" must be a string');
     }

@@ -3,7 +3,7 @@ import type { AppDeps } from '../context.js';
 import { errorAnswer } from '../error-response.js';
 import { readIncomingBody } from '../lib/http.js';
 import { requestIdFrom, requestLogger } from '../middleware.js';
-import { ingestWebhook } from './webhook-ingest.js';
+import { ingestWebhook, webhookBodyLimits } from './webhook-ingest.js';
 
 const PATH = '/webhooks/agent';
 
@@ -18,6 +18,7 @@ const PATH = '/webhooks/agent';
  */
 export function withWebhookFastPath(deps: AppDeps, next: RequestListener): RequestListener {
   const logRequest = requestLogger(deps);
+  const bodyLimits = webhookBodyLimits(deps);
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
@@ -26,7 +27,7 @@ export function withWebhookFastPath(deps: AppDeps, next: RequestListener): Reque
     let json: string;
     const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': requestId };
     try {
-      json = await ingestWebhook(deps, (maxBytes) => readIncomingBody(req, maxBytes), {
+      json = await ingestWebhook(deps, (maxBytes) => readIncomingBody(req, maxBytes, bodyLimits), {
         requestId,
         signature: header(req, 'x-service-signature'),
         timestamp: header(req, 'x-service-timestamp'),

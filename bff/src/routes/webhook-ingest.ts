@@ -1,12 +1,18 @@
 import { recordStateChange } from '../chat/signed-in.js';
 import type { AppDeps } from '../context.js';
 import { AppError, PayloadTooLargeError, StoreUnavailableError, ValidationError } from '../errors.js';
+import type { BodyLimits } from '../lib/http.js';
 import { jsonDepthWithin, MAX_JSON_DEPTH } from '../lib/json-depth.js';
 import { EnvelopeError, normalizeWebhook, type NormalizedWebhook } from '../adapters/agent-shapes.js';
 import type { WebhookOutcome } from '../ports/observer.js';
 
 /** Largest webhook body accepted (docs/api.md "Webhooks"). */
 export const MAX_WEBHOOK_BYTES = 1024 * 1024;
+
+/** How a webhook body is read: cut after BODY_IDLE_TIMEOUT_MS without a byte, or when not complete within WEBHOOK_BODY_TIMEOUT_MS. */
+export function webhookBodyLimits(deps: AppDeps): BodyLimits {
+  return { idleMs: deps.config.bodyIdleTimeoutMs, totalMs: deps.config.webhookBodyTimeoutMs };
+}
 
 /** What a webhook's checks read besides its body: its headers, as they arrived, and the request's id. */
 export interface WebhookRequest {

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../context.js';
 import { quickJson, readRequestBody } from '../lib/http.js';
-import { ingestWebhook } from './webhook-ingest.js';
+import { ingestWebhook, webhookBodyLimits } from './webhook-ingest.js';
 
 /**
  * `POST /webhooks/agent` (docs/api.md "Webhooks") as a Hono route. Under Node the server answers this route
@@ -10,9 +10,10 @@ import { ingestWebhook } from './webhook-ingest.js';
  */
 export function webhookRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const bodyLimits = webhookBodyLimits(deps);
 
   app.post('/webhooks/agent', async (c) => {
-    const json = await ingestWebhook(deps, (maxBytes) => readRequestBody(c, maxBytes), {
+    const json = await ingestWebhook(deps, (maxBytes) => readRequestBody(c, maxBytes, bodyLimits), {
       requestId: c.get('requestId'),
       signature: c.req.header('x-service-signature'),
       timestamp: c.req.header('x-service-timestamp'),
