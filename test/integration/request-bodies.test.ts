@@ -129,3 +129,32 @@ describe('request bodies: slow, stalled and aborted clients', () => {
     expect(bff.output.slice(from).join('\n')).not.toMatch(/\n\s+at /);
   });
 });
+
+describe('request bodies: one visitor cannot hold every upload\'s memory', () => {
+  // Room for four uploads in all; a conversation may hold a quarter (one upload).
+  const ONE = 1000 + 256 * 1024;
+  let bff: SpawnedServer;
+  beforeAll(async () => {
+    bff = await startServer({ MAX_UPLOAD_BYTES: '1000', MAX_UPLOAD_FILES: '1', MAX_UPLOAD_MEMORY_BYTES: String(4 * ONE), BODY_IDLE_TIMEOUT_MS: '5000', SIM_REPLY_DELAY_MS: '5', RATE_LIMIT_MESSAGES_PER_MIN: '1000' });
+  });
+  afterAll(() => bff.stop());
+
+  it('a conversation that stalls uploads holds at most its share; another visitor\'s small upload goes through', async () => {
+    const token = async () => ((await (await fetch(`${bff.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' })).json()) as { token: string }).token;
+    const greedy = await token();
+    const sockets: Socket[] = [];
+    for (let i = 0; i < 4; i++) {
+      const socket = connect(bff.port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.on('error', () => {});
+      socket.write(`POST /api/upload HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${greedy}\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: ${ONE}\r\n\r\n` + 'y'.repeat(ONE - 10));
+      sockets.push(socket);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const form = new FormData();
+    form.append('files', new Blob(['a small file'], { type: 'text/plain' }), 'note.txt');
+    const res = await fetch(`${bff.url}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${await token()}` }, body: form });
+    expect(res.status).toBe(202);
+    for (const socket of sockets) socket.destroy();
+  });
+});

@@ -26,4 +26,14 @@ describe('ByteBudget', () => {
     lease.release();
     expect(budget.inUse).toBe(0);
   });
+
+  it('an owner holds at most its share, so another owner still has room', () => {
+    const budget = new ByteBudget(100, 40);
+    const greedy = budget.lease('conversation-a');
+    expect([greedy.take(30), greedy.take(10), greedy.take(1)]).toEqual([true, true, false]);
+    expect(budget.lease('conversation-a').take(1)).toBe(false); // a second request of the same owner too
+    expect(budget.lease('conversation-b').take(40)).toBe(true);
+    greedy.release();
+    expect(budget.lease('conversation-a').take(40)).toBe(true);
+  });
 });

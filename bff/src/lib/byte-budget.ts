@@ -5,8 +5,13 @@
  */
 export class ByteBudget {
   private used = 0;
+  private readonly byOwner = new Map<string, number>();
 
-  constructor(readonly capacity: number) {}
+  /** `share`: the most one owner (a conversation) may hold at once, so one visitor never takes it all. */
+  constructor(
+    readonly capacity: number,
+    readonly share = capacity,
+  ) {}
 
   /** Takes `bytes` if they fit now; returns their release (safe to call twice), else undefined. */
   take(bytes: number): (() => void) | undefined {
@@ -23,13 +28,22 @@ export class ByteBudget {
    * A holder for one request that takes bytes as they arrive (so a client that declares a large
    * body and sends nothing holds nothing) and gives them all back with `release()`.
    */
-  lease(): ByteLease {
+  lease(owner = ''): ByteLease {
     const releases: Array<() => void> = [];
     return {
       take: (bytes) => {
+        const owned = this.byOwner.get(owner) ?? 0;
+        if (owned + bytes > this.share) return false;
         const release = this.take(bytes);
-        if (release) releases.push(release);
-        return release !== undefined;
+        if (!release) return false;
+        this.byOwner.set(owner, owned + bytes);
+        releases.push(() => {
+          release();
+          const left = (this.byOwner.get(owner) ?? 0) - bytes;
+          if (left > 0) this.byOwner.set(owner, left);
+          else this.byOwner.delete(owner);
+        });
+        return true;
       },
       release: () => {
         for (const release of releases.splice(0)) release();

@@ -29,13 +29,15 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { config } = deps;
   const auth = requireSession(deps);
-  const memory = new ByteBudget(config.maxUploadMemoryBytes);
+  // A conversation may hold a quarter of the budget, and at least one whole upload: one visitor
+  // cannot take the memory other visitors' uploads need.
+  const memory = new ByteBudget(config.maxUploadMemoryBytes, Math.max(Math.floor(config.maxUploadMemoryBytes / 4), maxFormBytes(config.maxUploadFiles, config.maxUploadBytes)));
   /**
    * A multipart request holds its bytes as they arrive until it is answered: what a client only
    * declares holds nothing, and a body that stalls is cut after BODY_IDLE_TIMEOUT_MS.
    */
   const holdMemory: MiddlewareHandler<AppEnv> = async (c, next) => {
-    const lease = memory.lease();
+    const lease = memory.lease(c.get('session').conversationId);
     c.set('uploadMemory', lease);
     try {
       await next();
