@@ -74,7 +74,13 @@ export async function assemble(config: Readonly<Config>, options: AssembleOption
     config.identitySecret || config.identityJwksUrl
       ? new IdentityVerifier({ secret: config.identitySecret, jwks: config.identityJwksUrl, issuer: config.identityIssuer, userVariables: config.userVariables })
       : undefined;
-  const tokens = new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: config.sessionTokenTtlSec, refreshTtlSec: config.refreshTokenTtlSec, onceStore: storage.onceStore });
+  const tokens = new TokenService({
+    secret: config.sessionJwtSecret,
+    accessTtlSec: config.sessionTokenTtlSec,
+    refreshTtlSec: config.refreshTokenTtlSec,
+    streamReconnectSec: config.streamReconnectSec,
+    onceStore: storage.onceStore,
+  });
   const deps: AppDeps = {
     config,
     store: storage.store,

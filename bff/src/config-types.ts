@@ -66,6 +66,8 @@ export interface Config {
   eventRetentionSec: number;
   dedupTtlSec: number;
   heartbeatSec: number;
+  /** How long after its stream closed a stream ticket may reopen it with Last-Event-ID (STREAM_RECONNECT_SEC). */
+  streamReconnectSec: number;
   /** Open event streams one conversation may have on this instance (then 429 too_many_streams). */
   maxStreamsPerConversation: number;
   /** Open event streams one client address may have on this instance: generous, as many visitors may share a NAT. */

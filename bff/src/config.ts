@@ -191,6 +191,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     dedupTtlSec,
     feedbackConcurrency,
     heartbeatSec: p.int('HEARTBEAT_SEC', 15, 1, 25),
+    streamReconnectSec: p.int('STREAM_RECONNECT_SEC', 60, 0, 3600),
     maxStreamsPerConversation: p.int('MAX_STREAMS_PER_CONVERSATION', 20, 1, 1000),
     maxStreamsPerClient: p.int('MAX_STREAMS_PER_CLIENT', 500, 1, 100_000),
     widgetTitle: p.localizedText('WIDGET_TITLE'),

@@ -94,7 +94,8 @@ export function requireSession(deps: Pick<AppDeps, 'tokens'>, options: { allowQu
     } else if (options.allowQuery) {
       const ticket = c.req.query('ticket');
       if (ticket) {
-        c.set('session', await deps.tokens.redeemTicket(ticket, origin));
+        const reconnecting = !!(c.req.header('last-event-id') || c.req.query('lastEventId'));
+        c.set('session', await deps.tokens.redeemTicket(ticket, origin, reconnecting));
         return next();
       }
       token = c.req.query('token') || undefined;

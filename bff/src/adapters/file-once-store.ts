@@ -38,7 +38,11 @@ export class FileOnceStore implements OnceStore {
     const at = now();
     for (const line of text.split('\n')) {
       const claim = parseLine(line);
-      if (claim && claim[0] > at) store.until.set(claim[1], Math.max(claim[0], store.until.get(claim[1]) ?? 0));
+      // The last line of a key wins: a mark may shorten what an earlier line said.
+      if (claim) store.until.set(claim[1], claim[0]);
+    }
+    for (const [key, until] of store.until) {
+      if (until <= at) store.until.delete(key);
     }
     await store.rewrite();
     return store;
@@ -64,6 +68,16 @@ export class FileOnceStore implements OnceStore {
       });
     }
     return true;
+  }
+
+  async mark(key: string, ttlMs: number): Promise<void> {
+    const until = this.now() + ttlMs;
+    this.until.set(key, until);
+    try {
+      await this.enqueue(() => this.file!.appendFile(`${JSON.stringify([until, key])}\n`));
+    } catch (cause) {
+      throw new StoreUnavailableError('Could not record a stream ticket', { cause });
+    }
   }
 
   async has(key: string): Promise<boolean> {

@@ -45,4 +45,9 @@ export class MemoryOnceStore implements OnceStore {
   async has(key: string): Promise<boolean> {
     return this.keys.has(key, this.now());
   }
+
+  async mark(key: string, ttlMs: number): Promise<void> {
+    const now = this.now();
+    this.keys.add(key, now + ttlMs, now);
+  }
 }

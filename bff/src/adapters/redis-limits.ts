@@ -63,6 +63,14 @@ export class RedisOnceStore implements OnceStore {
     }
   }
 
+  async mark(key: string, ttlMs: number): Promise<void> {
+    try {
+      await this.client.set(`${this.prefix}once:${key}`, '1', 'PX', Math.max(1, Math.ceil(ttlMs)));
+    } catch (err) {
+      throw redisFailure(err);
+    }
+  }
+
   async has(key: string): Promise<boolean> {
     try {
       return (await this.client.exists(`${this.prefix}once:${key}`)) === 1;

@@ -111,12 +111,37 @@ describe('TokenService', () => {
       expect(decodeJwt(ticket)).toMatchObject({ aud: 'parley-stream-ticket', sub: '1001' });
       expect(await code(tokens.redeemTicket(ticket, 'https://evil.example'))).toBe('origin_not_allowed');
       // The stream keeps the access token's own expiry, not the ticket's 30 s.
-      await expect(tokens.redeemTicket(ticket, 'https://shop.example')).resolves.toEqual(claims);
+      await expect(tokens.redeemTicket(ticket, 'https://shop.example')).resolves.toEqual({ ...claims, ticketId: decodeJwt(ticket).jti });
       expect(await code(tokens.redeemTicket(ticket, 'https://shop.example'))).toBe('invalid_token');
 
       const late = await tokens.ticket(claims);
       clock += 31_000;
-      expect(await code(tokens.redeemTicket(late, 'https://shop.example'))).toBe('token_expired');
+      expect(await code(tokens.redeemTicket(late, 'https://shop.example'))).toBe('invalid_token');
+    });
+
+    it('reopen their stream on a reconnect with Last-Event-ID while it is open and for a while after it closed, never past the token', async () => {
+      const tokens = new TokenService({ secret: SECRET, accessTtlSec: 900, refreshTtlSec: 3600, streamReconnectSec: 60, onceStore: new MemoryOnceStore(now), now });
+      const claims = await tokens.verifyAccess((await tokens.issue('1001', undefined)).token, undefined);
+      const ticket = await tokens.ticket(claims);
+      const session = await tokens.redeemTicket(ticket, undefined);
+      // Used, and its stream not open: a reconnect is refused, as is a second first connect.
+      expect(await code(tokens.redeemTicket(ticket, undefined, true))).toBe('invalid_token');
+      await tokens.streamOpened(session);
+      expect(await code(tokens.redeemTicket(ticket, undefined, false))).toBe('invalid_token'); // no Last-Event-ID
+      expect(await code(tokens.redeemTicket(ticket, undefined, true))).toBeUndefined();
+      clock += 5 * 60_000; // long past the 30 s of a first connect, the stream still open
+      expect(await code(tokens.redeemTicket(ticket, undefined, true))).toBeUndefined();
+      await tokens.streamClosed(session);
+      clock += 59_000;
+      expect(await code(tokens.redeemTicket(ticket, undefined, true))).toBeUndefined();
+      clock += 2_000;
+      expect(await code(tokens.redeemTicket(ticket, undefined, true))).toBe('invalid_token');
+
+      // Open until the access token's expiry, and not a second past it.
+      const other = await tokens.ticket(claims);
+      await tokens.streamOpened(await tokens.redeemTicket(other, undefined));
+      clock = claims.expiresAt + 1_000;
+      expect(await code(tokens.redeemTicket(other, undefined, true))).toBe('token_expired');
     });
 
     it('are neither access nor refresh tokens, and those are not tickets', async () => {
@@ -139,6 +164,7 @@ describe('revoking a chain', () => {
       commands: 0,
       claim: (key: string, ttlMs: number) => (store.commands++, inner.claim(key, ttlMs)),
       has: (key: string) => (store.commands++, inner.has(key)),
+      mark: (key: string, ttlMs: number) => (store.commands++, inner.mark(key, ttlMs)),
     };
     return store;
   }

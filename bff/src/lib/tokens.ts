@@ -28,6 +28,8 @@ export interface SessionClaims {
   expiresAt: number;
   /** The token chain this access token belongs to: every pair refreshed from one issue shares it. */
   chainId?: string;
+  /** Set when a stream ticket opened this stream: its id, for reconnects with the same ticket. */
+  ticketId?: string;
 }
 
 export interface TokenPair {
@@ -41,6 +43,8 @@ export interface TokenServiceOptions {
   secret: string;
   accessTtlSec: number;
   refreshTtlSec: number;
+  /** STREAM_RECONNECT_SEC: how long after its stream closed a ticket may reopen it (with Last-Event-ID). Default 60. */
+  streamReconnectSec?: number;
   onceStore: OnceStore;
   now?: () => number;
 }
@@ -114,39 +118,62 @@ export class TokenService {
   }
 
   /**
-   * A stream ticket: what `claims` allow, for one `GET /api/events?ticket=` within 30 s. It may
-   * sit in a URL (and so in access logs) because it is spent on first use and soon expires.
+   * A stream ticket: what `claims` allow, for `GET /api/events?ticket=`. A first connect must come
+   * within 30 s; then the same ticket reopens that stream when a reconnect carries `Last-Event-ID`
+   * (what a standard `EventSource` does after a drop), while the stream is open or for
+   * `streamReconnectSec` after it closed, and never past the access token's expiry. It may sit in a
+   * URL because it only reads, for one conversation and origin, and soon stops working.
    */
   async ticket(claims: SessionClaims): Promise<string> {
     const nowSec = Math.floor(this.now() / 1000);
-    const extra: Record<string, string | number> = { sxp: Math.floor(claims.expiresAt / 1000) };
-    if (claims.chainId) extra.cid = claims.chainId;
+    const tokenExp = Math.floor(claims.expiresAt / 1000);
+    const extra: Record<string, string | number> = { sxp: tokenExp, fxp: nowSec + TICKET_TTL_SEC };
     if (claims.origin) extra.org = claims.origin;
     if (claims.user) extra.uid = claims.user.id;
     if (claims.user?.name !== undefined) extra.unm = claims.user.name;
+    if (claims.chainId) extra.cid = claims.chainId;
     return new SignJWT(extra)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims.conversationId)
       .setAudience(TICKET_AUDIENCE)
       .setIssuer(ISSUER)
       .setIssuedAt(nowSec)
-      .setExpirationTime(nowSec + TICKET_TTL_SEC)
+      .setExpirationTime(Math.max(nowSec + 1, tokenExp))
       .setJti(randomUUID())
       .sign(this.key);
   }
 
-  /** Spends a stream ticket (once) and returns the claims of the access token it was made from. */
-  async redeemTicket(ticket: string, requestOrigin: string | undefined): Promise<SessionClaims> {
+  /**
+   * Redeems a stream ticket and returns the claims of the access token it was made from. The first
+   * use spends it; a later one is a reconnect, allowed only with `reconnecting` (a `Last-Event-ID`)
+   * while `streamOpened`/`streamClosed` keep it live.
+   */
+  async redeemTicket(ticket: string, requestOrigin: string | undefined, reconnecting = false): Promise<SessionClaims> {
     const payload = await this.verify(ticket, TICKET_AUDIENCE);
     const origin = typeof payload.org === 'string' ? payload.org : undefined;
     checkOrigin(origin, requestOrigin);
     if (typeof payload.jti !== 'string' || typeof payload.sxp !== 'number') throw new AuthError('invalid_token', 'Stream ticket is incomplete');
-    if (!(await this.options.onceStore.claim(`ticket:${payload.jti}`, (TICKET_TTL_SEC + 5) * 1000))) {
-      throw new AuthError('invalid_token', 'This stream ticket was already used; ask for a new one');
-    }
     await this.checkChain(payload.cid);
+    const ttlMs = Math.max(1000, payload.sxp * 1000 - this.now());
+    const firstUse = typeof payload.fxp === 'number' && payload.fxp * 1000 > this.now();
+    if (!firstUse || !(await this.options.onceStore.claim(`ticket:${payload.jti}`, ttlMs))) {
+      const live = reconnecting && (await this.options.onceStore.has(`ticket-live:${payload.jti}`));
+      if (!live) throw new AuthError('invalid_token', 'This stream ticket was already used or has expired; ask for a new one');
+    }
     const user = userOf(payload);
-    return { conversationId: payload.sub, origin, ...(user ? { user } : {}), expiresAt: payload.sxp * 1000, ...chainOf(payload) };
+    return { conversationId: payload.sub, origin, ...(user ? { user } : {}), expiresAt: payload.sxp * 1000, ...chainOf(payload), ticketId: payload.jti };
+  }
+
+  /** The ticket's stream is open: it may reconnect until the access token expires (or `streamClosed` says otherwise). */
+  async streamOpened(claims: SessionClaims): Promise<void> {
+    if (claims.ticketId) await this.options.onceStore.mark(`ticket-live:${claims.ticketId}`, Math.max(1000, claims.expiresAt - this.now()));
+  }
+
+  /** The ticket's stream closed: it may reconnect for `streamReconnectSec` more, not past the token's expiry. */
+  async streamClosed(claims: SessionClaims): Promise<void> {
+    if (!claims.ticketId) return;
+    const ttl = Math.min((this.options.streamReconnectSec ?? 60) * 1000, claims.expiresAt - this.now());
+    await this.options.onceStore.mark(`ticket-live:${claims.ticketId}`, Math.max(1, ttl));
   }
 
   /** Spends a refresh token (once) and returns a new pair for the same conversation and origin. */
@@ -193,6 +220,8 @@ interface Claims {
   jti?: string;
   /** A ticket's access-token expiry, seconds. */
   sxp?: unknown;
+  /** A ticket's first-use deadline, seconds. */
+  fxp?: unknown;
   uid?: unknown;
   unm?: unknown;
   /** The token chain (see `SessionClaims.chainId`). */

@@ -28,7 +28,8 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post('/api/events/ticket', requireSession(deps), async (c) => c.json({ ticket: await deps.tokens.ticket(c.get('session')) }));
 
   app.get('/api/events', requireSession(deps, { allowQuery: true }), async (c) => {
-    const { conversationId, expiresAt } = c.get('session');
+    const session = c.get('session');
+    const { conversationId, expiresAt } = session;
     // Tabs and reconnects (with backoff) stay far below this; a loop opening streams does not.
     await rateLimit(deps, `streams:${conversationId}`, deps.config.rateLimitMessagesPerMin * 2);
     const rawLast = c.req.header('last-event-id') ?? c.req.query('lastEventId');
@@ -98,10 +99,13 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
     }, Math.max(0, expiresAt - now()));
     expiry.unref();
     deps.observer?.streamOpened?.();
+    // A standard EventSource reconnects with the same ticket URL: keep the ticket live meanwhile.
+    deps.tokens.streamOpened(session).catch((err: unknown) => deps.logger.warn('stream ticket not recorded', { error: String(err) }));
     sink.onClose(() => {
       clearTimeout(expiry);
       unsubscribe();
       release();
+      deps.tokens.streamClosed(session).catch((err: unknown) => deps.logger.warn('stream ticket not recorded', { error: String(err) }));
       deps.observer?.streamClosed?.();
     });
     deps.heartbeat.add(sink);

@@ -1,0 +1,79 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EventSource } from 'eventsource';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, JWT_SECRET, postWebhook, WEBHOOK_SECRET } from '../helpers/bff.js';
+import { startServer, type SpawnedServer } from '../helpers/server.js';
+import { until } from '../helpers/wait.js';
+
+// A standard EventSource (the `eventsource` package, as a browser's own) given the documented
+// ticket URL, across a real restart of the BFF on the same port.
+let dir: string;
+let env: Record<string, string>;
+const running: SpawnedServer[] = [];
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'parley-eventsource-'));
+  env = { SESSION_JWT_SECRET: JWT_SECRET, WEBHOOK_SECRET, SPENT_TOKENS_FILE: join(dir, 'spent'), SIM_REPLY_DELAY_MS: '5', SIM_DUPLICATE_RATE: '0', IDENTITY_SECRET: '' };
+});
+afterAll(async () => {
+  await Promise.all(running.map((s) => s.stop()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+const boot = async (extra: Record<string, string> = {}) => {
+  const server = await startServer({ ...env, ...extra });
+  running.push(server);
+  return server;
+};
+const message = (sessionId: string, text: string) => ({
+  event: 'message.added',
+  eventId: `evt-${text}-${Math.random()}`,
+  sessionId: Number(sessionId),
+  data: { messageId: `m-${text}-${Math.random()}`, message: text, hbo: 'operator', username: 'Grace' },
+});
+
+describe('a standard EventSource with a ticket URL', () => {
+  it('keeps its stream across a restart of the BFF: every event sent meanwhile arrives, none twice', async () => {
+    const before = await boot();
+    const s = (await call(before.url, 'POST', '/api/session', { body: { text: 'hello' } })).body as { sessionId: string; token: string };
+    const { ticket } = (await call(before.url, 'POST', '/api/events/ticket', { token: s.token })).body as { ticket: string };
+    const texts: string[] = [];
+    const source = new EventSource(`${before.url}/api/events?ticket=${ticket}`);
+    source.addEventListener('message', (e) => {
+      const m = JSON.parse(e.data) as { text: string; role: string };
+      if (m.role === 'operator') texts.push(m.text); // the simulated agent's own answers to "hello" are not the point
+    });
+    try {
+      await postWebhook(before.url, message(s.sessionId, 'before'));
+      await until('the first event', () => texts.includes('before'));
+
+      await before.stop(); // closes every stream; the client starts reconnecting with Last-Event-ID
+      const after = await boot({ PORT: String(before.port) });
+      const meanwhile = ['one', 'two', 'three', 'four'];
+      for (const text of meanwhile) expect((await postWebhook(after.url, message(s.sessionId, text))).status).toBe(200);
+      await until('the events sent meanwhile', () => meanwhile.every((t) => texts.includes(t)), 15_000);
+      expect(texts).toEqual(['before', ...meanwhile]);
+      expect(source.readyState).toBe(EventSource.OPEN);
+    } finally {
+      source.close();
+    }
+  }, 60_000);
+
+  it('a used ticket does not open a stream without Last-Event-ID, nor after STREAM_RECONNECT_SEC', async () => {
+    const server = await boot({ STREAM_RECONNECT_SEC: '1' });
+    const s = (await call(server.url, 'POST', '/api/session', { body: { text: 'hello' } })).body as { token: string };
+    const { ticket } = (await call(server.url, 'POST', '/api/events/ticket', { token: s.token })).body as { ticket: string };
+    const first = await fetch(`${server.url}/api/events?ticket=${ticket}`);
+    expect(first.status).toBe(200);
+    const again = await fetch(`${server.url}/api/events?ticket=${ticket}`);
+    expect(again.status).toBe(401); // a second first connect: no Last-Event-ID
+    await first.body!.cancel();
+    const reconnect = await fetch(`${server.url}/api/events?ticket=${ticket}`, { headers: { 'last-event-id': '1' } });
+    expect(reconnect.status).toBe(200);
+    await reconnect.body!.cancel();
+    await new Promise((r) => setTimeout(r, 1_500));
+    const late = await fetch(`${server.url}/api/events?ticket=${ticket}`, { headers: { 'last-event-id': '1' } });
+    expect(late.status).toBe(401);
+  }, 30_000);
+});
