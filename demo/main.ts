@@ -60,6 +60,10 @@ function demoExtension(config: Readonly<Config>): Extension {
         webhookUrl: `${loopback}/webhooks/agent`,
         publicOrigin,
         replyDelayMs: config.demo?.replyDelayMs,
+        // Never an id an earlier run gave out: after a restart (the BFF's logs and tokens may live on
+        // in Redis or SPENT_TOKENS_FILE) a new visitor must not get an earlier visitor's conversation.
+        // Seconds × 1000: a run would need 1000 new conversations a second to reach the next run's ids.
+        firstConversationId: Math.floor(Date.now() / 1000) * 1000,
         duplicateRate: config.demo?.duplicateRate,
       });
       // Ahead of the agent simulator's catch-all mount.

@@ -4,6 +4,7 @@ import type { Conversation, ConversationSummary, Hbo, StoredMessage } from './ty
 export class ConversationStore {
   private readonly byId = new Map<number, Conversation>();
   private nextId: number;
+  private readonly firstId: number;
   private nextMessageId = 50001;
 
   constructor(
@@ -11,13 +12,25 @@ export class ConversationStore {
     firstId = 1001,
   ) {
     this.nextId = firstId;
+    this.firstId = firstId;
+  }
+
+  /**
+   * A conversation an earlier run of the simulator opened (an id below this run's first), taken up
+   * again as the real service would still have it: empty, since the simulator keeps nothing.
+   */
+  adopt(idText: string): Conversation | undefined {
+    const text = idText.trim();
+    if (!/^\d{1,15}$/.test(text) || Number(text) >= this.firstId || this.byId.has(Number(text))) return undefined;
+    const conversation = this.create({ isTestChat: false }, Number(text));
+    return conversation;
   }
 
   /** Opens a new conversation with an integer id (the service's `sessionId`). */
-  create(input: { profileName?: string; isTestChat: boolean; webhookUrl?: string }): Conversation {
+  create(input: { profileName?: string; isTestChat: boolean; webhookUrl?: string }, id = this.nextId++): Conversation {
     const now = Date.now();
     const conversation: Conversation = {
-      id: this.nextId++,
+      id,
       state: 'active',
       isTestChat: input.isTestChat,
       createdAt: now,

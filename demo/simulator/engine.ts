@@ -73,9 +73,12 @@ export class SimulatorEngine {
     return { session, messages: await replies };
   }
 
-  /** Looks a conversation up by id text, or throws 404. */
+  /**
+   * Looks a conversation up by id text, or throws 404. One from before a restart of the simulator
+   * is taken up again (the real service would still have it), so a returning visitor continues.
+   */
   get(idText: string | number): Conversation {
-    const conversation = this.store.find(idText);
+    const conversation = this.store.find(idText) ?? this.store.adopt(String(idText));
     if (!conversation) throw new SimError(404, 'conversation_not_found', `No conversation with id "${String(idText)}"`);
     return conversation;
   }
