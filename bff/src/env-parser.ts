@@ -11,6 +11,16 @@ export class Parser {
     private readonly problems: string[],
   ) {}
 
+  /** Adds one line to the start-up report (a rule of the variable's own, never its value). */
+  report(line: string): void {
+    this.problems.push(line);
+  }
+
+  /** The same environment, read without reporting (a default computed from other variables). */
+  quiet(): Parser {
+    return new Parser(this.env, []);
+  }
+
   optional(name: string): string | undefined {
     const raw = this.env[name]?.trim();
     return raw === undefined || raw === '' ? undefined : raw;

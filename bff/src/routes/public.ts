@@ -3,6 +3,7 @@ import type { PublicConfig } from '../../../shared/types.js';
 import { TEXT_MAX_LENGTH } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { featuresOf } from '../features.js';
+import { publicSettings } from '../config-schema/index.js';
 import { AuthError, NotFoundError } from '../errors.js';
 
 /** Every file of the widget's: public, the same for every site, revalidated daily. */
@@ -19,16 +20,14 @@ export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
   const { config } = deps;
   const features = featuresOf(deps);
 
-  const publicConfig: PublicConfig = {
-    mode: config.chatMode,
+  // The settings marked public in the schema (config-schema/), and what is derived from several.
+  const fromSchema = publicSettings(config);
+  const publicConfig = {
+    ...fromSchema,
     features: { escalation: features.escalation, upload: features.upload, flows: [...features.flows] },
     identity: !deps.identity ? 'off' : config.identityRequired ? 'required' : 'optional',
-    ...(config.widgetTitle !== undefined && { title: config.widgetTitle }),
-    ...(config.widgetGreeting !== undefined && { greeting: config.widgetGreeting }),
-    theme: { accent: config.widgetAccent, position: config.widgetPosition, scheme: config.widgetScheme },
-    limits: { textMaxLength: TEXT_MAX_LENGTH, maxUploadBytes: config.maxUploadBytes, maxUploadFiles: config.maxUploadFiles },
-    userVariables: [...config.userVariables],
-  };
+    limits: { textMaxLength: TEXT_MAX_LENGTH, ...fromSchema.limits },
+  } as PublicConfig;
 
   app.get('/api/config', (c) => {
     c.header('cache-control', 'public, max-age=60');
