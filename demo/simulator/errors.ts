@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { isRecord } from '../../shared/records.js';
 
 /**
  * An error the simulator answers as `{error:{code,message}}`. Routes and the engine throw it;
@@ -30,10 +31,8 @@ export async function readJsonObject(c: Context): Promise<Record<string, unknown
   } catch {
     throw new SimError(400, 'invalid_json', 'The body must be valid JSON');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new SimError(400, 'invalid_request', 'The body must be a JSON object');
-  }
-  return body as Record<string, unknown>;
+  if (!isRecord(body)) throw new SimError(400, 'invalid_request', 'The body must be a JSON object');
+  return body;
 }
 
 /** Optional string field: undefined when absent, else a string of at most `max` characters. */

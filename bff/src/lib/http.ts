@@ -171,29 +171,6 @@ export async function readJsonObject(c: Context, idleMs: number, maxBytes = MAX_
   return body;
 }
 
-/**
- * The chat text rule (docs/api.md, `text_invalid`): a string of 1 to 4000 characters after trimming, with line
- * breaks as `\n` (browsers send multipart text fields with CRLF, so the same message would
- * otherwise read differently from a JSON send and on the stream).
- */
-export function requireText(value: unknown, max = 4000): string {
-  if (typeof value !== 'string') throw new ValidationError('"text" must be a string', 'text_invalid');
-  const text = value.replace(/\r\n?/g, '\n').trim();
-  if (text.length === 0) throw new ValidationError('"text" must not be empty', 'text_invalid');
-  if (text.length > max) throw new ValidationError(`"text" must be at most ${max} characters`, 'text_invalid');
-  return text;
-}
-
-/** An optional short string field (names, client ids), trimmed and bounded. */
-export function optionalString(body: Record<string, unknown>, key: string, max: number, pattern?: RegExp): string | undefined {
-  const v = body[key];
-  if (v === undefined || v === null || v === '') return undefined;
-  if (typeof v !== 'string' || v.trim().length > max || (pattern && !pattern.test(v.trim()))) {
-    throw new ValidationError(`"${key}" must be a string of at most ${max} characters`);
-  }
-  return v.trim();
-}
-
 /** The client's IP: the first `X-Forwarded-For` hop behind a trusted proxy, else the socket's address. */
 export function clientIp(c: Context, trustProxy: boolean): string {
   if (trustProxy) {

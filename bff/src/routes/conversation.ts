@@ -1,14 +1,15 @@
 import { Hono, type MiddlewareHandler } from 'hono';
+import { MessageBody, optionalString } from '../../../shared/bodies.js';
 import type { MessagesPage } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { requireOwnConversation } from '../chat/signed-in.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
-import { optionalString, readJsonObject, requireText } from '../lib/http.js';
+import { checkBody, jsonBody, jsonBytes } from '../lib/body.js';
+import { readJsonObject } from '../lib/http.js';
 import { withVotes } from '../chat/feedback-log.js';
 import { rateLimit, requireFeature, requireSession } from '../middleware.js';
 import { checkVariables } from '../lib/variables.js';
 
-const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 // The service's own maximum is not documented; one more than this is asked for to learn hasMore.
 const MAX_PAGE = 50;
 
@@ -19,12 +20,14 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
   const auth = requireSession(deps);
   const calls = callAllowance(deps);
 
-  app.post('/api/messages', auth, async (c) => {
+  const limitMessages: MiddlewareHandler<AppEnv> = async (c, next) => {
+    await rateLimit(deps, `messages:${c.get('session').conversationId}`, config.rateLimitMessagesPerMin);
+    await next();
+  };
+
+  app.post('/api/messages', auth, limitMessages, jsonBytes(config.bodyIdleTimeoutMs), jsonBody(MessageBody), async (c) => {
     const { conversationId, user } = c.get('session');
-    await rateLimit(deps, `messages:${conversationId}`, config.rateLimitMessagesPerMin);
-    const body = await readJsonObject(c, deps.config.bodyIdleTimeoutMs);
-    const text = requireText(body.text);
-    const clientId = optionalString(body, 'clientId', 64, CLIENT_ID);
+    const { text, clientId } = c.req.valid('json');
     await deps.chat.sendMessage(conversationId, { text, clientId, profileName: user?.name });
     if (user) await deps.users.touch(user.id, conversationId);
     return c.json({}, 202);
@@ -35,7 +38,7 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
     const offset = queryInt(c.req.query('offset'), 'offset', 0, 0, 1_000_000);
     const session = c.get('session');
     // Another conversation of the same signed-in user may be read (not written): its history.
-    const requested = optionalString({ sessionId: c.req.query('sessionId') }, 'sessionId', 128);
+    const requested = checkBody(optionalString('sessionId', 128), c.req.query('sessionId'));
     if (requested !== undefined && requested !== session.conversationId) await requireOwnConversation(deps, session.user, requested);
     const page = await deps.chat.listMessages(requested ?? session.conversationId, pageSize, offset);
     const items = await withVotes(deps.store, requested ?? session.conversationId, page.items);

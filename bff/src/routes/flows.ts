@@ -3,7 +3,9 @@ import { maxFormBytes } from '../config.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
 import { ByteBudget } from '../lib/byte-budget.js';
-import { MAX_FLOW_JSON_BYTES, readJsonObject, readRequestBody, requireText } from '../lib/http.js';
+import { MAX_FLOW_JSON_BYTES, readJsonObject, readRequestBody } from '../lib/http.js';
+import { checkBody } from '../lib/body.js';
+import { Text } from '../../../shared/bodies.js';
 import { isRecord } from '../../../shared/records.js';
 import { rateLimit, requireFeature, requireSession } from '../middleware.js';
 import type { VariableValue } from '../ports/upstream.js';
@@ -122,7 +124,7 @@ async function readForm(c: Context<AppEnv>, deps: AppDeps, allowed: Array<'varia
     if (typeof value !== 'string' || seen.has(name)) throw new ValidationError(`"${name}" must be sent once, as text`);
     seen.add(name);
     if (name === 'variables') input.variables = parseVariables(parseJsonText(value));
-    else if (name === 'text') input.text = requireText(value);
+    else if (name === 'text') input.text = checkBody(Text, value);
     else if (name === 'clientId') {
       if (!CLIENT_ID.test(value)) throw new ValidationError('"clientId" must be letters, digits, _ or -, at most 64');
       input.clientId = value;

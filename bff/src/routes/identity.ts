@@ -1,4 +1,5 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { IdentifyBody, NewConversationBody } from '../../../shared/bodies.js';
 import type { ConversationsList, IdentifyResponse } from '../../../shared/types.js';
 import {
   applyVerifiedVariables,
@@ -10,11 +11,10 @@ import {
 } from '../chat/signed-in.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AuthError, ForbiddenError } from '../errors.js';
-import { clientIp, optionalString, readJsonObject, requireText } from '../lib/http.js';
+import { jsonBody, jsonBytes } from '../lib/body.js';
+import { clientIp } from '../lib/http.js';
 import type { TokenUser } from '../lib/tokens.js';
 import { rateLimit, requireSession } from '../middleware.js';
-
-const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Signed-in users (docs/api.md "Signed-in users"): identify after a login, list the user's conversations, start another. */
 export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -22,9 +22,14 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
   const { config } = deps;
   const auth = requireSession(deps);
 
-  app.post('/api/identify', auth, async (c) => {
+  const limitSessions: MiddlewareHandler<AppEnv> = async (c, next) => {
     await rateLimit(deps, `session:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin);
-    const body = await readJsonObject(c, deps.config.bodyIdleTimeoutMs);
+    await next();
+  };
+  const json = jsonBytes(config.bodyIdleTimeoutMs);
+
+  app.post('/api/identify', auth, limitSessions, json, jsonBody(IdentifyBody), async (c) => {
+    const body = c.req.valid('json');
     const identity = await verifyIdentity(deps, body.identityToken);
     const user = tokenUser(identity);
     const session = c.get('session');
@@ -58,16 +63,14 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(response);
   });
 
-  app.post('/api/conversations', auth, async (c) => {
+  app.post('/api/conversations', auth, limitSessions, json, jsonBody(NewConversationBody), async (c) => {
     let user = signedIn(c.get('session').user);
-    await rateLimit(deps, `session:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin);
-    const body = await readJsonObject(c, deps.config.bodyIdleTimeoutMs);
+    const body = c.req.valid('json');
     // The token carries no variables: a fresh identity token, when the widget has one, brings them.
     const identity = body.identityToken === undefined ? undefined : await verifyIdentity(deps, body.identityToken);
     if (identity && identity.userId !== user.id) throw new AuthError('invalid_identity', 'The identity token is of another user');
     if (identity) user = tokenUser(identity);
-    const text = requireText(body.text);
-    const clientId = optionalString(body, 'clientId', 64, CLIENT_ID);
+    const { text, clientId } = body;
     const conversationId = await startUserConversation(deps, user, { text, clientId });
     if (identity) await applyVerifiedVariables(deps, conversationId, identity);
     return c.json(await userSession(deps, conversationId, c.req.header('origin'), user), 201);

@@ -1,22 +1,32 @@
-import { Hono } from 'hono';
-import { PROACTIVE_MAX_LENGTH, type SessionResponse } from '../../../shared/types.js';
+import { Hono, type MiddlewareHandler } from 'hono';
+import type * as v from 'valibot';
+import { SessionBody, TEXT_MISSING, TokenBody } from '../../../shared/bodies.js';
+import type { SessionResponse } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { applyVerifiedVariables, startUserConversation, tokenUser, userSession, verifyIdentity } from '../chat/signed-in.js';
-import { AuthError, ForbiddenError, ValidationError } from '../errors.js';
+import { AuthError, ForbiddenError } from '../errors.js';
 import { rateLimit } from '../middleware.js';
-import { clientIp, optionalString, readJsonObject, requireText } from '../lib/http.js';
-
-const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+import { bodyError, jsonBody, jsonBytes } from '../lib/body.js';
+import { clientIp } from '../lib/http.js';
 
 /** `POST /api/session` (start or, for a signed-in user, resume a conversation) and `POST /api/token` (rotate a refresh token). */
 export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { config } = deps;
 
-  app.post('/api/session', async (c) => {
-    const ip = clientIp(c, config.trustProxy);
-    await rateLimit(deps, `session:${ip}`, config.rateLimitSessionsPerMin);
-    const body = await readJsonObject(c, deps.config.bodyIdleTimeoutMs);
+  const limitSessions: MiddlewareHandler<AppEnv> = async (c, next) => {
+    await rateLimit(deps, `session:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin);
+    await next();
+  };
+  // Generous: a page refreshes once per token lifetime, but many tabs may share an IP.
+  const limitRefreshes: MiddlewareHandler<AppEnv> = async (c, next) => {
+    await rateLimit(deps, `token:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin * 10);
+    await next();
+  };
+  const json = jsonBytes(config.bodyIdleTimeoutMs);
+
+  app.post('/api/session', limitSessions, json, jsonBody(SessionBody), async (c) => {
+    const body = c.req.valid('json');
     const origin = c.req.header('origin');
     if (deps.identity && body.profileName !== undefined) {
       throw new ForbiddenError('identity_verified_only', 'Names come from the identity token on this site');
@@ -24,24 +34,16 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
     if (body.identityToken !== undefined) return c.json(await signedInSession(deps, body, origin), 201);
     if (config.identityRequired) throw new AuthError('identity_required', 'Sign in to chat');
 
-    const text = requireText(body.text);
-    const profileName = optionalString(body, 'profileName', 100);
-    const clientId = optionalString(body, 'clientId', 64, CLIENT_ID);
-    const context = optionalString(body, 'context', PROACTIVE_MAX_LENGTH);
+    const { text, profileName, clientId, context } = body;
+    if (text === undefined) throw bodyError(TEXT_MISSING);
     const { conversationId } = await deps.chat.startConversation({ text, profileName, clientId, context });
     const pair = await deps.tokens.issue(conversationId, origin);
     const response: SessionResponse = { sessionId: conversationId, ...pair };
     return c.json(response, 201);
   });
 
-  app.post('/api/token', async (c) => {
-    // Generous: a page refreshes once per token lifetime, but many tabs may share an IP.
-    await rateLimit(deps, `token:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin * 10);
-    const body = await readJsonObject(c, deps.config.bodyIdleTimeoutMs);
-    if (typeof body.refreshToken !== 'string' || body.refreshToken.length > 4096) {
-      throw new ValidationError('"refreshToken" must be a string');
-    }
-    return c.json(await deps.tokens.refresh(body.refreshToken, c.req.header('origin')));
+  app.post('/api/token', limitRefreshes, json, jsonBody(TokenBody), async (c) => {
+    return c.json(await deps.tokens.refresh(c.req.valid('json').refreshToken, c.req.header('origin')));
   });
 
   return app;
@@ -52,14 +54,13 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
  * The user's active conversation is resumed (a `text` is sent into it) or, with none, a new one
  * starts with `text`.
  */
-async function signedInSession(deps: AppDeps, body: Record<string, unknown>, origin: string | undefined): Promise<SessionResponse> {
+async function signedInSession(deps: AppDeps, body: v.InferOutput<typeof SessionBody>, origin: string | undefined): Promise<SessionResponse> {
   const identity = await verifyIdentity(deps, body.identityToken);
-  const text = body.text === undefined ? undefined : requireText(body.text);
-  const clientId = optionalString(body, 'clientId', 64, CLIENT_ID);
+  const { text, clientId } = body;
   const user = tokenUser(identity);
   const active = await deps.users.activeOf(user.id);
   if (active === undefined) {
-    const conversationId = await startUserConversation(deps, user, { text: requireText(text), clientId });
+    const conversationId = await startUserConversation(deps, user, { text: text ?? throwMissingText(), clientId });
     await applyVerifiedVariables(deps, conversationId, identity);
     return userSession(deps, conversationId, origin, user);
   }
@@ -71,4 +72,9 @@ async function signedInSession(deps: AppDeps, body: Record<string, unknown>, ori
     await deps.users.touch(user.id, active);
   }
   return userSession(deps, active, origin, user);
+}
+
+/** A new conversation starts with text (docs/api.md `text_invalid`). */
+function throwMissingText(): never {
+  throw bodyError(TEXT_MISSING);
 }

@@ -1,0 +1,47 @@
+// Request bodies by schema: the raw JSON bytes are read by readJsonObject (size and idle limits,
+// lib/http.ts), then Hono's validator middleware checks them against a schema from shared/bodies.ts.
+import type { MiddlewareHandler } from 'hono';
+import { validator } from 'hono/validator';
+import * as v from 'valibot';
+import { bodyProblem } from '../../../shared/bodies.js';
+import { ValidationError } from '../errors.js';
+import { MAX_JSON_BYTES, readJsonObject } from './http.js';
+
+/**
+ * Reads the JSON body once with the byte limits (415, 413, invalid_json, not an object: as before)
+ * and leaves its text where Hono's validator takes it from.
+ */
+export function jsonBytes(idleMs: number, maxBytes = MAX_JSON_BYTES): MiddlewareHandler {
+  return async (c, next) => {
+    const body = await readJsonObject(c, idleMs, maxBytes);
+    (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(JSON.stringify(body));
+    await next();
+  };
+}
+
+/** Hono's validator with a body schema: `c.req.valid('json')` is the checked, typed body; a failed check is its code and message. */
+export function jsonBody<S extends v.GenericSchema>(schema: S) {
+  return validator('json', (value: unknown) => checkBody(schema, value));
+}
+
+/** The schema's output, or the first failed check as a ValidationError (its code from the schema). */
+export function checkBody<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, value);
+  if (result.success) return result.output;
+  let [issue] = result.issues;
+  // A missing required field is checked as an absent value, so it gets the field's own message and code.
+  const key = issue.path?.[0];
+  if (key?.origin === 'key' && 'entries' in schema) {
+    const field = (schema.entries as Record<string, v.GenericSchema>)[String(key.key)];
+    const again = field && v.safeParse(field, undefined);
+    if (again && !again.success) issue = again.issues[0];
+  }
+  const { code, message } = bodyProblem(issue);
+  throw new ValidationError(message, code);
+}
+
+/** For a message the route decides itself (a field needed only in one branch), the schema's own code and text. */
+export function bodyError(codedMessage: string): ValidationError {
+  const { code, message } = bodyProblem({ message: codedMessage });
+  return new ValidationError(message, code);
+}

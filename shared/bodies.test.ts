@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import * as v from 'valibot';
+import { checkBody } from '../bff/src/lib/body.js';
+import { ValidationError } from '../bff/src/errors.js';
+import { FeedbackBody, MessageBody, NewConversationBody, SessionBody, TokenBody } from './bodies.js';
+
+/** The code and message a body gets, or its checked value. */
+function check(schema: v.GenericSchema, body: unknown): unknown {
+  try {
+    return checkBody(schema, body);
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    return [err.code, err.message];
+  }
+}
+
+describe('request body schemas (docs/api.md codes)', () => {
+  it.each([
+    [MessageBody, {}, ['text_invalid', '"text" must be a string']],
+    [MessageBody, { text: 42 }, ['text_invalid', '"text" must be a string']],
+    [MessageBody, { text: ' \r\n ' }, ['text_invalid', '"text" must not be empty']],
+    [MessageBody, { text: 'x'.repeat(4001) }, ['text_invalid', '"text" must be at most 4000 characters']],
+    [MessageBody, { text: 'hi', clientId: 'a b' }, ['invalid_request', '"clientId" must be a string of at most 64 characters']],
+    [NewConversationBody, { identityToken: 't' }, ['text_invalid', '"text" must be a string']],
+    [SessionBody, { text: 'hi', profileName: 'n'.repeat(101) }, ['invalid_request', '"profileName" must be a string of at most 100 characters']],
+    [SessionBody, { text: 5 }, ['text_invalid', '"text" must be a string']],
+    [TokenBody, {}, ['invalid_request', '"refreshToken" must be a string']],
+    [TokenBody, { refreshToken: 'r'.repeat(4097) }, ['invalid_request', '"refreshToken" must be a string']],
+    [FeedbackBody, { value: 'up' }, ['invalid_request', '"messageId" must be a string']],
+    [FeedbackBody, { messageId: 'a b', value: 'up' }, ['unknown_message', '"messageId" must be the id of an answer in this conversation']],
+    [FeedbackBody, { messageId: 'm1', value: 'meh' }, ['feedback_invalid', '"value" must be "up" or "down"']],
+    [FeedbackBody, { messageId: 'm1', value: 'down', comment: 3 }, ['feedback_invalid', '"comment" must be a string']],
+    [FeedbackBody, { messageId: 'm1', value: 'down', comment: 'c'.repeat(1001) }, ['comment_too_long', '"comment" must be at most 1000 characters']],
+  ] as const)('%#: refuses %j with its code and message', (schema, body, expected) => {
+    expect(check(schema, body)).toEqual(expected);
+  });
+
+  it('gives the route typed, normalised values', () => {
+    expect(check(MessageBody, { text: ' a\r\nb ', clientId: ' c-1 ', extra: true })).toEqual({ text: 'a\nb', clientId: 'c-1' });
+    expect(check(SessionBody, { profileName: '', context: null })).toEqual({ identityToken: undefined, text: undefined, profileName: undefined, clientId: undefined, context: undefined });
+    expect(check(FeedbackBody, { messageId: 'm:1', value: 'up', comment: '  ' })).toEqual({ messageId: 'm:1', value: 'up', comment: undefined });
+  });
+});

@@ -1,0 +1,107 @@
+// Request bodies of the widget-facing routes as valibot schemas: each gives the body's type, its
+// checks and, per check, the error code and message (docs/api.md). The BFF applies them through
+// Hono's validator middleware (bff/src/lib/body.ts); the demo simulator uses the same fields.
+import * as v from 'valibot';
+import type { ErrorCode } from './errors.js';
+import { FEEDBACK_COMMENT_MAX_LENGTH, PROACTIVE_MAX_LENGTH, TEXT_MAX_LENGTH } from './types.js';
+
+/** A check's message carrying its error code: `code|message` (split again by `bodyProblem`). */
+export function coded(code: ErrorCode, message: string): string {
+  return `${code}|${message}`;
+}
+
+/** The code and message of a failed body check: `invalid_request` unless the check names another. */
+export function bodyProblem(issue: { message: string }): { code: ErrorCode; message: string } {
+  const bar = /^([a-z_]+)\|/.exec(issue.message);
+  return bar ? { code: bar[1] as ErrorCode, message: issue.message.slice(bar[0].length) } : { code: 'invalid_request', message: issue.message };
+}
+
+/** A field that may be left out; its own checks decide what is allowed. */
+const anything = () => v.optional(v.unknown());
+/** A field that must be sent; a missing one gets the field's own message for an absent value (see `checkBody`). */
+const needed = () => v.unknown();
+const isString = (x: unknown): x is string => typeof x === 'string';
+
+/**
+ * The chat text rule (`text_invalid`): a string of 1 to 4000 characters after trimming, with line
+ * breaks as `\n` (browsers send multipart text fields with CRLF, so the same message would
+ * otherwise read differently from a JSON send and on the stream).
+ */
+export const Text = v.pipe(
+  needed(),
+  v.check(isString, coded('text_invalid', '"text" must be a string')),
+  v.transform((value) => (value as string).replace(/\r\n?/g, '\n').trim()),
+  v.minLength(1, coded('text_invalid', '"text" must not be empty')),
+  v.maxLength(TEXT_MAX_LENGTH, coded('text_invalid', `"text" must be at most ${TEXT_MAX_LENGTH} characters`)),
+);
+
+/** An optional short string (names, client ids): absent, null or '' is none; else trimmed, bounded, maybe a pattern. */
+export function optionalString(key: string, max: number, pattern?: RegExp) {
+  const message = `"${key}" must be a string of at most ${max} characters`;
+  return v.pipe(
+    anything(),
+    v.check((x) => x === undefined || x === null || x === '' || (isString(x) && x.trim().length <= max && (!pattern || pattern.test(x.trim()))), message),
+    v.transform((x) => (isString(x) && x !== '' ? x.trim() : undefined)),
+  );
+}
+
+export const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const ClientId = optionalString('clientId', 64, CLIENT_ID);
+
+/** POST /api/messages. */
+export const MessageBody = v.object({ text: Text, clientId: ClientId });
+
+/** `text` where it may be left out (a signed-in resume): absent is none, else the chat text rule. */
+export const OptionalText = v.pipe(
+  anything(),
+  v.check((x) => x === undefined || isString(x), coded('text_invalid', '"text" must be a string')),
+  v.transform((x) => (x === undefined ? undefined : (x as string).replace(/\r\n?/g, '\n').trim())),
+  v.check((x) => x === undefined || x.length > 0, coded('text_invalid', '"text" must not be empty')),
+  v.check((x) => x === undefined || x.length <= TEXT_MAX_LENGTH, coded('text_invalid', `"text" must be at most ${TEXT_MAX_LENGTH} characters`)),
+);
+
+/** What an anonymous session without `text` is told (the rule of `Text` for a missing value). */
+export const TEXT_MISSING = coded('text_invalid', '"text" must be a string');
+
+/**
+ * POST /api/session: with `identityToken` a signed-in session (resumed with `text` or not), else
+ * an anonymous one, which needs `text` (TEXT_MISSING).
+ */
+export const SessionBody = v.object({
+  identityToken: anything(),
+  text: OptionalText,
+  profileName: optionalString('profileName', 100),
+  clientId: ClientId,
+  context: optionalString('context', PROACTIVE_MAX_LENGTH),
+});
+
+/** POST /api/token. */
+export const TokenBody = v.object({
+  refreshToken: v.pipe(needed(), v.check((x) => isString(x) && x.length <= 4096, '"refreshToken" must be a string'), v.transform((x) => x as string)),
+});
+
+/** POST /api/identify. */
+export const IdentifyBody = v.object({ identityToken: anything() });
+
+/** POST /api/conversations (a signed-in user's new conversation). */
+export const NewConversationBody = v.object({ identityToken: anything(), text: Text, clientId: ClientId });
+
+const MESSAGE_ID = /^[A-Za-z0-9_:.-]{1,128}$/;
+
+/** POST /api/feedback: a vote on an answer, with an optional comment. */
+export const FeedbackBody = v.object({
+  messageId: v.pipe(
+    needed(),
+    v.check(isString, '"messageId" must be a string'),
+    v.check((x) => MESSAGE_ID.test(x as string), coded('unknown_message', '"messageId" must be the id of an answer in this conversation')),
+    v.transform((x) => x as string),
+  ),
+  value: v.pipe(needed(), v.check((x) => x === 'up' || x === 'down', coded('feedback_invalid', '"value" must be "up" or "down"')), v.transform((x) => x as 'up' | 'down')),
+  comment: v.pipe(
+    anything(),
+    v.check((x) => x === undefined || x === null || isString(x), coded('feedback_invalid', '"comment" must be a string')),
+    v.transform((x) => (isString(x) ? x.replace(/\r\n?/g, '\n').trim() : '')),
+    v.maxLength(FEEDBACK_COMMENT_MAX_LENGTH, coded('comment_too_long', `"comment" must be at most ${FEEDBACK_COMMENT_MAX_LENGTH} characters`)),
+    v.transform((x) => (x === '' ? undefined : x)),
+  ),
+});
