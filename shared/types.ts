@@ -16,12 +16,34 @@ export interface Message {
   /** ISO 8601 time, when known. */
   createdAt?: string;
   operatorName?: string;
+  /** Who wrote it, as the visitor sees it (docs/api.md "Authors"). */
+  author?: Author;
   /** Echo of the id the widget chose for an optimistic user message. */
   clientId?: string;
   /** Model mode: the visitor stopped this reply (`POST /api/stop`); `text` is what was written until then. */
   stopped?: boolean;
   /** The visitor's latest vote on this answer (history pages only; the stream sends `feedback` events). */
   feedback?: FeedbackValue;
+}
+
+/** A message's author: the bot, an operator (display name and picture from OPERATOR_PROFILES) or the visitor. */
+export interface Author {
+  kind: 'bot' | 'operator' | 'user';
+  name?: string;
+  avatarUrl?: string;
+}
+
+/** Whether a person can answer now (SUPPORT_HOURS), as GET /api/config says it. */
+export interface HandoffConfig {
+  /** ESCALATION_OFFER: when the widget offers "Talk to a person". */
+  offer: 'always' | 'after_first_message' | 'never';
+  open: boolean;
+  /** ISO 8601 instant of the next opening, when closed and known. */
+  opensAt?: string;
+  /** SUPPORT_REPLY_TIME, e.g. `minutes`. */
+  replyTime: string;
+  /** CLOSED_LAUNCHER: `hide` keeps the launcher from visitors without a conversation while closed. */
+  launcher: 'show' | 'hide';
 }
 
 /** A visitor's vote on an answer (docs/api.md "Engagement"). */
@@ -138,6 +160,11 @@ export interface PublicConfig {
   theme: { accent: string; position: 'right' | 'left'; scheme: 'light' | 'dark' | 'auto' };
   limits: { textMaxLength: number; maxUploadBytes: number; maxUploadFiles: number };
   userVariables: string[];
+  /** WIDGET_BOT_NAME and WIDGET_BOT_AVATAR. */
+  bot?: { name?: string; avatarUrl?: string };
+  handoff?: HandoffConfig;
+  /** WIDGET_STARTERS: questions offered as buttons in an empty conversation. */
+  starters?: string[];
 }
 
 /** Every error body the BFF sends: `{error:{code,message}}`. */

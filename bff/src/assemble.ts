@@ -1,3 +1,4 @@
+import { authorBookOf } from './people/authors.js';
 import { ConfigError, type Config } from './config.js';
 import type { AppDeps } from './context.js';
 import { FeedbackWebhook } from './adapters/http-feedback.js';
@@ -130,7 +131,7 @@ function agentChat(config: Readonly<Config>, baseUrl: string, storage: Storage, 
     policy: { retries: config.upstreamRetries, timeoutMs: config.upstreamTimeoutMs },
     observer,
   });
-  return new AgentChat(upstream, storage.store, { operatorEmail: config.escalationOperatorEmail, writes });
+  return new AgentChat(upstream, storage.store, { operatorEmail: config.escalationOperatorEmail, writes, authors: authorBookOf(config) });
 }
 
 async function openStorage(config: Readonly<Config>, logger: Logger): Promise<Storage> {

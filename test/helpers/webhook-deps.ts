@@ -17,8 +17,11 @@ export function webhookDeps(options: {
   observations?: WebhookObservation[];
   logger?: Logger;
   logLevel?: string;
+  /** More variables for the configuration. */
+  env?: Record<string, string>;
+  now?: () => number;
 }): AppDeps {
-  const config = loadConfig({ DEMO: 'true', WEBHOOK_SECRET: options.secret, ...(options.logLevel && { LOG_LEVEL: options.logLevel }) });
+  const config = loadConfig({ DEMO: 'true', WEBHOOK_SECRET: options.secret, ...(options.logLevel && { LOG_LEVEL: options.logLevel }), ...options.env });
   const observations = options.observations ?? [];
   return {
     config,
@@ -31,6 +34,7 @@ export function webhookDeps(options: {
     heartbeat: new Heartbeat(60_000),
     logger: options.logger ?? silentLogger,
     observer: { webhook: (o) => observations.push(o) },
+    ...(options.now && { now: options.now }),
   };
 }
 

@@ -76,7 +76,7 @@ describe('toMessage: every spelling the service uses', () => {
   });
 
   it('takes the fallback id and time when the item has none', () => {
-    expect(toMessage({ message: 'Hi' }, '2024-01-01T00:00:00.000Z', 'ev-1')).toEqual({ id: 'ev-1', role: 'bot', text: 'Hi', createdAt: '2024-01-01T00:00:00.000Z' });
+    expect(toMessage({ message: 'Hi' }, '2024-01-01T00:00:00.000Z', 'ev-1')).toEqual({ id: 'ev-1', role: 'bot', author: { kind: 'bot' }, text: 'Hi', createdAt: '2024-01-01T00:00:00.000Z' });
   });
 
   it('reads a rich element given as an object as a badge', () => {

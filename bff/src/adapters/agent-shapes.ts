@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { parseMessageText } from '../../../shared/badge.js';
 import { isRecord } from '../../../shared/records.js';
 import type { ConversationState, Message, Role, StreamEvent } from '../../../shared/types.js';
+import { authorOf, type AuthorBook } from '../people/authors.js';
 
 /** A verified webhook, parsed: what to dedup on, where it goes, and what (if anything) to store. */
 export interface NormalizedWebhook {
@@ -40,7 +41,13 @@ export function conversationKey(value: unknown): string | undefined {
  * signed `x-service-timestamp`: with the raw body, all that may decide deduplication is signed data.
  * `browserVariables` names the user variables the visitor's browser may see (docs/api.md "Event stream").
  */
-export function normalizeWebhook(body: unknown, rawBody: Uint8Array, timestamp: string, browserVariables: readonly string[] = []): NormalizedWebhook {
+export function normalizeWebhook(
+  body: unknown,
+  rawBody: Uint8Array,
+  timestamp: string,
+  browserVariables: readonly string[] = [],
+  authors?: AuthorBook,
+): NormalizedWebhook {
   if (!isRecord(body)) throw new EnvelopeError('Webhook body must be a JSON object');
   const kind = body.event;
   if (typeof kind !== 'string' || kind === '') throw new EnvelopeError('Webhook body has no "event" kind');
@@ -63,7 +70,7 @@ export function normalizeWebhook(body: unknown, rawBody: Uint8Array, timestamp: 
   }
   switch (kind) {
     case 'message.added': {
-      const message = toMessage(data, at, bodyEventId ?? dedupKey);
+      const message = toMessage(data, at, bodyEventId ?? dedupKey, authors);
       // The BFF put the user's own message on the stream when the service accepted it.
       if (message?.role === 'user') result.skipped = "the user's own message";
       else if (message) result.event = { event: 'message', data: message };
@@ -115,7 +122,7 @@ const ROLES: Record<string, Role> = { bot: 'bot', agent: 'bot', assistant: 'bot'
  * One message in any of the shapes the service may use (webhook `data` or a history item):
  * `id|messageId`, `message|text|content`, `hbo|role|sender`, `createdAt|created_at|timestamp`.
  */
-export function toMessage(item: Record<string, unknown>, fallbackAt?: string, fallbackId?: string): Message | undefined {
+export function toMessage(item: Record<string, unknown>, fallbackAt?: string, fallbackId?: string, authors?: AuthorBook): Message | undefined {
   const rawId = item.messageId ?? item.id ?? item.message_id ?? fallbackId;
   // A rich element may come as JSON text or as the object itself.
   const rich = [item.message, item.content].find((v) => isRecord(v) || Array.isArray(v));
@@ -129,10 +136,13 @@ export function toMessage(item: Record<string, unknown>, fallbackAt?: string, fa
   if (parsed.badge !== undefined) message.badge = parsed.badge;
   const at = toIso(item.createdAt ?? item.created_at ?? item.timestamp) ?? fallbackAt;
   if (at) message.createdAt = at;
+  let username: string | undefined;
   if (role === 'operator') {
-    const name = firstString(item, ['username', 'operatorName', 'operator_name', 'name']);
-    if (name) message.operatorName = name.slice(0, 100);
+    username = firstString(item, ['username', 'operatorName', 'operator_name', 'name'])?.slice(0, 100);
+    if (username) message.operatorName = username;
   }
+  message.author = authorOf(role, username, authors);
+  if (role === 'operator' && message.author.name) message.operatorName = message.author.name;
   return message;
 }
 

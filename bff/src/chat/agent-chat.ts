@@ -6,6 +6,7 @@ import type { ChatBackend, SendMessageInput, StartInput } from '../ports/chat-ba
 import type { EventStore } from '../ports/event-store.js';
 import type { AgentUpstream, VariableValue } from '../ports/upstream.js';
 import { writeAccepted, type AcceptedWrites } from './accepted-writes.js';
+import type { AuthorBook } from '../people/authors.js';
 
 export interface AgentChatOptions {
   /** Operator address for escalation; unset turns escalation off. */
@@ -13,6 +14,8 @@ export interface AgentChatOptions {
   /** Where the user's message is stored once the service accepted it; without it a store failure is thrown. */
   writes?: AcceptedWrites;
   now?: () => number;
+  /** Names and pictures for history items (OPERATOR_PROFILES, the bot's). */
+  authors?: AuthorBook;
 }
 
 /**
@@ -26,6 +29,7 @@ export class AgentChat implements ChatBackend {
   private readonly operatorEmail: string | undefined;
   private readonly writes: AcceptedWrites | undefined;
   private readonly now: () => number;
+  private readonly authors: AuthorBook | undefined;
 
   constructor(
     private readonly upstream: AgentUpstream,
@@ -35,6 +39,7 @@ export class AgentChat implements ChatBackend {
     this.operatorEmail = options.operatorEmail;
     this.writes = options.writes;
     this.now = options.now ?? Date.now;
+    this.authors = options.authors;
   }
 
   async startConversation(input: StartInput): Promise<{ conversationId: string; message: Message }> {
@@ -58,7 +63,7 @@ export class AgentChat implements ChatBackend {
     const hasMore = raw.length > limit;
     const items = raw
       .slice(0, limit)
-      .map((item) => toMessage(item))
+      .map((item) => toMessage(item, undefined, undefined, this.authors))
       .filter((m): m is Message => m !== undefined);
     return { items: sortOldestFirst(items), hasMore };
   }

@@ -8,11 +8,12 @@ import { SERVICE } from './service.js';
 import { modeOf, type Mode, type PublicPart, type Setting } from './setting.js';
 import { STORAGE } from './storage.js';
 import { WIDGET } from './widget.js';
+import { PEOPLE } from './people.js';
 
 export { GROUPS, isSimulatorEnv, modeOf, type Mode, type Setting } from './setting.js';
 export { FORM_OVERHEAD_BYTES, maxFormBytes } from './browsers.js';
 
-export const SCHEMA = { ...SERVICE, ...BROWSERS, ...IDENTITY, ...STORAGE, ...WIDGET };
+export const SCHEMA = { ...SERVICE, ...BROWSERS, ...IDENTITY, ...STORAGE, ...WIDGET, ...PEOPLE };
 
 type ValueOf<S> = S extends Setting<infer T> ? T : never;
 /** One typed value per schema entry, named by its key. */

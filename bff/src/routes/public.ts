@@ -5,6 +5,7 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { featuresOf } from '../features.js';
 import { publicSettings } from '../config-schema/index.js';
 import { AuthError, NotFoundError } from '../errors.js';
+import { handoffNow } from '../people/handoff.js';
 
 /** Every file of the widget's: public, the same for every site, revalidated daily. */
 const ASSET_HEADERS: Readonly<Record<string, string>> = {
@@ -31,7 +32,8 @@ export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get('/api/config', (c) => {
     c.header('cache-control', 'public, max-age=60');
-    return c.json(publicConfig);
+    // Open or closed changes with the clock, so it is worked out per request (a minute of caching is fine).
+    return c.json({ ...publicConfig, handoff: handoffNow(config, deps.now?.() ?? Date.now()) });
   });
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));

@@ -1,3 +1,4 @@
+import { authorBookOf } from '../people/authors.js';
 import { recordStateChange } from '../chat/signed-in.js';
 import type { AppDeps } from '../context.js';
 import { AppError, PayloadTooLargeError, StoreUnavailableError, ValidationError } from '../errors.js';
@@ -71,7 +72,7 @@ export async function ingestWebhook(
   }
   let normalized;
   try {
-    normalized = normalizeWebhook(body, raw, request.timestamp!, deps.config.userVariables); // verified above, so present
+    normalized = normalizeWebhook(body, raw, request.timestamp!, deps.config.userVariables, authorBookOf(deps.config)); // verified above, so present
   } catch (err) {
     if (!(err instanceof EnvelopeError)) throw err;
     report(deps, started, 'bad_request');

@@ -1,0 +1,95 @@
+// Schema entries: the people behind the chat (SPEC §11): who answers, support hours, starters.
+import { readFileSync } from 'node:fs';
+import { parseProfiles, safeUrl, type Profile } from '../people/authors.js';
+import { parseSupportHours, type SupportHours } from '../people/support-hours.js';
+import type { Parser } from '../env-parser.js';
+import { setting } from './setting.js';
+
+const group = 'widget' as const;
+
+export const PEOPLE = {
+  operatorProfiles: setting({
+    env: 'OPERATOR_PROFILES', group, default: 'unset: operators are shown by their service username',
+    doc: 'operators\' display names and pictures: a JSON object of service username or email to `{"name","avatarUrl"}` (https or site-relative), inline or as the path of a JSON file',
+    read: (p) => readProfiles(p),
+  }),
+  widgetBotName: setting({
+    env: 'WIDGET_BOT_NAME', group, doc: 'the name shown beside the assistant\'s messages', default: "unset: the widget's own string",
+    read: (p) => p.optional('WIDGET_BOT_NAME')?.slice(0, 100), public: (name) => (name === undefined ? {} : { bot: { name } }),
+  }),
+  widgetBotAvatar: setting({
+    env: 'WIDGET_BOT_AVATAR', group, doc: 'the assistant\'s picture (https or site-relative URL)', default: 'unset: initials',
+    read: (p) => readPicture(p, 'WIDGET_BOT_AVATAR'), public: (avatarUrl) => (avatarUrl === undefined ? {} : { bot: { avatarUrl } }),
+  }),
+  supportHours: setting({
+    env: 'SUPPORT_HOURS', group, default: 'unset: always open',
+    doc: 'when a person can answer, like `Mon-Fri 09:00-17:30; Sat 10:00-14:00`, in `SUPPORT_TIMEZONE`; outside them the widget says when the team is back and asks for an email address',
+    read: (p) => readHours(p),
+  }),
+  supportTimezone: setting({
+    env: 'SUPPORT_TIMEZONE', group, doc: 'the IANA time zone of `SUPPORT_HOURS`, like `Europe/Berlin`', default: '`UTC`', example: 'UTC',
+    read: (p) => p.optional('SUPPORT_TIMEZONE') ?? 'UTC',
+  }),
+  supportReplyTime: setting({
+    env: 'SUPPORT_REPLY_TIME', group, doc: 'how soon a person usually answers while open: `minutes`, `hour` or `day`', default: '`minutes`', example: 'minutes',
+    read: (p) => p.oneOf('SUPPORT_REPLY_TIME', ['minutes', 'hour', 'day'] as const, 'minutes'),
+  }),
+  escalationOffer: setting({
+    env: 'ESCALATION_OFFER', group, doc: 'when the widget offers "Talk to a person": `always`, `after_first_message` or `never`', default: '`always`', example: 'always',
+    read: (p) => p.oneOf('ESCALATION_OFFER', ['always', 'after_first_message', 'never'] as const, 'always'),
+  }),
+  closedLauncher: setting({
+    env: 'CLOSED_LAUNCHER', group, doc: '`hide`: outside `SUPPORT_HOURS` the launcher is hidden from visitors with no conversation (the API still opens the chat); `show`', default: '`show`', example: 'show',
+    read: (p) => p.oneOf('CLOSED_LAUNCHER', ['show', 'hide'] as const, 'show'),
+  }),
+  widgetStarters: setting({
+    env: 'WIDGET_STARTERS', group, doc: 'questions offered as buttons in an empty conversation, separated by `|` (at most 6, 100 characters each)', default: 'none',
+    read: (p) => readStarters(p), public: (starters) => (starters.length ? { starters: [...starters] } : {}),
+  }),
+};
+
+function readProfiles(p: Parser): Readonly<Record<string, Profile>> {
+  const raw = p.optional('OPERATOR_PROFILES');
+  if (raw === undefined) return {};
+  try {
+    return parseProfiles(raw.startsWith('{') ? raw : readFileSync(raw, 'utf8'));
+  } catch (err) {
+    p.report(`OPERATOR_PROFILES ${err instanceof SyntaxError ? 'is not valid JSON' : (err as Error).message}`);
+    return {};
+  }
+}
+
+function readPicture(p: Parser, name: string): string | undefined {
+  const raw = p.optional(name);
+  if (raw === undefined || safeUrl(raw)) return raw;
+  p.report(`${name} must be an https or site-relative URL`);
+  return undefined;
+}
+
+/** Read with the zone beside it: an unknown zone or unreadable hours stop the start, one line each. */
+function readHours(p: Parser): SupportHours | undefined {
+  const raw = p.optional('SUPPORT_HOURS');
+  const zone = p.optional('SUPPORT_TIMEZONE') ?? 'UTC';
+  if (raw === undefined) {
+    if (zone !== 'UTC') parseOrReport(p, 'Mon 00:00-01:00', zone); // the zone is still checked
+    return undefined;
+  }
+  return parseOrReport(p, raw, zone);
+}
+
+function parseOrReport(p: Parser, raw: string, zone: string): SupportHours | undefined {
+  try {
+    return parseSupportHours(raw, zone);
+  } catch (err) {
+    p.report(`SUPPORT_HOURS/SUPPORT_TIMEZONE: ${(err as Error).message}`);
+    return undefined;
+  }
+}
+
+function readStarters(p: Parser): string[] {
+  const raw = p.optional('WIDGET_STARTERS');
+  if (raw === undefined) return [];
+  const starters = raw.split('|').map((s) => s.trim()).filter(Boolean);
+  if (starters.length > 6 || starters.some((s) => s.length > 100)) p.report('WIDGET_STARTERS takes at most 6 questions of 100 characters each, separated by |');
+  return starters.slice(0, 6).map((s) => s.slice(0, 100));
+}
