@@ -21,6 +21,12 @@ export function startDemo(env: Record<string, string | undefined> = process.env)
  * What the simulator can show is turned on (an upload flow, escalation to a simulated operator,
  * signed-in sample customers) and the widget is dressed as the demo shop.
  */
+/** The simulated operators' usernames and how visitors see them (pictures in demo/site/assets). */
+export const DEMO_OPERATORS = {
+  mara: { name: 'Mara Lindqvist', avatarUrl: '/demo/assets/operator-mara.svg' },
+  theo: { name: 'Theo Adeyemi', avatarUrl: '/demo/assets/operator-theo.svg' },
+};
+
 export function withDemoDefaults(env: Record<string, string | undefined>): Record<string, string | undefined> {
   const demo: Record<string, string> = {
     DEMO: 'true',
@@ -28,6 +34,11 @@ export function withDemoDefaults(env: Record<string, string | undefined>): Recor
     WIDGET_TITLE: 'Nimbus Outdoor',
     WIDGET_GREETING: env.CHAT_MODE === 'model' ? MODEL_DEMO_GREETING : AGENT_DEMO_GREETING,
     WIDGET_ACCENT: '#1f5f3f',
+    // The people behind the chat (docs/api.md "People"): the console's operators by username, open
+    // all week by default; SUPPORT_HOURS="Mon 00:00-00:01" (any window not now) shows the away state.
+    OPERATOR_PROFILES: JSON.stringify(DEMO_OPERATORS),
+    WIDGET_BOT_NAME: 'Juniper',
+    WIDGET_STARTERS: 'Where is my order? | Which boot size should I pick? | Can I return a worn item?',
     // The shop signs in its sample customers with identity tokens it mints itself (demo/routes.ts).
     IDENTITY_SECRET: randomBytes(32).toString('base64url'),
     // The simulated model gateway and the BFF share a key made up for this run.
@@ -78,7 +89,7 @@ function demoExtension(config: Readonly<Config>): Extension {
       } }));
       app.mount(SIMULATOR_PATH, (req, env) => simulator.app.fetch(req, env)); // env: Node's socket, for the reset fault
       app.route('/', inspector.app);
-      app.route('/', createDemoRoutes({ inspector, simulator, publicOrigin, simulatorBase: SIMULATOR_PATH, identitySecret: config.identitySecret, chatMode: config.chatMode }));
+      app.route('/', createDemoRoutes({ inspector, simulator, publicOrigin, simulatorBase: SIMULATOR_PATH, identitySecret: config.identitySecret, chatMode: config.chatMode, operators: config.operatorProfiles }));
       return simulator;
     },
   };

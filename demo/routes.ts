@@ -21,6 +21,8 @@ export interface DemoDeps {
   /** Override of the `demo/site` folder (tests). */
   siteDir?: string;
   fetch?: typeof fetch;
+  /** OPERATOR_PROFILES: the console lists these usernames and shows their display names. */
+  operators?: Readonly<Record<string, { name?: string; avatarUrl?: string }>>;
 }
 
 /**
@@ -63,6 +65,7 @@ export function createDemoRoutes(deps: DemoDeps): Hono {
     c.header('cache-control', 'no-cache');
     return c.body(found.body);
   };
+  app.get('/demo/operators.json', (c) => c.json(deps.operators ?? {}));
   app.get('/demo/site/:file', asset(''));
   app.get('/demo/assets/:file', asset('assets'));
 

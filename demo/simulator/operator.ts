@@ -5,8 +5,8 @@ import { DEFAULT_OPERATOR_EMAIL, type OperatorInput, type SimulatorEngine } from
 import { optionalString, readJsonObject, SimError } from './errors.js';
 import type { WebhookDispatcher } from './webhooks.js';
 
-/** Display name used when the console sends no `name`. */
-export const DEFAULT_OPERATOR_NAME = 'Alex from Nimbus';
+/** Username used when the console sends no `name` (the service knows operators by username). */
+export const DEFAULT_OPERATOR_NAME = 'mara';
 
 /**
  * The human operator's side (the service's dashboard, in miniature) for the demo console.

@@ -5,6 +5,8 @@ import { ago, api, badgeOf, clock, el, inlineMarkdown, status } from './dom.js';
 const SIM = document.body.dataset.simBase || '/sim';
 const POLL_MS = 1500;
 const NAME_KEY = 'parley-demo-operator-name';
+/** OPERATOR_PROFILES by username, filled from /demo/operators.json. */
+let operators = {};
 const $ = (id) => document.getElementById(id);
 
 const state = { selected: null, threadKey: '' };
@@ -52,7 +54,8 @@ function renderList(conversations) {
 
 function renderMessage(m) {
   const badge = badgeOf(m.message);
-  const who = m.hbo === 'operator' && m.username ? m.username : ROLE_LABEL[m.hbo] || m.hbo;
+  // The same names visitors see: OPERATOR_PROFILES by username, else the username.
+  const who = m.hbo === 'operator' && m.username ? operators[m.username.toLowerCase()]?.name || m.username : ROLE_LABEL[m.hbo] || m.hbo;
   const body = badge
     ? el('details', { class: 'badge' },
         el('summary', { text: `Rich element: ${badge.type || badge.kind || 'unknown'}` }),
@@ -141,7 +144,13 @@ function operatorName() {
   return $('op-name').value.trim() || undefined;
 }
 
-$('op-name').value = localStorage.getItem(NAME_KEY) || '';
+// The operators the BFF knows (OPERATOR_PROFILES): the console signs replies with their username.
+fetch('/demo/operators.json').then((r) => r.json()).then((found) => {
+  operators = found;
+  const names = Object.entries(found);
+  if (names.length) $('op-name').replaceChildren(...names.map(([username, p]) => el('option', { value: username, text: `${p.name || username} (${username})` })));
+  $('op-name').value = localStorage.getItem(NAME_KEY) || names[0]?.[0] || 'mara';
+}).catch(() => {});
 $('op-name').addEventListener('change', () => localStorage.setItem(NAME_KEY, $('op-name').value.trim()));
 
 $('reply').addEventListener('submit', async (event) => {
