@@ -1,4 +1,4 @@
-// Schema entries: the people behind the chat (SPEC §11): who answers, support hours, starters.
+// Schema entries: the people behind the chat: who answers, support hours, starters (docs/api.md "People").
 import { readFileSync } from 'node:fs';
 import { parseProfiles, safeUrl, type Profile } from '../people/authors.js';
 import { parseSupportHours, type SupportHours } from '../people/support-hours.js';
