@@ -3,7 +3,7 @@
  * unread count (restored once read) and, when the page asked for it, a short beep made with
  * Web Audio (no sound file to load, nothing for a CSP to allow).
  */
-import { effect, type ReadonlySignal } from '@preact/signals-core';
+import { effect, type ReadonlySignal } from '@preact/signals';
 
 /**
  * Keeps `document.title` prefixed with `(n) ` while `unread` is above zero. The page's own title

@@ -3,7 +3,7 @@
  * (resume, lost, cleared, another tab's change) do to the state. Stream events go through the
  * pure `applyEvent`; this module writes its result and carries out the effects it names.
  */
-import { batch } from '@preact/signals-core';
+import { batch } from '@preact/signals';
 import type { MessagesPage, StreamEvent } from '../../shared/types.js';
 import { applyEvent, type Conversation } from './apply-event.js';
 import { isFatal, type Auth } from './auth.js';

@@ -4,7 +4,7 @@
  * refusal comes back into the text box (files stay with the error for Retry). A send that may have
  * reached the service (`send_uncertain`) is never offered again, so nothing is sent twice.
  */
-import { batch } from '@preact/signals-core';
+import { batch } from '@preact/signals';
 import { ApiError, type ApiError as ApiErrorType } from './api.js';
 import { isFatal, type Auth } from './auth.js';
 import type { ConversationActions } from './conversation.js';

@@ -12,7 +12,7 @@ import { pickStrings, SERVED_LOCALES } from './i18n.js';
 import { CSS } from './styles.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const LIMIT = 25 * 1024;
+const LIMIT = 27 * 1024;
 const out = mkdtempSync(join(tmpdir(), 'parley-widget-'));
 let js: Buffer;
 

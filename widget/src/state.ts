@@ -1,9 +1,7 @@
 /** All of one widget's state, as signals. The store hands them out read-only; only its actions write them. */
-import { computed, signal } from '@preact/signals-core';
+import { computed, signal } from '@preact/signals';
 import type { ConversationSummary, FeedbackValue, PublicConfig, SessionUser } from '../../shared/types.js';
 import type { ChatMessage } from './messages.js';
-// Components that read these signals re-render when they change.
-import './tracked.js';
 
 /** Where the conversation stands: not started, with the agent, with a person, or over. */
 export type Convo = 'none' | 'active' | 'escalated' | 'archived';

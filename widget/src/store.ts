@@ -4,7 +4,7 @@
  * (conversation.ts); the connection (sync.ts) only connects. `destroy()` releases the stream,
  * timers and window listeners.
  */
-import type { ReadonlySignal } from '@preact/signals-core';
+import type { ReadonlySignal } from '@preact/signals';
 import type { PublicConfig } from '../../shared/types.js';
 import { ApiError, request } from './api.js';
 import { createAuth } from './auth.js';

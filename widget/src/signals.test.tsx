@@ -1,8 +1,7 @@
-import { signal } from '@preact/signals-core';
+import { signal } from '@preact/signals';
 import { act, cleanup, render, screen } from '@testing-library/preact';
 import { useState } from 'preact/hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import './tracked.js';
 
 afterEach(cleanup);
 
