@@ -7,7 +7,8 @@ import fr from './widget/src/locales/fr.js';
 
 const LOCALES: Record<string, object> = { de, fr };
 
-// One config: the widget build (IIFE for the script tag, ESM for npm users) and the test projects.
+// One config: the chat's build (an IIFE the loader inserts, ESM for npm users; scripts/build-widget.mjs
+// then builds the loader, widget.js) and the test projects.
 export default defineConfig({
   plugins: [
     {
@@ -60,7 +61,7 @@ export default defineConfig({
       entry: 'widget/src/main.ts',
       name: 'ParleyWidget',
       formats: ['iife', 'es'],
-      fileName: (format) => (format === 'iife' ? 'widget.js' : 'widget.mjs'),
+      fileName: (format) => (format === 'iife' ? 'parley-chat.js' : 'widget.mjs'), // scripts/build-widget.mjs adds the hash
     },
   },
   test: {

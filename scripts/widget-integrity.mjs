@@ -3,7 +3,7 @@
 // Usage: node scripts/widget-integrity.mjs [outDir]   (default dist/widget)
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,17 +11,22 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Reads `dir/widget.js`, writes `dir/manifest.json`, returns the manifest. */
-export function writeManifest(dir) {
-  const file = join(dir, 'widget.js');
-  const body = readFileSync(file);
-  const manifest = {
-    file: 'widget.js',
+/** Size and integrity of one built file. */
+function describe(dir, file) {
+  const body = readFileSync(join(dir, file));
+  return {
+    file,
     bytes: body.length,
     gzipBytes: gzipSync(body, { level: 9 }).length,
     brotliBytes: brotliCompressSync(body).length,
     integrity: 'sha384-' + createHash('sha384').update(body).digest('base64'),
   };
+}
+
+/** Reads `dir/widget.js` (the loader) and the chat file, writes `dir/manifest.json`, returns the manifest. */
+export function writeManifest(dir) {
+  const chunk = readdirSync(dir).find((f) => /^parley-chat\.[0-9a-f]+\.js$/.test(f));
+  const manifest = { ...describe(dir, 'widget.js'), ...(chunk && { chat: describe(dir, chunk) }), esm: describe(dir, 'widget.mjs') };
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   return manifest;
 }
@@ -60,8 +65,10 @@ function main() {
   const m = writeManifest(dir);
   writeTypes(dir);
   const kb = (n) => (n / 1024).toFixed(2) + ' KB';
-  console.log(`widget.js  ${m.bytes} B (${kb(m.bytes)})  gzip ${m.gzipBytes} B (${kb(m.gzipBytes)})  brotli ${m.brotliBytes} B`);
-  console.log(`integrity  ${m.integrity}`);
+  for (const f of [m, m.chat, m.esm].filter(Boolean)) {
+    console.log(`${f.file.padEnd(26)} ${f.bytes} B (${kb(f.bytes)})  gzip ${f.gzipBytes} B (${kb(f.gzipBytes)})  brotli ${f.brotliBytes} B`);
+    console.log(`${''.padEnd(26)} ${f.integrity}`);
+  }
   console.log(`wrote      ${relative(root, join(dir, 'manifest.json'))}, widget.d.ts, widget.d.mts, types/`);
 }
 

@@ -111,7 +111,9 @@ it('Parley("show") puts a bubble beside the launcher that opens into the chat, a
     await ask(page, 'Yes, for two people');
     const { requests } = (await gateway('GET', '/requests')) as { requests: Array<{ path: string; messages?: Array<{ role: string; content: string }> }> };
     const call = requests.find((r) => r.path === '/chat/completions');
-    expect(call?.messages?.find((m) => m.role === 'system')?.content).toContain('Need help choosing a tent?');
+    // The page's text reaches the model fenced in a user-role message, never in the system message.
+    expect(call?.messages?.find((m) => m.role === 'user' && m.content.startsWith('<page_context>'))?.content).toContain('Need help choosing a tent?');
+    expect(call?.messages?.filter((m) => m.role === 'system').map((m) => m.content).join()).not.toContain('tent');
     expect(problems).toEqual([]);
     await context.close();
   }

@@ -29,7 +29,13 @@ export function loadWidgetAsset(root = projectRoot()): WidgetAsset | undefined {
     if (/^[a-z]{2}\.json$/.test(name)) locales.set(name, readFileSync(join(localeDir, name)));
   }
   const css = join(dir, 'widget.css');
+  const chatName = readdirSync(dir).find((name) => /^parley-chat\.[0-9a-f]+\.js$/.test(name));
+  const chatBody = chatName ? readFileSync(join(dir, chatName)) : undefined;
   return {
+    ...(chatName &&
+      chatBody && {
+        chat: { name: chatName, body: chatBody, gzip: gzipSync(chatBody, { level: 9 }), brotli: brotliCompressSync(chatBody, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }) },
+      }),
     locales,
     ...(existsSync(css) && { css: readFileSync(css) }),
     body,

@@ -86,6 +86,32 @@ export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.body(body as Uint8Array<ArrayBuffer>, 200, headers);
   });
 
+  // The chat the loader fetches: its name carries its content hash, so it never changes (and a
+  // cached copy always matches the integrity written into the loader).
+  const chat = widget?.chat;
+  if (chat) {
+    app.on(['GET', 'HEAD'], `/${chat.name}`, (c) => {
+      const headers: Record<string, string> = {
+        ...ASSET_HEADERS,
+        'content-type': 'text/javascript; charset=utf-8',
+        'cache-control': 'public, max-age=31536000, immutable',
+        vary: 'Accept-Encoding',
+      };
+      const accept = c.req.header('accept-encoding') ?? '';
+      let body = chat.body;
+      if (/\bbr\b/.test(accept)) {
+        body = chat.brotli;
+        headers['content-encoding'] = 'br';
+      } else if (/\bgzip\b/.test(accept)) {
+        body = chat.gzip;
+        headers['content-encoding'] = 'gzip';
+      }
+      headers['content-length'] = String(body.byteLength);
+      if (c.req.method === 'HEAD') return c.body(null, 200, headers);
+      return c.body(body as Uint8Array<ArrayBuffer>, 200, headers);
+    });
+  }
+
   // The widget's CSS as a file, for browsers that cannot construct a stylesheet (Safari < 16.4).
   app.get('/widget.css', (c) => {
     if (!widget?.css) throw new NotFoundError('The widget is not built; run npm run build');

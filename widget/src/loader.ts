@@ -1,0 +1,181 @@
+/**
+ * `widget.js`: the loader (docs/embedding.md, "What the page pays"). It costs a page whose visitor
+ * never touches the chat nothing but itself: no request, no framework. It installs the queued
+ * `window.Parley`, draws the launcher in plain DOM, and fetches the chat (a second file with its
+ * content hash in its name, checked with `integrity`) only when it is needed: the visitor points
+ * at, focuses or clicks the launcher, a call needs it, this browser already has a conversation
+ * (at idle, so its stream and unread count stay live), `<parley-chat>` is on the page, or
+ * `init({preload: true})`. The chat then takes over `window.Parley` and replays every call
+ * queued so far, in order.
+ */
+import { LOADER_CSS } from './loader-styles.js';
+
+// Written by the build (scripts/build-widget.mjs): the chat file's name and its SRI hash.
+declare const __PARLEY_CHUNK__: string;
+declare const __PARLEY_CHUNK_SRI__: string;
+
+type Call = unknown[];
+type Global = ((...args: unknown[]) => void) & { q?: ArrayLike<unknown>[]; s?: HTMLScriptElement };
+interface Chat {
+  boot(script: HTMLScriptElement): void;
+}
+type Win = Window & { Parley?: Global; __parleyChat?: (chat: Chat) => void; trustedTypes?: { createPolicy(name: string, rules: object): { createScriptURL(url: string): string } } };
+
+// Calls that need the chat itself; the rest wait in the queue until it comes.
+const NEEDS_CHAT = new Set(['open', 'toggle', 'send', 'show', 'identify', 'reset']);
+const RETRY_MS = [2_000, 5_000, 15_000];
+const w = window as Win;
+const me = document.currentScript as HTMLScriptElement | null;
+
+if (me?.src && !w.Parley?.s) start(me);
+
+function start(script: HTMLScriptElement): void {
+  const d = script.dataset;
+  const chunkUrl = new URL(__PARLEY_CHUNK__, script.src).href;
+  const bff = (d.bff || new URL(script.src).origin).replace(/\/+$/, '');
+  const queue: Call[] = Array.from(w.Parley?.q || [], (a) => Array.from(a));
+  let state: 'waiting' | 'loading' | 'failed' | 'loaded' = 'waiting';
+  let failures = 0;
+  let host: HTMLElement | undefined;
+  let launcher: HTMLButtonElement | undefined;
+  let frame: HTMLElement | undefined;
+
+  const option = (name: string): unknown => {
+    let value: unknown;
+    for (const call of queue) if (call[0] === 'init' && call[1] && typeof call[1] === 'object' && name in call[1]) value = (call[1] as Record<string, unknown>)[name];
+    return value;
+  };
+  const started = () => d.manual === undefined || queue.some((c) => c[0] === 'init');
+
+  const api: Global = (...args: unknown[]) => {
+    queue.push(args);
+    if (NEEDS_CHAT.has(String(args[0])) || (args[0] === 'init' && (args[1] as { preload?: boolean } | undefined)?.preload)) load();
+    else if (args[0] === 'destroy') removeLauncher();
+    else if (args[0] === 'init') whenReady(draw);
+  };
+  api.q = queue;
+  api.s = script;
+  w.Parley = api;
+
+  // A Trusted Types policy (named "parley") that creates exactly one script URL: the chat's.
+  const policy = w.trustedTypes?.createPolicy('parley', {
+    createScriptURL: (url: string) => {
+      if (url !== chunkUrl) throw new TypeError('parley: only the chat script may load');
+      return url;
+    },
+  });
+
+  function load(): void {
+    if (state === 'loading' || state === 'loaded') return;
+    state = 'loading';
+    launcher?.classList.remove('failed');
+    const el = document.createElement('script');
+    el.src = (policy ? policy.createScriptURL(chunkUrl) : chunkUrl) as string;
+    el.integrity = __PARLEY_CHUNK_SRI__;
+    el.crossOrigin = 'anonymous';
+    if (script.nonce) el.nonce = script.nonce; // so 'strict-dynamic' and nonce CSPs trust it too
+    el.async = true;
+    el.onerror = () => {
+      el.remove();
+      state = 'failed';
+      failures++;
+      if (launcher) {
+        launcher.classList.add('failed');
+        launcher.setAttribute('aria-label', 'Chat could not load. Try again');
+      }
+      frame?.remove();
+      frame = undefined;
+      // Nothing is lost: the queue waits for the next try (a click, or a timer a while later).
+      setTimeout(() => state === 'failed' && load(), RETRY_MS[Math.min(failures, RETRY_MS.length) - 1]);
+    };
+    w.__parleyChat = (chat) => {
+      state = 'loaded';
+      delete w.__parleyChat;
+      api.q = queue;
+      chat.boot(script); // takes over window.Parley and replays the queue, in order
+      // The chat draws its own launcher and panel; ours go once it is ready.
+      const parley = w.Parley as unknown as { on?: (e: string, fn: () => void) => void };
+      parley.on?.('ready', removeLauncher);
+      if (!started()) removeLauncher();
+    };
+    document.head.appendChild(el);
+  }
+
+  function removeLauncher(): void {
+    host?.remove();
+    host = launcher = frame = undefined;
+  }
+
+  /** Opens at once: a frame where the panel will be, then the chat fills it. */
+  function open(): void {
+    if (state === 'loaded') return void w.Parley!('open');
+    api('open');
+    if (!host || frame) return;
+    frame = document.createElement('div');
+    frame.className = 'frame';
+    frame.setAttribute('role', 'dialog');
+    frame.setAttribute('aria-label', (option('title') as string) || d.title || 'Chat');
+    frame.setAttribute('aria-busy', 'true');
+    frame.tabIndex = -1;
+    const head = document.createElement('div');
+    head.className = 'head';
+    head.textContent = (option('title') as string) || d.title || '';
+    const dots = document.createElement('div');
+    dots.className = 'dots';
+    for (let i = 0; i < 3; i++) dots.appendChild(document.createElement('i'));
+    frame.append(head, dots);
+    host.shadowRoot!.appendChild(frame);
+    frame.focus();
+  }
+
+  function draw(): void {
+    if (host || state === 'loaded' || !started() || option('launcher') === false) return;
+    host = document.createElement('div');
+    host.setAttribute('data-parley-loader', '');
+    const root = host.attachShadow({ mode: 'open' });
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(LOADER_CSS);
+    root.adoptedStyleSheets = [sheet];
+    const accent = ((option('theme') as { accent?: string } | undefined)?.accent || d.accent || '').trim();
+    if (/^#[0-9a-f]{3,8}$/i.test(accent)) sheet.insertRule(`:host{--a:${accent}}`);
+    const position = (option('theme') as { position?: string } | undefined)?.position || d.position;
+    launcher = document.createElement('button');
+    launcher.type = 'button';
+    launcher.className = position === 'left' ? 'launcher left' : 'launcher';
+    launcher.setAttribute('aria-label', 'Open chat');
+    launcher.setAttribute('aria-expanded', 'false');
+    const svgNs = 'http://www.w3.org/2000/svg';
+    const svg = document.createElementNS(svgNs, 'svg');
+    svg.setAttribute('viewBox', '0 0 24 24');
+    svg.setAttribute('aria-hidden', 'true');
+    const path = document.createElementNS(svgNs, 'path');
+    path.setAttribute('d', 'M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z');
+    svg.appendChild(path);
+    launcher.appendChild(svg);
+    // Pointing at the launcher or tabbing to it fetches the chat, so it is there by the click.
+    launcher.addEventListener('pointerenter', load);
+    launcher.addEventListener('focus', load);
+    launcher.addEventListener('click', open);
+    root.appendChild(launcher);
+    document.body.appendChild(host);
+  }
+
+  whenReady(() => {
+    if (document.querySelector('parley-chat')) return load(); // an inline chat is on show at once
+    draw();
+    // This browser has a conversation: the chat comes at idle, so its stream, unread count and alerts stay live.
+    let known = false;
+    try {
+      known = !!localStorage.getItem('parley:' + bff);
+    } catch {
+      // storage blocked: a first visit as far as we can tell
+    }
+    if (known) (w.requestIdleCallback || ((fn: () => void) => setTimeout(fn, 200)))(() => load());
+  });
+  for (const call of queue) if (NEEDS_CHAT.has(String(call[0])) || (call[0] === 'init' && (call[1] as { preload?: boolean } | undefined)?.preload)) load();
+}
+
+function whenReady(fn: () => void): void {
+  if (document.body) fn();
+  else document.addEventListener('DOMContentLoaded', fn, { once: true });
+}
