@@ -2,7 +2,7 @@
 // RSS per idle stream, and the same with Redis and two instances. Servers are pinned to core 0
 // and the load runs on core 1 (when taskset exists); everything talks to 127.0.0.1 only.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { MemoryOnceStore } from '../bff/src/adapters/memory-limits.js';
 import { TokenService } from '../bff/src/lib/tokens.js';
@@ -149,10 +149,11 @@ async function rssPerStream(servers: SpawnedServer[], count: number): Promise<nu
 async function main() {
   // Measure what production runs: the compiled server, not the sources through a loader.
   // The demo build too: with no UPSTREAM_BASE_URL the simulator stands in for the service.
-  for (const script of ['build:server', 'build:demo']) {
+  for (const script of ['build:widget', 'build:server', 'build:demo']) {
     if (spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit' }).status !== 0) throw new Error(`${script} failed`);
   }
   console.log(`Parley benchmarks — ${SECONDS}s runs, servers on core 0 (${pin.length ? 'pinned' : 'unpinned'}), load from ${hasWrk ? 'wrk' : 'the Node http client (apt-get install wrk for a faster one)'}, node ${process.version}\n`);
+  widgetSizes();
   // Each comparison starts fresh servers: a memory BFF that has taken a million webhooks holds
   // a million retained events in its heap, and its GC would be measured instead of the code.
   const memory = () => startServer(env(), { prefix: pin, compiled: true });
@@ -217,6 +218,18 @@ async function main() {
     await finish([a, b]);
     await redis.stop();
   }
+}
+
+/** The widget's files against their budgets (hard ceilings in widget/src/size.test.ts; goals from issue 19). */
+function widgetSizes(): void {
+  type Described = { file: string; gzipBytes: number; brotliBytes: number; integrity: string };
+  const m = JSON.parse(readFileSync('dist/widget/manifest.json', 'utf8')) as Described & { chat: Described; esm: Described };
+  const row = (what: string, f: Described, goal: number, ceiling: number) =>
+    report(what, `${f.gzipBytes} B gzip, ${f.brotliBytes} B brotli (goal ${goal} KB, ceiling ${ceiling} KB) ${f.integrity.slice(0, 20)}…`);
+  row('widget.js, the loader every visitor downloads', m, 2, 3);
+  row(`${m.chat.file}, the chat, fetched when needed`, m.chat, 32, 40);
+  row('widget.mjs, for npm users', m.esm, 32, 40);
+  console.log('');
 }
 
 async function finish(servers: SpawnedServer[]) {

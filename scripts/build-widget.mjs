@@ -24,11 +24,16 @@ export async function buildWidget(outDir = join(root, 'dist/widget'), logLevel =
     for (const old of readdirSync(outDir)) if (/^parley-chat\.[0-9a-f]+\.js$/.test(old)) rmSync(join(outDir, old));
     renameSync(join(outDir, 'parley-chat.js'), join(outDir, chunk));
     const integrity = 'sha384-' + createHash('sha384').update(body).digest('base64');
+    // The launcher's name in each served language, from the locale files the chat build wrote (one source).
+    const labels = { en: 'Open chat' };
+    for (const file of readdirSync(join(outDir, 'widget-locales'))) {
+      labels[file.replace('.json', '')] = JSON.parse(readFileSync(join(outDir, 'widget-locales', file), 'utf8')).open;
+    }
     await build({
       configFile: false,
       root,
       logLevel,
-      define: { __PARLEY_CHUNK__: JSON.stringify(chunk), __PARLEY_CHUNK_SRI__: JSON.stringify(integrity) },
+      define: { __PARLEY_CHUNK__: JSON.stringify(chunk), __PARLEY_CHUNK_SRI__: JSON.stringify(integrity), __PARLEY_OPEN_LABELS__: JSON.stringify(labels) },
       build: {
         outDir,
         emptyOutDir: false,

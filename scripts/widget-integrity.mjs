@@ -1,4 +1,4 @@
-// Runs after `vite build`: prints the size and the SRI hash of widget.js, writes manifest.json
+// Runs after scripts/build-widget.mjs: prints the sizes and SRI hashes of widget.js (the loader), the chat and widget.mjs, writes manifest.json
 // (read by the BFF and by integrators pinning the script) and the npm build's widget.d.ts.
 // Usage: node scripts/widget-integrity.mjs [outDir]   (default dist/widget)
 import { spawnSync } from 'node:child_process';
@@ -59,7 +59,7 @@ export declare function init(options?: ParleyOptions): ParleyInstance;
 function main() {
   const dir = resolve(root, process.argv[2] || 'dist/widget');
   if (!existsSync(join(dir, 'widget.js'))) {
-    console.error(`${relative(root, dir)}/widget.js is missing: run vite build first`);
+    console.error(`${relative(root, dir)}/widget.js is missing: run npm run build:widget first`);
     process.exit(1);
   }
   const m = writeManifest(dir);

@@ -27,7 +27,7 @@ export function ensureWidgetBuilt(): void {
   if (existsSync(out) && statSync(out).mtimeMs > Math.max(newest(`${ROOT}widget/src`), newest(`${ROOT}shared`))) return;
   // Vitest runs with NODE_ENV=test, which would give a development (JSX dev runtime) build.
   const env = { ...process.env, NODE_ENV: 'production' };
-  execFileSync(process.execPath, [`${ROOT}node_modules/vite/bin/vite.js`, 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit', env });
+  execFileSync(process.execPath, [`${ROOT}scripts/build-widget.mjs`], { cwd: ROOT, stdio: 'inherit', env });
   execFileSync(process.execPath, [`${ROOT}scripts/widget-integrity.mjs`], { cwd: ROOT, stdio: 'inherit', env });
 }
 
@@ -134,8 +134,11 @@ export async function openHostPage(world: World, options: PageOptions = {}): Pro
   return { context, page, problems };
 }
 
-/** The launcher inside the widget's shadow root (Playwright's CSS engine pierces open shadow roots). */
-export const launcher = (page: Page): Locator => page.locator('[data-parley] button.launcher');
+/**
+ * The launcher inside the widget's shadow root (Playwright's CSS engine pierces open shadow roots):
+ * the loader's until the chat has loaded, then the chat's own (added later, so the last one).
+ */
+export const launcher = (page: Page): Locator => page.locator('[data-parley] button.launcher, [data-parley-loader] button.launcher').last();
 export const panel = (page: Page): Locator => page.getByRole('dialog');
 export const composer = (page: Page): Locator => panel(page).getByRole('textbox', { name: 'Message' });
 

@@ -226,7 +226,8 @@ describe('inline and dark', () => {
   it("speaks the browser's language (German, fetched from the BFF under the strict CSP)", async () => {
     const german = await openHostPage(world, { locale: 'de-DE' });
     const { page } = german;
-    await page.locator('[data-parley] button.launcher[aria-label="Chat öffnen"]').click();
+    await expect.poll(() => launcher(page).getAttribute('aria-label')).toBe('Chat öffnen'); // the loader's, then the chat's
+    await launcher(page).click();
     await panel(page).getByRole('textbox', { name: 'Nachricht' }).waitFor();
     expect(await panel(page).getByRole('button', { name: 'Senden' }).count()).toBe(1);
     expect(german.problems).toEqual([]);

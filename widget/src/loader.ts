@@ -13,6 +13,8 @@ import { LOADER_CSS } from './loader-styles.js';
 // Written by the build (scripts/build-widget.mjs): the chat file's name and its SRI hash.
 declare const __PARLEY_CHUNK__: string;
 declare const __PARLEY_CHUNK_SRI__: string;
+// The launcher's name by language, from the locale files (English built in).
+declare const __PARLEY_OPEN_LABELS__: Record<string, string>;
 
 type Call = unknown[];
 type Global = ((...args: unknown[]) => void) & { q?: ArrayLike<unknown>[]; s?: HTMLScriptElement };
@@ -113,7 +115,8 @@ function start(script: HTMLScriptElement): void {
     if (!host || frame) return;
     frame = document.createElement('div');
     frame.className = 'frame';
-    frame.setAttribute('role', 'dialog');
+    // A placeholder, not the dialog: it says the chat is coming, and the chat's own panel is the dialog.
+    frame.setAttribute('role', 'status');
     frame.setAttribute('aria-label', (option('title') as string) || d.title || 'Chat');
     frame.setAttribute('aria-busy', 'true');
     frame.tabIndex = -1;
@@ -142,7 +145,9 @@ function start(script: HTMLScriptElement): void {
     launcher = document.createElement('button');
     launcher.type = 'button';
     launcher.className = position === 'left' ? 'launcher left' : 'launcher';
-    launcher.setAttribute('aria-label', 'Open chat');
+    const lang = String(option('locale') || d.locale || navigator.language || 'en').slice(0, 2).toLowerCase();
+    const label = (option('strings') as { open?: string } | undefined)?.open || __PARLEY_OPEN_LABELS__[lang] || __PARLEY_OPEN_LABELS__.en!;
+    launcher.setAttribute('aria-label', label);
     launcher.setAttribute('aria-expanded', 'false');
     const svgNs = 'http://www.w3.org/2000/svg';
     const svg = document.createElementNS(svgNs, 'svg');

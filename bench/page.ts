@@ -1,0 +1,143 @@
+/**
+ * `npm run bench:page`: what the embed costs a host page, in headless Chromium with the CPU throttled
+ * 4×. A plain page is loaded without the embed, with it, and (with BENCH_BEFORE_DIR, a built
+ * `dist/widget` of an earlier version) with the earlier widget, alternately, BENCH_PAGE_RUNS times
+ * (default 7); medians are printed. Per page: requests to the BFF before any interaction, main-thread
+ * script time (CDP ScriptDuration), long tasks; then, on a page with the embed, click to a focused
+ * composer after pointing at the launcher first, and with no warning (a keyboard or touch click).
+ */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startServer } from '../test/helpers/server.js';
+
+const RUNS = Number(process.env.BENCH_PAGE_RUNS || 7);
+const THROTTLE = 4;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/** Serves the plain page (with or without a script tag) and, for the "before" variant, an earlier widget. */
+async function hostServer(bffOrigin: string, beforeDir?: string) {
+  const page = (script: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Shop</title>${script}</head><body><main><h1>Outdoor gear</h1>${'<p>Tents, packs and boots for every trail. '.repeat(40)}</p></main></body></html>`;
+  const server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (url.startsWith('/before/') && beforeDir) {
+      res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' });
+      return void res.end(readFileSync(join(beforeDir, url.slice(8).split('?')[0]!)));
+    }
+    const variant = new URL(url, 'http://x').searchParams.get('v');
+    const script =
+      variant === 'embed' ? `<script src="${bffOrigin}/widget.js" async></script>` : variant === 'before' ? `<script src="/before/widget.js" data-bff="${bffOrigin}" async></script>` : '';
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(script));
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise<void>((ok) => server.close(() => ok())) };
+}
+
+interface Load {
+  requests: number;
+  scriptMs: number;
+  longTasks: number;
+}
+
+/** One cold load of `url` in a fresh context; what it cost before anyone touched the chat. */
+async function coldLoad(browser: Browser, url: string, bffOrigin: string): Promise<Load> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLE });
+  await page.addInitScript(() => {
+    const w = window as unknown as { __long: number };
+    w.__long = 0;
+    new PerformanceObserver((list) => void (w.__long += list.getEntries().length)).observe({ type: 'longtask', buffered: true });
+  });
+  let requests = 0;
+  page.on('request', (r) => void (r.url().startsWith(bffOrigin) && requests++));
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForTimeout(2_500); // idle callbacks, late requests
+  const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
+  const scriptMs = (metrics.find((m) => m.name === 'ScriptDuration')?.value ?? 0) * 1000;
+  const longTasks = await page.evaluate(() => (window as unknown as { __long: number }).__long);
+  await context.close();
+  return { requests, scriptMs, longTasks };
+}
+
+/** Milliseconds from a click on the launcher to a focused text box in the chat; `warn`: point at it first. */
+async function clickToComposer(browser: Browser, url: string, warn: boolean): Promise<{ frameMs: number; composerMs: number }> {
+  const context = await browser.newContext();
+  const page: Page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLE });
+  await page.goto(url, { waitUntil: 'load' });
+  const launcher = page.locator('[data-parley-loader] >> css=.launcher');
+  await launcher.waitFor();
+  if (warn) {
+    const chat = page.waitForResponse((r) => /parley-chat\.[0-9a-f]+\.js/.test(r.url()));
+    await launcher.hover();
+    await (await chat).finished();
+    await page.waitForTimeout(300);
+  }
+  const result = await page.evaluate(async () => {
+    const deepActive = () => {
+      let el = document.activeElement;
+      while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+      return el;
+    };
+    const loaderRoot = document.querySelector('[data-parley-loader]')?.shadowRoot;
+    const chatRoot = () => document.querySelector('[data-parley]')?.shadowRoot;
+    const button = (chatRoot()?.querySelector('.launcher') ?? loaderRoot?.querySelector('.launcher')) as HTMLButtonElement;
+    const t0 = performance.now();
+    button.click();
+    const frameMs = loaderRoot?.querySelector('.frame') || chatRoot()?.querySelector('.panel') ? performance.now() - t0 : NaN;
+    for (;;) {
+      await new Promise(requestAnimationFrame);
+      if (deepActive()?.tagName === 'TEXTAREA') return { frameMs, composerMs: performance.now() - t0 };
+      if (performance.now() - t0 > 10_000) return { frameMs, composerMs: NaN };
+    }
+  });
+  await context.close();
+  return result;
+}
+
+async function main() {
+  const bff = await startServer({ SIM_REPLY_DELAY_MS: '5' });
+  const bffOrigin = bff.url.replace('127.0.0.1', 'localhost');
+  const before = process.env.BENCH_BEFORE_DIR;
+  const host = await hostServer(bffOrigin, before);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  try {
+    const variants = ['none', 'embed', ...(before ? ['before'] : [])];
+    const loads: Record<string, Load[]> = Object.fromEntries(variants.map((v) => [v, []]));
+    for (let i = 0; i < RUNS; i++) for (const v of variants) loads[v]!.push(await coldLoad(browser, `${host.url}?v=${v}`, bffOrigin));
+    console.log(`\nHost-page cost, headless Chromium, CPU ${THROTTLE}× slower, median of ${RUNS} cold loads each (alternating):`);
+    console.log('| page | requests to the BFF before interaction | main-thread script | long tasks |');
+    console.log('|---|---|---|---|');
+    for (const v of variants) {
+      const l = loads[v]!;
+      const name = v === 'none' ? 'without the embed' : v === 'embed' ? 'with the embed (loader)' : 'with the earlier widget (one file)';
+      console.log(`| ${name} | ${median(l.map((x) => x.requests))} | ${median(l.map((x) => x.scriptMs)).toFixed(1)} ms | ${median(l.map((x) => x.longTasks))} |`);
+    }
+    const warned: number[] = [];
+    const cold: Array<{ frameMs: number; composerMs: number }> = [];
+    for (let i = 0; i < Math.min(RUNS, 5); i++) {
+      warned.push((await clickToComposer(browser, `${host.url}?v=embed`, true)).composerMs);
+      cold.push(await clickToComposer(browser, `${host.url}?v=embed`, false));
+    }
+    console.log(`\nOpening the chat (CPU ${THROTTLE}×, median of ${warned.length}):`);
+    console.log(`- pointed at the launcher first (the chat preloaded), click to focused composer: ${median(warned).toFixed(0)} ms (goal ≤ 100)`);
+    console.log(`- a click with no warning: the panel's frame after ${median(cold.map((c) => c.frameMs)).toFixed(1)} ms, a focused composer after ${median(cold.map((c) => c.composerMs)).toFixed(0)} ms (goal ≤ 300)`);
+  } finally {
+    await browser.close();
+    await host.close();
+    await bff.stop();
+  }
+}
+
+await main();

@@ -1,0 +1,120 @@
+/**
+ * The loader (widget.js) and the chat it fetches: what a page pays before anyone touches the chat,
+ * when the chat comes, and that it comes under nonce and Trusted Types CSPs.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composer, launcher, openHostPage, panel, startWorld, type World } from './harness.js';
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(() => world?.close());
+
+const chatFile = /\/parley-chat\.[0-9a-f]+\.js$/;
+
+/** A page of our own with `csp` and a script tag carrying `attrs`. */
+async function customPage(csp: string, attrs: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp });
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
+<script src="${world.bffOrigin}/widget.js" ${attrs} async></script></head><body><main><h1>Shop</h1></main></body></html>`);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise<void>((ok) => server.close(() => ok())) };
+}
+
+describe('the loader', () => {
+  it('a first visit that never touches the chat makes no request to the BFF beyond widget.js', async () => {
+    const { page, context, problems } = await openHostPage(world, {});
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+    await page.reload({ waitUntil: 'load' });
+    await launcher(page).waitFor();
+    await page.waitForTimeout(1500); // idle callbacks, timers
+    expect(requests.filter((p) => p !== '/')).toEqual(['/widget.js']);
+    expect(await launcher(page).getAttribute('aria-label')).toBe('Open chat');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('fetches the chat when the visitor points at the launcher, so the click opens it at once', async () => {
+    const { page, context, problems } = await openHostPage(world, {});
+    const chat = page.waitForRequest((r) => chatFile.test(r.url()));
+    await launcher(page).hover();
+    const request = await chat;
+    expect((await request.response())?.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+    await launcher(page).click();
+    await expect.poll(() => composer(page).evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('handlers registered before the chat fire after it comes, and queued calls run in order', async () => {
+    const { page, context } = await openHostPage(world, {});
+    await page.addInitScript(() => {
+      const w = window as unknown as { seen: string[]; Parley: ((...a: unknown[]) => void) & { q?: unknown[] } };
+      w.seen = [];
+      w.Parley = function (...args: unknown[]) {
+        (w.Parley.q = w.Parley.q || []).push(args);
+      } as typeof w.Parley;
+      w.Parley('on', 'ready', () => w.seen.push('ready'));
+      w.Parley('on', 'open', () => w.seen.push('open'));
+    });
+    await page.reload();
+    await launcher(page).click();
+    await panel(page).waitFor();
+    await expect.poll(() => page.evaluate(() => (window as unknown as { seen: string[] }).seen)).toEqual(expect.arrayContaining(['ready', 'open']));
+    await context.close();
+  });
+
+  it('when the chat cannot load (network, integrity) the launcher says so, and a later try works with nothing lost', async () => {
+    const { page, context } = await openHostPage(world, {});
+    let refused = 0;
+    await page.route(chatFile, (route) => (refused++ === 0 ? route.abort() : route.continue()));
+    await launcher(page).click(); // queues 'open', the fetch fails
+    await expect.poll(() => launcher(page).getAttribute('aria-label')).toBe('Chat could not load. Try again');
+    await launcher(page).click(); // tries again; the queued open still happens
+    await composer(page).waitFor();
+    expect(refused).toBe(2);
+    await context.close();
+  });
+
+  it('shows the panel’s frame at once on a click with no warning, then the chat fills it', async () => {
+    const { page, context } = await openHostPage(world, {});
+    await page.route(chatFile, async (route) => {
+      await new Promise((r) => setTimeout(r, 500)); // a slow network
+      await route.continue();
+    });
+    await page.locator('[data-parley-loader] button.launcher').evaluate((b: HTMLButtonElement) => b.click());
+    expect(await page.locator('[data-parley-loader] .frame').isVisible()).toBe(true);
+    await composer(page).waitFor();
+    await expect.poll(() => page.locator('[data-parley-loader]').count()).toBe(0);
+    await context.close();
+  });
+
+  it("works under a nonce + 'strict-dynamic' CSP: the chat carries the loader's nonce", async () => {
+    const nonce = 'bm9uY2UtZm9yLXRlc3Rz';
+    const bff = world.bffOrigin;
+    const host = await customPage(`default-src 'none'; script-src 'nonce-${nonce}' 'strict-dynamic'; style-src ${bff}; connect-src ${bff}; img-src ${bff} data:`, `nonce="${nonce}"`);
+    const { page, context, problems } = await openHostPage(world, { url: host.url });
+    await launcher(page).click();
+    await composer(page).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+    await host.close();
+  });
+
+  it("works under require-trusted-types-for 'script' with the policy named parley", async () => {
+    const bff = world.bffOrigin;
+    const host = await customPage(`default-src 'none'; script-src ${bff}; style-src ${bff}; connect-src ${bff}; img-src ${bff} data:; require-trusted-types-for 'script'; trusted-types parley`, '');
+    const { page, context, problems } = await openHostPage(world, { url: host.url });
+    await launcher(page).click();
+    await composer(page).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+    await host.close();
+  });
+});
