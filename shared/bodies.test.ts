@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { checkBody } from '../bff/src/lib/body.js';
 import { ValidationError } from '../bff/src/errors.js';
-import { FeedbackBody, MessageBody, NewConversationBody, SessionBody, TokenBody } from './bodies.js';
+import { FeedbackBody, FlowBody, FlowVariables, MessageBody, NewConversationBody, SessionBody, TokenBody } from './bodies.js';
 
 /** The code and message a body gets, or its checked value. */
 function check(schema: v.GenericSchema, body: unknown): unknown {
@@ -39,5 +39,24 @@ describe('request body schemas (docs/api.md codes)', () => {
     expect(check(MessageBody, { text: ' a\r\nb ', clientId: ' c-1 ', extra: true })).toEqual({ text: 'a\nb', clientId: 'c-1' });
     expect(check(SessionBody, { profileName: '', context: null })).toEqual({ identityToken: undefined, text: undefined, profileName: undefined, clientId: undefined, context: undefined });
     expect(check(FeedbackBody, { messageId: 'm:1', value: 'up', comment: '  ' })).toEqual({ messageId: 'm:1', value: 'up', comment: undefined });
+  });
+});
+
+describe('flow variables', () => {
+  it.each([
+    [{ variables: [1] }, ['invalid_request', '"variables" must be an object of names to strings, numbers or booleans']],
+    [{ variables: { a: 1 }, extra: 1 }, ['invalid_request', 'Unknown field "extra"; send {"variables": {...}}']],
+    [{ variables: { 'a\u0001': 1 } }, ['invalid_request', 'Variable names must be 1 to 100 printable characters']],
+    [{ variables: { ok: 1, bad: { deep: true } } }, ['invalid_request', 'Variable "bad" must be a string (up to 10000 characters), a number or a boolean']],
+    [{ variables: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`v${i}`, i])) }, ['invalid_request', 'At most 100 variables may be sent']],
+  ])('%#: refuses %j', (body, expected) => {
+    expect(check(FlowBody, body)).toEqual(expected);
+  });
+
+  it('takes none as {} and keeps a "__proto__" name as a plain key', () => {
+    expect(check(FlowBody, { variables: null })).toEqual({ variables: {} });
+    const out = check(FlowVariables, JSON.parse('{"__proto__": "x", "n": 2}')) as Record<string, unknown>;
+    expect(Object.keys(out)).toEqual(['__proto__', 'n']);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
   });
 });

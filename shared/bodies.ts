@@ -3,6 +3,7 @@
 // Hono's validator middleware (bff/src/lib/body.ts); the demo simulator uses the same fields.
 import * as v from 'valibot';
 import type { ErrorCode } from './errors.js';
+import { isRecord } from './records.js';
 import { FEEDBACK_COMMENT_MAX_LENGTH, PROACTIVE_MAX_LENGTH, TEXT_MAX_LENGTH } from './types.js';
 
 /** A check's message carrying its error code: `code|message` (split again by `bodyProblem`). */
@@ -105,3 +106,32 @@ export const FeedbackBody = v.object({
     v.transform((x) => (x === '' ? undefined : x)),
   ),
 });
+
+const MAX_VARIABLES = 100;
+const MAX_STRING_VALUE = 10_000;
+const VARIABLE_NAME = /^[^\u0000-\u001f\u007f]{1,100}$/;
+const isVariableValue = (x: unknown) => (isString(x) && x.length <= MAX_STRING_VALUE) || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x));
+
+/** A flow's inputs: string, number (finite) or boolean values under plain names (the seed's `data`); none is `{}`. */
+export const FlowVariables = v.pipe(
+  anything(),
+  v.check((x) => x === undefined || x === null || isRecord(x), '"variables" must be an object of names to strings, numbers or booleans'),
+  // fromEntries defines own properties, so a "__proto__" name stays a plain key.
+  v.transform((x) => Object.entries((x ?? {}) as Record<string, unknown>)),
+  v.check((entries) => entries.length <= MAX_VARIABLES, `At most ${MAX_VARIABLES} variables may be sent`),
+  v.check((entries) => entries.every(([name]) => VARIABLE_NAME.test(name)), 'Variable names must be 1 to 100 printable characters'),
+  v.check(
+    (entries) => entries.every(([, value]) => isVariableValue(value)),
+    (issue) => {
+      const [name] = (issue.input as Array<[string, unknown]>).find(([, value]) => !isVariableValue(value))!;
+      return `Variable "${name.slice(0, 40)}" must be a string (up to ${MAX_STRING_VALUE} characters), a number or a boolean`;
+    },
+  ),
+  v.transform((entries) => Object.fromEntries(entries) as Record<string, string | number | boolean>),
+);
+
+/** POST /api/flows/{name} as JSON: `{"variables": {...}}` and nothing else. */
+export const FlowBody = v.strictObject(
+  { variables: FlowVariables },
+  (issue) => `Unknown field "${String(issue.path?.[0]?.key ?? '')}"; send {"variables": {...}}`,
+);

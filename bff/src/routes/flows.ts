@@ -5,14 +5,10 @@ import { AppError, NotFoundError, PayloadTooLargeError, ValidationError } from '
 import { ByteBudget } from '../lib/byte-budget.js';
 import { MAX_FLOW_JSON_BYTES, readJsonObject, readRequestBody } from '../lib/http.js';
 import { checkBody } from '../lib/body.js';
-import { Text } from '../../../shared/bodies.js';
-import { isRecord } from '../../../shared/records.js';
+import { FlowBody, FlowVariables, Text } from '../../../shared/bodies.js';
 import { rateLimit, requireFeature, requireSession } from '../middleware.js';
 import type { VariableValue } from '../ports/upstream.js';
 
-const MAX_VARIABLES = 100;
-const MAX_STRING_VALUE = 10_000;
-const VARIABLE_NAME = /^[^\u0000-\u001f\u007f]{1,100}$/;
 const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 interface FormInput {
@@ -93,9 +89,8 @@ function isMultipart(c: Context<AppEnv>): boolean {
 }
 
 async function readJsonVariables(c: Context<AppEnv>, idleMs: number): Promise<FormInput> {
-  const body = await readJsonObject(c, idleMs, MAX_FLOW_JSON_BYTES);
-  for (const key of Object.keys(body)) if (key !== 'variables') throw new ValidationError(`Unknown field "${key}"; send {"variables": {...}}`);
-  return { variables: parseVariables(body.variables), files: [] };
+  const { variables } = checkBody(FlowBody, await readJsonObject(c, idleMs, MAX_FLOW_JSON_BYTES));
+  return { variables: variables ?? {}, files: [] };
 }
 
 /** Reads a bounded multipart body; refuses (413) too many or too large files before anything is forwarded. */
@@ -123,7 +118,7 @@ async function readForm(c: Context<AppEnv>, deps: AppDeps, allowed: Array<'varia
     }
     if (typeof value !== 'string' || seen.has(name)) throw new ValidationError(`"${name}" must be sent once, as text`);
     seen.add(name);
-    if (name === 'variables') input.variables = parseVariables(parseJsonText(value));
+    if (name === 'variables') input.variables = checkBody(FlowVariables, parseJsonText(value));
     else if (name === 'text') input.text = checkBody(Text, value);
     else if (name === 'clientId') {
       if (!CLIENT_ID.test(value)) throw new ValidationError('"clientId" must be letters, digits, _ or -, at most 64');
@@ -139,19 +134,4 @@ function parseJsonText(value: string): unknown {
   } catch {
     throw new ValidationError('"variables" must be a JSON object', 'invalid_json');
   }
-}
-
-/** Flow inputs are string, number (finite) or boolean values under plain names (the seed's `data`). */
-function parseVariables(value: unknown): Record<string, VariableValue> {
-  if (value === undefined || value === null) return {};
-  if (!isRecord(value)) throw new ValidationError('"variables" must be an object of names to strings, numbers or booleans');
-  const entries = Object.entries(value);
-  if (entries.length > MAX_VARIABLES) throw new ValidationError(`At most ${MAX_VARIABLES} variables may be sent`);
-  for (const [name, v] of entries) {
-    if (!VARIABLE_NAME.test(name)) throw new ValidationError('Variable names must be 1 to 100 printable characters');
-    const ok = (typeof v === 'string' && v.length <= MAX_STRING_VALUE) || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
-    if (!ok) throw new ValidationError(`Variable "${name.slice(0, 40)}" must be a string (up to ${MAX_STRING_VALUE} characters), a number or a boolean`);
-  }
-  // fromEntries defines own properties, so a "__proto__" name stays a plain key.
-  return Object.fromEntries(entries) as Record<string, VariableValue>;
 }
