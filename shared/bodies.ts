@@ -89,6 +89,18 @@ export const NewConversationBody = v.object({ identityToken: anything(), text: T
 
 const MESSAGE_ID = /^[A-Za-z0-9_:.-]{1,128}$/;
 
+/** POST /api/csat: a rating 1–5 of the whole conversation, with an optional comment. */
+export const CsatBody = v.object({
+  score: v.pipe(needed(), v.check((x) => Number.isInteger(x) && (x as number) >= 1 && (x as number) <= 5, coded('csat_invalid', '"score" must be a whole number from 1 to 5')), v.transform((x) => x as number)),
+  comment: v.pipe(
+    anything(),
+    v.check((x) => x === undefined || x === null || isString(x), coded('csat_invalid', '"comment" must be a string')),
+    v.transform((x) => (isString(x) ? x.replace(/\r\n?/g, '\n').trim() : '')),
+    v.maxLength(FEEDBACK_COMMENT_MAX_LENGTH, coded('comment_too_long', `"comment" must be at most ${FEEDBACK_COMMENT_MAX_LENGTH} characters`)),
+    v.transform((x) => (x === '' ? undefined : x)),
+  ),
+});
+
 /** POST /api/feedback: a vote on an answer, with an optional comment. */
 export const FeedbackBody = v.object({
   messageId: v.pipe(

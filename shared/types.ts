@@ -108,6 +108,8 @@ export interface StreamEventMap {
   error: { code: string; message: string; replyTo?: string };
   /** The latest vote on an answer wins; `comment` only with a thumbs down. */
   feedback: { messageId: string; value: FeedbackValue; comment?: string };
+  /** The visitor's rating of the whole conversation (docs/api.md "People"), once per conversation. */
+  csat: { score: number; comment?: string };
   /**
    * Events this client had not received may be gone (the log started over after a restart, or
    * retention dropped them): reload the newest history page. Sent without an id.
@@ -135,6 +137,7 @@ const STREAM_EVENTS = {
   variables: true,
   error: true,
   feedback: true,
+  csat: true,
   reset: true,
 } as const satisfies Record<StreamEventName, true>;
 
@@ -165,6 +168,8 @@ export interface PublicConfig {
   handoff?: HandoffConfig;
   /** WIDGET_STARTERS: questions offered as buttons in an empty conversation. */
   starters?: string[];
+  /** CSAT: when the widget asks for a rating after the conversation is archived. */
+  csat?: 'always' | 'after_operator' | 'off';
 }
 
 /** Every error body the BFF sends: `{error:{code,message}}`. */

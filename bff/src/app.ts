@@ -5,6 +5,7 @@ import { AppError } from './errors.js';
 import { requestLog, widgetCors } from './middleware.js';
 import { conversationRoutes } from './routes/conversation.js';
 import { engagementRoutes } from './routes/engagement.js';
+import { csatRoutes } from './routes/csat.js';
 import { eventRoutes } from './routes/events.js';
 import { flowRoutes } from './routes/flows.js';
 import { identityRoutes } from './routes/identity.js';
@@ -26,6 +27,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', conversationRoutes(deps));
   app.route('/', identityRoutes(deps));
   app.route('/', engagementRoutes(deps));
+  app.route('/', csatRoutes(deps));
   app.route('/', eventRoutes(deps));
   app.route('/', flowRoutes(deps));
 

@@ -69,6 +69,8 @@ export function applyEvent(state: Conversation, event: StreamEvent, seen: boolea
     case 'archived':
       return { next: { ...state, convo: 'archived', typing: false } };
     case 'variables':
+    // The CSAT question and its thanks are not in the widget yet (issue 20): the rating is kept in the log.
+    case 'csat':
       return { next: state };
     case 'error': {
       const { code, message } = event.data;

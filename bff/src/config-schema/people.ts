@@ -42,6 +42,10 @@ export const PEOPLE = {
     env: 'CLOSED_LAUNCHER', group, doc: '`hide`: outside `SUPPORT_HOURS` the launcher is hidden from visitors with no conversation (the API still opens the chat); `show`', default: '`show`', example: 'show',
     read: (p) => p.oneOf('CLOSED_LAUNCHER', ['show', 'hide'] as const, 'show'),
   }),
+  csat: setting({
+    env: 'CSAT', group, doc: 'when the widget asks "How did we do?" after a conversation is archived: `always`, `after_operator` (only where an operator wrote) or `off`', default: '`always`', example: 'always',
+    read: (p) => p.oneOf('CSAT', ['always', 'after_operator', 'off'] as const, 'always'), public: (csat) => ({ csat }),
+  }),
   widgetStarters: setting({
     env: 'WIDGET_STARTERS', group, doc: 'questions offered as buttons in an empty conversation, separated by `|` (at most 6, 100 characters each)', default: 'none',
     read: (p) => readStarters(p), public: (starters) => (starters.length ? { starters: [...starters] } : {}),

@@ -42,6 +42,7 @@ export class Metrics implements Observer {
   private readonly delivery = new Histogram();
   private readonly webhookLatency = new Histogram();
   private readonly votes = new Map<string, number>();
+  private readonly ratings = new Map<number, number>();
   private readonly forwards = new Map<string, number>();
   private readonly streamsRefused = new Map<string, number>();
   private streams = 0;
@@ -82,6 +83,10 @@ export class Metrics implements Observer {
     this.votes.set(value, (this.votes.get(value) ?? 0) + 1);
   }
 
+  csat(score: number): void {
+    this.ratings.set(score, (this.ratings.get(score) ?? 0) + 1);
+  }
+
   feedbackForward(outcome: 'delivered' | 'failed' | 'dropped'): void {
     this.forwards.set(outcome, (this.forwards.get(outcome) ?? 0) + 1);
   }
@@ -105,6 +110,8 @@ export class Metrics implements Observer {
     for (const [labels, h] of this.upstreamLatency) out.push(...h.render('parley_upstream_duration_seconds', labels));
     out.push('# HELP parley_feedback_total Votes on answers (a changed vote counts again, a repeated one not).', '# TYPE parley_feedback_total counter');
     for (const [value, n] of this.votes) out.push(`parley_feedback_total{value="${value}"} ${n}`);
+    out.push('# HELP parley_csat_total CSAT ratings by score (1-5).', '# TYPE parley_csat_total counter');
+    for (const [score, n] of this.ratings) out.push(`parley_csat_total{score="${score}"} ${n}`);
     out.push('# HELP parley_feedback_forwards_total Forwards to FEEDBACK_WEBHOOK_URL by outcome (dropped: the queue was full).', '# TYPE parley_feedback_forwards_total counter');
     for (const [outcome, n] of this.forwards) out.push(`parley_feedback_forwards_total{outcome="${outcome}"} ${n}`);
     const mem = process.memoryUsage();

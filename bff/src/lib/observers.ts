@@ -9,6 +9,7 @@ const HOOK_TABLE = {
   streamRefused: true,
   delivered: true,
   feedback: true,
+  csat: true,
   feedbackForward: true,
 } satisfies Record<keyof Observer, true>;
 const HOOKS = Object.keys(HOOK_TABLE) as Array<keyof Observer>;

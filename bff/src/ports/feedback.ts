@@ -11,10 +11,19 @@ export interface FeedbackPayload {
   createdAt: string;
 }
 
+/** A CSAT rating as it leaves the BFF (docs/api.md "People"). */
+export interface CsatPayload {
+  type: 'csat';
+  sessionId: string;
+  score: number;
+  comment?: string;
+  createdAt: string;
+}
+
 /** Where votes go besides the conversation's log (e.g. the operator's webhook). */
 export interface FeedbackSink {
   /** Hands the vote over and returns at once: delivery never delays or fails the vote. */
-  deliver(payload: FeedbackPayload): void;
+  deliver(payload: FeedbackPayload | CsatPayload): void;
   /** Gives deliveries in flight a bounded time to finish. */
   close(): Promise<void>;
 }

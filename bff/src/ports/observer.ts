@@ -33,6 +33,8 @@ export interface Observer {
   delivered?(latencyMs: number): void;
   /** A visitor voted on an answer (docs/api.md "Engagement"). */
   feedback?(value: 'up' | 'down'): void;
+  /** A CSAT rating (1–5) was taken. */
+  csat?(score: number): void;
   /** What became of one forward to FEEDBACK_WEBHOOK_URL: delivered, failed after its retries, or dropped (queue full). */
   feedbackForward?(outcome: 'delivered' | 'failed' | 'dropped'): void;
 }

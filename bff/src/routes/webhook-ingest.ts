@@ -1,3 +1,4 @@
+import { browserVariablesOf } from '../people/browser-variables.js';
 import { authorBookOf } from '../people/authors.js';
 import { recordStateChange } from '../chat/signed-in.js';
 import type { AppDeps } from '../context.js';
@@ -72,7 +73,7 @@ export async function ingestWebhook(
   }
   let normalized;
   try {
-    normalized = normalizeWebhook(body, raw, request.timestamp!, deps.config.userVariables, authorBookOf(deps.config)); // verified above, so present
+    normalized = normalizeWebhook(body, raw, request.timestamp!, browserVariablesOf(deps.config), authorBookOf(deps.config)); // verified above, so present
   } catch (err) {
     if (!(err instanceof EnvelopeError)) throw err;
     report(deps, started, 'bad_request');
