@@ -89,6 +89,17 @@ export const NewConversationBody = v.object({ identityToken: anything(), text: T
 
 const MESSAGE_ID = /^[A-Za-z0-9_:.-]{1,128}$/;
 
+/** POST /api/contact: an address the team may answer at, a name, and consent when CONSENT_TEXT asks. */
+export const ContactBody = v.object({
+  email: v.pipe(needed(), v.check((x) => isString(x) && x.trim().length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(x.trim()), coded('contact_invalid', '"email" must be an email address')), v.transform((x) => (x as string).trim())),
+  name: v.pipe(
+    anything(),
+    v.check((x) => x === undefined || x === null || (isString(x) && x.trim().length <= 100), coded('contact_invalid', '"name" must be text of at most 100 characters')),
+    v.transform((x) => (isString(x) && x.trim() !== '' ? x.trim() : undefined)),
+  ),
+  consent: v.pipe(anything(), v.check((x) => x === undefined || typeof x === 'boolean', coded('contact_invalid', '"consent" must be true or false'))),
+});
+
 /** POST /api/csat: a rating 1–5 of the whole conversation, with an optional comment. */
 export const CsatBody = v.object({
   score: v.pipe(needed(), v.check((x) => Number.isInteger(x) && (x as number) >= 1 && (x as number) <= 5, coded('csat_invalid', '"score" must be a whole number from 1 to 5')), v.transform((x) => x as number)),

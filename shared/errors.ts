@@ -7,6 +7,8 @@ export const ERROR_CODES = [
   'feedback_invalid',
   'comment_too_long',
   'csat_invalid',
+  'contact_invalid',
+  'consent_required',
   'already_rated',
   'not_rateable',
   'payload_too_large',

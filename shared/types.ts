@@ -110,6 +110,8 @@ export interface StreamEventMap {
   feedback: { messageId: string; value: FeedbackValue; comment?: string };
   /** The visitor's rating of the whole conversation (docs/api.md "People"), once per conversation. */
   csat: { score: number; comment?: string };
+  /** Contact details the visitor left (POST /api/contact); `consentAt` when CONSENT_TEXT asked for consent. */
+  contact: { email: string; name?: string; consentAt?: string };
   /**
    * Events this client had not received may be gone (the log started over after a restart, or
    * retention dropped them): reload the newest history page. Sent without an id.
@@ -138,6 +140,7 @@ const STREAM_EVENTS = {
   error: true,
   feedback: true,
   csat: true,
+  contact: true,
   reset: true,
 } as const satisfies Record<StreamEventName, true>;
 
@@ -170,6 +173,10 @@ export interface PublicConfig {
   starters?: string[];
   /** CSAT: when the widget asks for a rating after the conversation is archived. */
   csat?: 'always' | 'after_operator' | 'off';
+  /** CONSENT_TEXT: the contact form's consent checkbox, which must be ticked. */
+  consentText?: string;
+  /** PRECHAT_FIELDS and PRECHAT_REQUIRED: the form before an anonymous visitor's first message. */
+  prechat?: { fields: Array<'name' | 'email'>; required: boolean };
 }
 
 /** Every error body the BFF sends: `{error:{code,message}}`. */

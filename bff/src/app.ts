@@ -6,6 +6,7 @@ import { requestLog, widgetCors } from './middleware.js';
 import { conversationRoutes } from './routes/conversation.js';
 import { engagementRoutes } from './routes/engagement.js';
 import { csatRoutes } from './routes/csat.js';
+import { contactRoutes } from './routes/contact.js';
 import { eventRoutes } from './routes/events.js';
 import { flowRoutes } from './routes/flows.js';
 import { identityRoutes } from './routes/identity.js';
@@ -28,6 +29,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', identityRoutes(deps));
   app.route('/', engagementRoutes(deps));
   app.route('/', csatRoutes(deps));
+  app.route('/', contactRoutes(deps));
   app.route('/', eventRoutes(deps));
   app.route('/', flowRoutes(deps));
 

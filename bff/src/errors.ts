@@ -89,6 +89,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   feedback_invalid: 400,
   comment_too_long: 400,
   csat_invalid: 400,
+  contact_invalid: 400,
+  consent_required: 400,
   already_rated: 409,
   not_rateable: 409,
   payload_too_large: 413,

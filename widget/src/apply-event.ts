@@ -71,6 +71,7 @@ export function applyEvent(state: Conversation, event: StreamEvent, seen: boolea
     case 'variables':
     // The CSAT question and its thanks are not in the widget yet (issue 20): the rating is kept in the log.
     case 'csat':
+    case 'contact':
       return { next: state };
     case 'error': {
       const { code, message } = event.data;

@@ -46,6 +46,22 @@ export const PEOPLE = {
     env: 'CSAT', group, doc: 'when the widget asks "How did we do?" after a conversation is archived: `always`, `after_operator` (only where an operator wrote) or `off`', default: '`always`', example: 'always',
     read: (p) => p.oneOf('CSAT', ['always', 'after_operator', 'off'] as const, 'always'), public: (csat) => ({ csat }),
   }),
+  contactVariables: setting({
+    env: 'CONTACT_VARIABLES', group, doc: 'the user variable names `POST /api/contact` stores the address and the name as, `email,name`', default: '`email,name`', example: 'email,name',
+    read: (p) => readContactNames(p),
+  }),
+  consentText: setting({
+    env: 'CONSENT_TEXT', group, doc: 'a consent checkbox beside the contact form with this text; `POST /api/contact` then needs `consent: true` and stores the time', default: 'unset: no checkbox',
+    read: (p) => p.optional('CONSENT_TEXT')?.slice(0, 500), public: (consentText) => (consentText === undefined ? {} : { consentText }),
+  }),
+  prechatFields: setting({
+    env: 'PRECHAT_FIELDS', group, doc: '`name`, `email` or `name,email`: a form before an anonymous visitor\'s first message', default: 'unset: no form',
+    read: (p) => readPrechat(p),
+  }),
+  prechatRequired: setting({
+    env: 'PRECHAT_REQUIRED', group, doc: '`true`: the pre-chat form cannot be skipped', default: '`false`', example: 'false',
+    read: (p) => p.bool('PRECHAT_REQUIRED', false),
+  }),
   widgetStarters: setting({
     env: 'WIDGET_STARTERS', group, doc: 'questions offered as buttons in an empty conversation, separated by `|` (at most 6, 100 characters each)', default: 'none',
     read: (p) => readStarters(p), public: (starters) => (starters.length ? { starters: [...starters] } : {}),
@@ -96,4 +112,16 @@ function readStarters(p: Parser): string[] {
   const starters = raw.split('|').map((s) => s.trim()).filter(Boolean);
   if (starters.length > 6 || starters.some((s) => s.length > 100)) p.report('WIDGET_STARTERS takes at most 6 questions of 100 characters each, separated by |');
   return starters.slice(0, 6).map((s) => s.slice(0, 100));
+}
+
+function readContactNames(p: Parser): { email: string; name: string } {
+  const [email = 'email', name = 'name', ...rest] = p.list('CONTACT_VARIABLES', ['email', 'name']);
+  if (rest.length > 0 || ![email, name].every((n) => /^[A-Za-z0-9_]{1,64}$/.test(n))) p.report('CONTACT_VARIABLES must be two variable names, like email,name');
+  return { email, name };
+}
+
+function readPrechat(p: Parser): Array<'name' | 'email'> {
+  const fields = p.list('PRECHAT_FIELDS', []);
+  if (fields.some((f) => f !== 'name' && f !== 'email')) p.report('PRECHAT_FIELDS may list only name and email');
+  return fields.filter((f): f is 'name' | 'email' => f === 'name' || f === 'email');
 }

@@ -28,6 +28,7 @@ export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
     features: { escalation: features.escalation, upload: features.upload, flows: [...features.flows] },
     identity: !deps.identity ? 'off' : config.identityRequired ? 'required' : 'optional',
     limits: { textMaxLength: TEXT_MAX_LENGTH, ...fromSchema.limits },
+    ...(config.prechatFields.length > 0 && { prechat: { fields: [...config.prechatFields], required: config.prechatRequired } }),
   } as PublicConfig;
 
   app.get('/api/config', (c) => {

@@ -1,0 +1,32 @@
+import { Hono } from 'hono';
+import { ContactBody } from '../../../shared/bodies.js';
+import type { AppDeps, AppEnv } from '../context.js';
+import { AppError } from '../errors.js';
+import { jsonBody, jsonBytes } from '../lib/body.js';
+import { requireSession } from '../middleware.js';
+import { callAllowance } from './conversation.js';
+
+/** POST /api/contact: an address the team can answer at, e.g. while nobody is there (docs/api.md "People"). */
+export function contactRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const { config } = deps;
+
+  app.post('/api/contact', requireSession(deps), callAllowance(deps), jsonBytes(config.bodyIdleTimeoutMs), jsonBody(ContactBody), async (c) => {
+    const { conversationId } = c.get('session');
+    const { email, name, consent } = c.req.valid('json');
+    if (config.consentText !== undefined && consent !== true) throw new AppError('consent_required', 'Tick the consent box to leave your address');
+    const names = config.contactVariables;
+    const consentAt = config.consentText === undefined ? undefined : new Date(deps.now?.() ?? Date.now()).toISOString();
+    await deps.chat.setUserVariables(conversationId, {
+      [names.email]: email,
+      ...(name !== undefined && { [names.name]: name }),
+      // What was agreed to, and when: the record a consent needs.
+      ...(consentAt !== undefined && { consent_at: consentAt, consent_text: config.consentText! }),
+    });
+    const data = { email, ...(name !== undefined && { name }), ...(consentAt !== undefined && { consentAt }) };
+    await deps.store.append(conversationId, { event: 'contact', data });
+    return c.json({}, 202);
+  });
+
+  return app;
+}

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../bff/src/server.js';
+import { call, startBff } from '../helpers/bff.js';
+import { openSse } from '../helpers/sse.js';
+import { sleep } from '../helpers/wait.js';
+
+// docs/api.md "People": POST /api/contact against the service simulator.
+let bff: RunningServer;
+beforeAll(async () => {
+  bff = await startBff({ CONSENT_TEXT: 'You may email me about this question.', PRECHAT_FIELDS: 'name,email', PRECHAT_REQUIRED: 'true' });
+});
+afterAll(() => bff.stop());
+
+describe('POST /api/contact', () => {
+  it('validates, needs consent when CONSENT_TEXT is set, stores upstream and tells every tab', async () => {
+    const session = (await call(bff.url, 'POST', '/api/session', { body: { text: 'Is anyone there?' } })).body;
+    const sse = await openSse(`${bff.url}/api/events?token=${session.token}`);
+    const leave = (body: unknown) => call(bff.url, 'POST', '/api/contact', { token: session.token, body });
+    for (const bad of [{ email: 'not-an-address' }, { email: 'a@b.c', name: 7 }, {}]) {
+      const res = await leave(bad);
+      expect([res.status, res.body.error.code]).toEqual([400, 'contact_invalid']);
+    }
+    const noConsent = await leave({ email: 'ada@example.com' });
+    expect([noConsent.status, noConsent.body.error.code]).toEqual([400, 'consent_required']);
+
+    expect((await leave({ email: ' ada@example.com ', name: 'Ada', consent: true })).status).toBe(202);
+    const contact = JSON.parse((await sse.next((e) => e.event === 'contact')).data);
+    expect(contact).toEqual({ email: 'ada@example.com', name: 'Ada', consentAt: expect.stringMatching(/^\d{4}-/) });
+    // The simulator echoes each stored variable: email and name reach the browser, the consent record does not.
+    await sse.next((e) => e.event === 'variables' && JSON.parse(e.data).name === 'name');
+    await sleep(200);
+    const names = sse.events.filter((e) => e.event === 'variables').map((e) => JSON.parse(e.data).name);
+    expect(names.sort()).toEqual(['email', 'name']);
+    sse.close();
+  });
+
+  it('GET /api/config offers the consent text and the pre-chat form', async () => {
+    const config = (await call(bff.url, 'GET', '/api/config')).body;
+    expect(config.consentText).toBe('You may email me about this question.');
+    expect(config.prechat).toEqual({ fields: ['name', 'email'], required: true });
+  });
+});
