@@ -29,12 +29,23 @@ export function createEngage(st: State, auth: Auth, report: (e: unknown) => void
     auth.authed('/api/stop', { method: 'POST' }).catch(report);
   }
 
-  /** Shows `text` in a bubble beside the launcher, unless this browser session dismissed it already. */
+  /**
+   * Shows `text` in a bubble beside the launcher, unless the visitor dismissed a bubble in this visit
+   * (any text: a dismissal says "not now", not "not this offer") or has written in the conversation.
+   */
   function show(text: string) {
     text = text.trim();
-    if (!text || sessionStorage.getItem(dismissedKey) === text) return;
+    if (!text || dismissed() || st.messages.value.some((m) => m.role === 'user')) return;
     st.proactive.value = text;
     st.bubble.value = !st.open.value;
+  }
+
+  function dismissed() {
+    try {
+      return sessionStorage.getItem(dismissedKey) !== null;
+    } catch {
+      return false; // storage blocked: the bubble may come back on reload, as nothing can be kept
+    }
   }
 
   function dismiss() {

@@ -181,7 +181,7 @@ describe('proactive message', () => {
     expect(api.to('POST', '/api/session')[0]!.body).toMatchObject({ text: 'Yes, a 2-person one', context: 'Need help choosing a tent?' });
   });
 
-  it('can be dismissed, and a dismissed text is not shown again in this browser session', async () => {
+  it('can be dismissed, and after a dismissal no bubble comes back for the rest of the visit', async () => {
     const { ctx } = await mount();
     act(() => ctx.store.show('Free shipping today'));
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
@@ -189,7 +189,18 @@ describe('proactive message', () => {
     act(() => ctx.store.show('Free shipping today'));
     expect(screen.queryByText('Free shipping today')).toBeNull();
     act(() => ctx.store.show('Another offer'));
-    expect(screen.getByText('Another offer')).toBeTruthy();
+    expect(screen.queryByText('Another offer')).toBeNull();
+  });
+
+  it('does not come back once the visitor has answered', async () => {
+    const { api, ctx } = await mount({ 'POST /api/session': { status: 201, body: sessionBody(1) } });
+    act(() => ctx.store.show('Need help choosing a tent?'));
+    fireEvent.click(screen.getByRole('button', { name: 'Need help choosing a tent?' }));
+    act(() => void ctx.store.send('Yes please'));
+    await waitFor(() => expect(api.to('POST', '/api/session')).toHaveLength(1));
+    act(() => ctx.store.setOpen(false));
+    act(() => ctx.store.show('Still looking for a tent?'));
+    expect(screen.queryByText('Still looking for a tent?')).toBeNull();
   });
 });
 
