@@ -188,6 +188,35 @@ describe('the user’s conversations', () => {
     expect((await signIn(sub, undefined)).sessionId).toBe(started.body.sessionId);
   });
 
+  it('POST /api/conversations/{id}/current continues an open one from any device; archived 409, another user’s 403', async () => {
+    const sub = newUser();
+    const first = await signIn(sub, 'Started on the laptop');
+    const second = (await call(base, 'POST', '/api/conversations', { token: first.token, body: { text: 'Another topic' } })).body;
+    const phone = await signIn(sub, undefined);
+    expect(phone.sessionId).toBe(second.sessionId);
+    const res = await call(base, 'POST', `/api/conversations/${first.sessionId}/current`, { token: phone.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ sessionId: first.sessionId, user: { id: sub } });
+    // It is the user's active one now: the laptop's next resume lands there, and the phone writes into it.
+    expect((await signIn(sub, undefined)).sessionId).toBe(first.sessionId);
+    expect((await call(base, 'POST', '/api/messages', { token: res.body.token, body: { text: 'Continued on the phone' } })).status).toBeLessThan(300);
+    const history = (await call(base, 'GET', '/api/messages', { token: first.token })).body.items;
+    expect(history.some((m: { text?: string }) => m.text === 'Continued on the phone')).toBe(true);
+
+    expect((await call(base, 'POST', '/api/archive', { token: res.body.token })).status).toBe(202);
+    await expect.poll(async () => (await call(base, 'POST', `/api/conversations/${first.sessionId}/current`, { token: second.token })).body.error?.code).toBe('conversation_archived');
+    const archived = await call(base, 'POST', `/api/conversations/${first.sessionId}/current`, { token: second.token });
+    expect(archived.status).toBe(409);
+    expect((await call(base, 'GET', `/api/messages?sessionId=${first.sessionId}`, { token: second.token })).status).toBe(200);
+
+    const other = await signIn(newUser(), 'Someone else');
+    const foreign = await call(base, 'POST', `/api/conversations/${second.sessionId}/current`, { token: other.token });
+    expect([foreign.status, foreign.body.error.code]).toEqual([403, 'forbidden']);
+    const anonymous = (await call(base, 'POST', '/api/session', { body: { text: 'hi' } })).body;
+    const anon = await call(base, 'POST', `/api/conversations/${second.sessionId}/current`, { token: anonymous.token });
+    expect([anon.status, anon.body.error.code]).toEqual([403, 'forbidden']);
+  });
+
   it('an archived conversation stays listed as archived; the next session starts a new one', async () => {
     const sub = newUser();
     const s = await signIn(sub, 'Close this one');

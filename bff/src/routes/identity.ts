@@ -10,7 +10,7 @@ import {
   verifyIdentity,
 } from '../chat/signed-in.js';
 import type { AppDeps, AppEnv } from '../context.js';
-import { AuthError, ForbiddenError } from '../errors.js';
+import { AppError, AuthError, ForbiddenError } from '../errors.js';
 import { jsonBody, jsonBytes } from '../lib/body.js';
 import { clientIp } from '../lib/http.js';
 import type { TokenUser } from '../lib/tokens.js';
@@ -74,6 +74,18 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
     const conversationId = await startUserConversation(deps, user, { text, clientId });
     if (identity) await applyVerifiedVariables(deps, conversationId, identity);
     return c.json(await userSession(deps, conversationId, c.req.header('origin'), user), 201);
+  });
+
+  // Continue an open conversation of the user from this device (docs/api.md "Signed-in users"): it becomes
+  // the user's active one, so every tab and device that resumes follows it; an archived one stays read-only.
+  app.post('/api/conversations/:sessionId/current', auth, async (c) => {
+    const user = signedIn(c.get('session').user);
+    const conversationId = c.req.param('sessionId');
+    if ((await deps.users.ownerOf(conversationId)) !== user.id) throw new ForbiddenError('forbidden', 'This conversation is not yours');
+    const entry = (await deps.users.list(user.id)).find((e) => e.sessionId === conversationId);
+    if (!entry || entry.state === 'archived') throw new AppError('conversation_archived', 'This conversation is closed; it stays readable');
+    await deps.users.touch(user.id, conversationId);
+    return c.json(await userSession(deps, conversationId, c.req.header('origin'), user));
   });
 
   return app;
