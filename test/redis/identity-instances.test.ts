@@ -66,6 +66,15 @@ describe.skipIf(skipRedisTests)('the same user on two instances', () => {
     expect((await call(b.url, 'GET', '/api/conversations', { token: phone.body.token })).body.items[0]).toMatchObject({ sessionId: second.body.sessionId, state: 'archived' });
   });
 
+  it('continues on B an open conversation that was not the active one (POST /api/conversations/{id}/current); A resumes it after', async () => {
+    const user = `continue-${Date.now()}`;
+    const first = await call(a.url, 'POST', '/api/session', { body: { text: 'First topic', identityToken: await identityToken(user) } });
+    const second = await call(a.url, 'POST', '/api/conversations', { token: first.body.token, body: { text: 'Second topic' } });
+    const current = await call(b.url, 'POST', `/api/conversations/${first.body.sessionId}/current`, { token: second.body.token });
+    expect([current.status, current.body.sessionId]).toEqual([200, first.body.sessionId]);
+    expect((await call(a.url, 'POST', '/api/session', { body: { identityToken: await identityToken(user) } })).body.sessionId).toBe(first.body.sessionId);
+  });
+
   it('another user on B cannot read a conversation bound on A', async () => {
     const owner = await call(a.url, 'POST', '/api/session', { body: { text: 'Mine', identityToken: await identityToken(`owner-${Date.now()}`) } });
     const other = await call(b.url, 'POST', '/api/session', { body: { text: 'Other', identityToken: await identityToken(`other-${Date.now()}`) } });
