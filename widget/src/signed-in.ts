@@ -108,10 +108,28 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
     }
   }
 
-  /** Opens a conversation of the list: the current one in the chat, another one read-only with its history. */
+  /** Makes an open conversation the current one; false when it ended meanwhile (it is then shown read-only). */
+  async function continueIn(sessionId: string): Promise<boolean> {
+    try {
+      const r = await auth.authed<SessionResponse>(`/api/conversations/${encodeURIComponent(sessionId)}/current`, { body: {} });
+      fresh = false;
+      adopt(r);
+      st.view.value = 'chat';
+      return true;
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'conversation_archived') return false;
+      throw e;
+    }
+  }
+
+  /**
+   * Opens a conversation of the list: the current one in the chat; another open one becomes the current one
+   * (`POST /api/conversations/{id}/current`, saved so every tab follows); an ended one read-only with its history.
+   */
   async function open(c: ConversationSummary) {
     if (c.sessionId === auth.session?.sessionId && !fresh) return (st.view.value = 'chat');
     try {
+      if (c.state !== 'archived' && (await continueIn(c.sessionId))) return;
       const page = await auth.authed<MessagesPage>(`/api/messages?limit=50&sessionId=${encodeURIComponent(c.sessionId)}`);
       st.past.value = { summary: c, messages: mergeMessages([], page.items, 'h') };
       st.view.value = 'past';

@@ -1,10 +1,11 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
-import { flush, freshBrowserEachTest, makeCtx, mockFetch, PUBLIC_CONFIG, seedSession } from '../test-utils.js';
+import { flush, freshBrowserEachTest, makeCtx, mockFetch, PUBLIC_CONFIG, seedSession, sessionBody } from '../test-utils.js';
 import { App } from './App.js';
 
 const items = [
   { sessionId: 's1', title: 'Where is my order?', state: 'open', updatedAt: '2026-03-02T09:30:00.000Z' },
+  { sessionId: 's2', title: 'Gift wrapping', state: 'escalated', updatedAt: '2026-03-01T10:00:00.000Z' },
   { sessionId: 's0', title: 'Boots in size 44', state: 'archived', updatedAt: '2026-02-20T16:05:00.000Z' },
 ];
 
@@ -13,6 +14,7 @@ async function mount(user?: { id: string; name?: string }) {
   const api = mockFetch({
     'GET /api/config': { body: PUBLIC_CONFIG },
     'GET /api/conversations': { body: { items } },
+    'POST /api/conversations/s2/current': { body: { ...sessionBody(2), user: user ?? { id: 'ada' } } },
     'GET /api/messages': (call) => ({
       body: { items: call.path.includes('sessionId=s0') ? [{ id: '9', role: 'bot', text: 'Size 44 is in stock.' }] : [], limit: 20, offset: 0, hasMore: false },
     }),
@@ -68,5 +70,22 @@ describe('Conversations view', () => {
     });
     expect(screen.getByRole('textbox', { name: 'Message' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Conversations' })).toBeTruthy();
+  });
+
+  it('an open conversation picked from the list becomes the current one: writable here, saved for every tab', async () => {
+    const { api } = await mount({ id: 'ada', name: 'Ada' });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Conversations' }));
+      await flush();
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: /Gift wrapping/ }));
+      await flush();
+    });
+    expect(api.to('POST', '/api/conversations/s2/current')).toHaveLength(1);
+    expect(screen.getByRole('textbox', { name: 'Message' })).toBeTruthy();
+    expect(screen.queryByText('Past conversation, read-only.')).toBeNull();
+    // Other tabs follow the stored session (their storage event), as after a sign-in.
+    expect(Object.values({ ...localStorage }).some((v) => String(v).includes('"sessionId":"s2"'))).toBe(true);
   });
 });
