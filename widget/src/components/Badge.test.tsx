@@ -58,6 +58,20 @@ describe('quick replies', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Returns' }));
     expect(ctx.store.messages.value[0]!.text).toBe('How do returns work?');
   });
+  it('choosing one moves keyboard focus to the composer, not to <body> when the replies go', async () => {
+    mockFetch({ 'POST /api/session': { status: 201, body: sessionBody() } });
+    const { ctx } = await makeCtx();
+    render(
+      <section class="panel" tabIndex={-1}>
+        <BadgeView badge={b} ctx={ctx} last />
+        <textarea aria-label="Message" />
+      </section>,
+    );
+    const reply = screen.getByRole('button', { name: 'Shipping' });
+    reply.focus();
+    fireEvent.click(reply);
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
+  });
   it('hides them once a later message exists (the text stays)', async () => {
     await show(b, false);
     expect(screen.getByText('Pick one')).toBeTruthy();

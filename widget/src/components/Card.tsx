@@ -9,7 +9,17 @@ export const ext = { target: '_blank', rel: 'noopener noreferrer' } as const;
 export function Btn({ button, ctx }: { button: BadgeButton; ctx: Ctx }) {
   if (button.action !== 'link')
     return (
-      <button type="button" class="btn" onClick={() => ctx.store.send(button.value)}>
+      <button
+        type="button"
+        class="btn"
+        onClick={(e) => {
+          // A quick reply goes away once chosen: focus moves to the composer first (the panel on touch screens, where
+          // the keyboard would cover the conversation), never to <body>.
+          const panel = e.currentTarget.closest<HTMLElement>('.panel');
+          (matchMedia('(pointer: coarse)').matches ? panel : panel?.querySelector('textarea') || panel)?.focus();
+          void ctx.store.send(button.value);
+        }}
+      >
         {button.label}
       </button>
     );

@@ -105,10 +105,14 @@ describe('Stop', () => {
     open();
     expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
     emit('message_delta', { id: 'b_1', delta: 'Once upon' }, 2);
-    fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    const stop = screen.getByRole('button', { name: 'Stop' });
+    stop.focus();
+    fireEvent.click(stop);
     await waitFor(() => expect(api.to('POST', '/api/stop')).toHaveLength(1));
     emit('message', { id: 'b_1', role: 'bot', text: 'Once upon', stopped: true }, 3);
     expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    // Keyboard focus went back to the composer, not to <body>.
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
     expect(screen.getByText('Once upon')).toBeTruthy();
   });
 });

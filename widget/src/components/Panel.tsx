@@ -111,7 +111,15 @@ function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
       <MessageList ctx={ctx} />
       {/* Only model replies stream, and they can be stopped. */}
       {store.messages.value.some((m) => m.streaming) && (
-        <button type="button" class="pill" onClick={store.stop}>
+        <button
+          type="button"
+          class="pill"
+          onClick={() => {
+            // Stop goes away with the answer: focus must not fall to <body>.
+            focusInput();
+            void store.stop();
+          }}
+        >
           {strings.stop}
         </button>
       )}
