@@ -81,4 +81,24 @@ describe.skipIf(skipRedisTests)('the same user on two instances', () => {
     const read = await call(b.url, 'GET', `/api/messages?sessionId=${owner.body.sessionId}`, { token: other.body.token });
     expect([read.status, read.body.error.code]).toEqual([403, 'forbidden']);
   });
+  it('a sign-in on A ends the anonymous tokens on B too (no session fixation across instances)', async () => {
+    const before = (await call(a.url, 'POST', '/api/session', { body: { text: 'Planted session' } })).body;
+    const res = await call(a.url, 'POST', '/api/identify', { token: before.token, body: { identityToken: await identityToken(`fixed-${Date.now()}`) } });
+    expect(res.status).toBe(200);
+    const read = await call(b.url, 'GET', '/api/messages', { token: before.token });
+    expect([read.status, read.body.error.code]).toEqual([401, 'invalid_token']);
+    const refreshed = await call(b.url, 'POST', '/api/token', { body: { refreshToken: before.refreshToken } });
+    expect([refreshed.status, refreshed.body.error.code]).toEqual([401, 'refresh_token_reused']);
+    expect((await call(b.url, 'GET', '/api/messages', { token: res.body.token })).status).toBe(200);
+  });
+
+  it('an identity token whose sub is an array or a number is 401 invalid_identity on Redis, and resumes no one', async () => {
+    const user = `array-${Date.now()}`;
+    expect((await call(a.url, 'POST', '/api/session', { body: { text: 'Mine', identityToken: await identityToken(user) } })).status).toBe(201);
+    for (const sub of [[user], 42]) {
+      const token = await new SignJWT({ sub } as Record<string, unknown>).setProtectedHeader({ alg: 'HS256' }).setAudience('parley-identity').setIssuedAt().setExpirationTime('10m').sign(new TextEncoder().encode(IDENTITY_SECRET));
+      const res = await call(b.url, 'POST', '/api/session', { body: { identityToken: token } });
+      expect([res.status, res.body.error?.code]).toEqual([401, 'invalid_identity']);
+    }
+  });
 });
