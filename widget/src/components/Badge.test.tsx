@@ -112,6 +112,24 @@ describe('cards, carousel, list', () => {
     expect(scroller.tabIndex).toBe(0);
   });
 
+  it('a carousel shows where the visitor is ("1 of 3") and its buttons say so at the ends', async () => {
+    await show({ type: 'carousel', text: 'Bestsellers', cards: [card(1), card(2), card(3)] });
+    const carousel = screen.getByRole('group', { name: 'Bestsellers' });
+    (carousel.querySelector('.track') as HTMLElement).scrollBy = () => {};
+    const prev = screen.getByRole('button', { name: 'Previous' });
+    const next = screen.getByRole('button', { name: 'Next' });
+    expect(within(carousel).getByText('1 of 3')).toBeTruthy();
+    expect([prev.getAttribute('aria-disabled'), next.getAttribute('aria-disabled')]).toEqual(['true', 'false']);
+    fireEvent.click(next);
+    expect(within(carousel).getByText('2 of 3')).toBeTruthy();
+    fireEvent.click(next);
+    fireEvent.click(next); // at the end: stays on the last card
+    expect(within(carousel).getByText('3 of 3')).toBeTruthy();
+    expect([prev.getAttribute('aria-disabled'), next.getAttribute('aria-disabled')]).toEqual(['false', 'true']);
+    fireEvent.click(prev);
+    expect(within(carousel).getByText('2 of 3')).toBeTruthy();
+  });
+
   it('a list shows items with subtitles and links', async () => {
     await show({
       type: 'list',

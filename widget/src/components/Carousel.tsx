@@ -1,5 +1,5 @@
 /** Cards in a horizontal, snapping scroller: touch, arrow keys, and previous/next buttons. */
-import { useRef } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { BadgeCard } from '../../../shared/types.js';
 import { fill } from '../i18n.js';
 import { Card } from './Card.js';
@@ -9,14 +9,27 @@ import { Icon, NEXT, PREV } from './Icon.js';
 /** A carousel of `cards`. */
 export function Carousel({ cards, label, ctx }: { cards: BadgeCard[]; label?: string; ctx: Ctx }) {
   const ref = useRef<HTMLDivElement>(null);
+  // The card in view, in reading order; set at once by the buttons and corrected by the scroller's
+  // own position when it moves (swipes, arrow keys, smooth scrolling).
+  const [at, setAt] = useState(0);
+  const last = cards.length - 1;
+  const stepOf = (el: HTMLElement | null) => ((el?.firstElementChild as HTMLElement | null)?.offsetWidth || 240) + 10;
+  const logical = ctx.dir === 'rtl' ? -1 : 1;
   // `by` is in physical pixels direction (+1 = right); buttons mean "next in reading order".
   const go = (by: number) => {
     const el = ref.current;
-    const step = ((el?.firstElementChild as HTMLElement | null)?.offsetWidth || 240) + 10;
     // No behavior here: the CSS says smooth, and the reduced-motion rule turns it off.
-    el?.scrollBy({ left: by * step });
+    el?.scrollBy({ left: by * stepOf(el) });
+    setAt((i) => Math.min(last, Math.max(0, i + by * logical)));
   };
-  const logical = ctx.dir === 'rtl' ? -1 : 1;
+  const onScroll = () => {
+    const el = ref.current;
+    if (el) setAt(Math.min(last, Math.max(0, Math.round(Math.abs(el.scrollLeft) / stepOf(el)))));
+  };
+  // aria-disabled, not disabled: a button that becomes disabled under focus would drop focus to <body>.
+  const step = (by: number, off: boolean) => () => {
+    if (!off) go(by * logical);
+  };
   const onKey = (e: KeyboardEvent) => {
     const by = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
     if (!by) return;
@@ -25,7 +38,7 @@ export function Carousel({ cards, label, ctx }: { cards: BadgeCard[]; label?: st
   };
   return (
     <div class="carousel" role="group" aria-roledescription={ctx.strings.carousel} aria-label={label || ctx.strings.title}>
-      <div class="track" ref={ref} tabIndex={0} onKeyDown={onKey}>
+      <div class="track" ref={ref} tabIndex={0} onKeyDown={onKey} onScroll={onScroll}>
         {cards.map((card, i) => (
           <div key={i} role="group" aria-roledescription={ctx.strings.slideRole} aria-label={fill(ctx.strings.slide, { i: i + 1, n: cards.length })}>
             <Card card={card} ctx={ctx} />
@@ -34,10 +47,11 @@ export function Carousel({ cards, label, ctx }: { cards: BadgeCard[]; label?: st
       </div>
       {cards.length > 1 && (
         <div class="arrows">
-          <button type="button" class="icon" aria-label={ctx.strings.prev} onClick={() => go(-logical)}>
+          <span class="count">{fill(ctx.strings.slide, { i: at + 1, n: cards.length })}</span>
+          <button type="button" class="icon" aria-label={ctx.strings.prev} aria-disabled={at === 0} onClick={step(-1, at === 0)}>
             <Icon d={PREV} />
           </button>
-          <button type="button" class="icon" aria-label={ctx.strings.next} onClick={() => go(logical)}>
+          <button type="button" class="icon" aria-label={ctx.strings.next} aria-disabled={at === last} onClick={step(1, at === last)}>
             <Icon d={NEXT} />
           </button>
         </div>
