@@ -1,5 +1,5 @@
 import { UpstreamError } from '../errors.js';
-import { SseParser } from '../lib/sse-parser.js';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { parseStreamChunk, saysCreditExhausted } from './gateway-shapes.js';
 
 export interface ReadChatStreamOptions {
@@ -18,7 +18,10 @@ export interface ReadChatStreamOptions {
 export async function* readChatStream(body: ReadableStream<Uint8Array>, options: ReadChatStreamOptions = {}): AsyncGenerator<string> {
   const reader = body.getReader();
   const decoder = new TextDecoder('utf-8');
-  const parser = new SseParser();
+  // eventsource-parser applies the WHATWG rules (lines cut anywhere, even inside `\r\n`); decode
+  // bytes with a streaming TextDecoder first, so a character split across chunks stays whole.
+  const events: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (event) => void events.push(event) });
   let stalled = false;
   let complete = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -45,7 +48,15 @@ export async function* readChatStream(body: ReadableStream<Uint8Array>, options:
       if (stalled) throw new UpstreamError('upstream_timeout', 'The model stopped answering mid-reply');
       if (options.signal?.aborted) throw new UpstreamError('upstream_unavailable', 'The reply was stopped');
       arm();
-      const events = result.done ? parser.push(decoder.decode()).concat(parser.end()) : parser.push(decoder.decode(result.value, { stream: true }));
+      events.length = 0;
+      if (result.done) {
+        parser.feed(decoder.decode());
+        // Unlike a browser, take a last event that lacks its closing blank line: some
+        // OpenAI-compatible servers end on `data: [DONE]\n` alone.
+        parser.reset({ consume: true });
+      } else {
+        parser.feed(decoder.decode(result.value, { stream: true }));
+      }
       for (const event of events) {
         const data = event.data.trim();
         if (data === '[DONE]') {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readChatStream } from '../adapters/gateway-stream.js';
 import { UpstreamError } from '../errors.js';
-import { SseParser, type ParsedSseEvent } from './sse-parser.js';
+import { readChatStream } from './gateway-stream.js';
 
 const encoder = new TextEncoder();
 
@@ -34,47 +33,6 @@ async function collect(body: ReadableStream<Uint8Array>, options = {}): Promise<
 
 const chunk = (content: string, finish: string | null = null) =>
   `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: finish }] })}`;
-
-describe('SseParser', () => {
-  it('parses events, multi-line data, names, ids and comments', () => {
-    const p = new SseParser();
-    const events = p.push(': keep-alive\nevent: note\nid: 7\ndata: a\ndata:b\n\ndata: plain\n\n');
-    expect(events).toEqual<ParsedSseEvent[]>([
-      { event: 'note', data: 'a\nb', id: '7' },
-      { event: 'message', data: 'plain', id: '7' },
-    ]);
-  });
-
-  it('gives the same events however the text is cut, for \\n, \\r\\n and \\r line ends', () => {
-    for (const nl of ['\n', '\r\n', '\r']) {
-      const text = `data: one${nl}${nl}: c${nl}data: two${nl}data: 2b${nl}${nl}event: x${nl}data: three${nl}${nl}`;
-      const parser = new SseParser();
-      const whole = [...parser.push(text), ...parser.end()];
-      expect(whole.map((e) => e.data)).toEqual(['one', 'two\n2b', 'three']);
-      for (let i = 0; i <= text.length; i++) {
-        for (const j of [i, Math.min(text.length, i + 1), Math.min(text.length, i + 3)]) {
-          const p = new SseParser();
-          const got = [...p.push(text.slice(0, i)), ...p.push(text.slice(i, j)), ...p.push(text.slice(j)), ...p.end()];
-          expect(got, `${JSON.stringify(nl)} cut at ${i}/${j}`).toEqual(whole);
-        }
-      }
-    }
-  });
-
-  it('does not split \\r\\n into two line ends when the cut falls between them', () => {
-    const p = new SseParser();
-    expect(p.push('data: a\r')).toEqual([]);
-    // Were "\r" taken as a line end and "\n" as another, the event would be dispatched here.
-    expect(p.push('\ndata: b\r')).toEqual([]);
-    expect(p.push('\n\r\n')).toEqual([{ event: 'message', data: 'a\nb' }]);
-  });
-
-  it('end() dispatches a last event that lacks its blank line', () => {
-    const p = new SseParser();
-    expect(p.push('data: [DONE]')).toEqual([]);
-    expect(p.end()).toEqual([{ event: 'message', data: '[DONE]' }]);
-  });
-});
 
 describe('readChatStream', () => {
   const reply = 'Grüße — 你好 👋 done';
@@ -149,5 +107,10 @@ describe('readChatStream', () => {
     })();
     await expect(run).rejects.toBeInstanceOf(UpstreamError);
     expect(seen).toEqual(['a']);
+  });
+
+  it('takes a last [DONE] that lacks its blank line, as some OpenAI-compatible servers send it', async () => {
+    const text = [chunk('Hi'), 'data: [DONE]'].join('\n\n') + '\n';
+    expect(await collect(streamOf([encoder.encode(text)]))).toEqual(['Hi']);
   });
 });
