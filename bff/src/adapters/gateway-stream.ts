@@ -50,10 +50,9 @@ export async function* readChatStream(body: ReadableStream<Uint8Array>, options:
       arm();
       events.length = 0;
       if (result.done) {
-        parser.feed(decoder.decode());
         // Unlike a browser, take a last event that lacks its closing blank line: some
-        // OpenAI-compatible servers end on `data: [DONE]\n` alone.
-        parser.reset({ consume: true });
+        // OpenAI-compatible servers end on `data: [DONE]\n` alone. Blank lines after a complete event do nothing.
+        parser.feed(decoder.decode() + '\n\n');
       } else {
         parser.feed(decoder.decode(result.value, { stream: true }));
       }
