@@ -20,7 +20,8 @@ FROM node:20-bookworm-slim
 ENV NODE_ENV=production PORT=8787
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# --omit=optional too: valibot names typescript as an optional peer, which npm would otherwise install here.
+RUN npm ci --omit=dev --omit=optional --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist/ dist/
 COPY scripts/start.mjs scripts/start.mjs
 # The demo (dist/server/demo, pages from demo/site) runs only with DEMO=true: with nothing

@@ -104,8 +104,10 @@ async function simulate() {
     for (const gone of ['widget/src', 'bff/src', 'node_modules']) if (existsSync(join(app, gone))) throw new Error(`${gone} ended up in the image`);
     ok(`final stage laid out in ${image}`);
 
-    const installed = spawnSync(npm, ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app, encoding: 'utf8' });
-    if (installed.status !== 0) throw new Error(`npm ci --omit=dev failed:\n${installed.stdout}${installed.stderr}`);
+    // The final stage's own --omit flags, as its RUN line gives them.
+    const omit = install.match(/--omit=\S+/g) ?? [];
+    const installed = spawnSync(npm, ['ci', ...omit, '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app, encoding: 'utf8' });
+    if (installed.status !== 0) throw new Error(`npm ci ${omit.join(' ')} failed:\n${installed.stdout}${installed.stderr}`);
     for (const dev of Object.keys(pkg.devDependencies ?? {})) if (existsSync(join(app, 'node_modules', dev))) throw new Error(`dev dependency ${dev} was installed`);
     ok('npm ci --omit=dev (production dependencies only)');
 
