@@ -66,7 +66,7 @@ describe('demo pages', () => {
     const res = await demo().request('http://shop.example:8080/');
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(html).toContain('<script src="/widget.js" data-bff="http://shop.example:8080" async></script>');
+    expect(html).toContain('<script src="/widget.js" data-bff="http://shop.example:8080" data-accent="#1f5f3f" data-title="Nimbus Outdoor" async></script>');
     expect(html).not.toContain('{{');
   });
 
