@@ -51,7 +51,7 @@ function start(script: HTMLScriptElement): void {
 
   const api: Global = (...args: unknown[]) => {
     queue.push(args);
-    if (NEEDS_CHAT.has(String(args[0])) || (args[0] === 'init' && (args[1] as { preload?: boolean } | undefined)?.preload)) load();
+    if (needsChat(args)) load();
     else if (args[0] === 'destroy') removeLauncher();
     else if (args[0] === 'init') whenReady(draw);
   };
@@ -177,7 +177,12 @@ function start(script: HTMLScriptElement): void {
     }
     if (known) (w.requestIdleCallback || ((fn: () => void) => setTimeout(fn, 200)))(() => load());
   });
-  for (const call of queue) if (NEEDS_CHAT.has(String(call[0])) || (call[0] === 'init' && (call[1] as { preload?: boolean } | undefined)?.preload)) load();
+  for (const call of queue) if (needsChat(call)) load();
+}
+
+/** Whether a call can only be answered by the chat itself (so it is fetched now). */
+function needsChat(call: Call): boolean {
+  return NEEDS_CHAT.has(String(call[0])) || (call[0] === 'init' && !!(call[1] as { preload?: boolean } | undefined)?.preload);
 }
 
 function whenReady(fn: () => void): void {
