@@ -40,6 +40,22 @@ describe('the loader', () => {
     await context.close();
   });
 
+  it('does no work while the page loads: the launcher is drawn once the page has loaded and the thread is idle', async () => {
+    const { page, context, problems } = await openHostPage(world, {});
+    await page.addInitScript(() => {
+      const w = window as unknown as { drawnBy: Record<string, boolean> };
+      const drawn = () => !!document.querySelector('[data-parley-loader]');
+      w.drawnBy = {};
+      document.addEventListener('DOMContentLoaded', () => (w.drawnBy.domContentLoaded = drawn()));
+      addEventListener('load', () => (w.drawnBy.load = drawn()));
+    });
+    await page.reload({ waitUntil: 'load' });
+    await launcher(page).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { drawnBy: object }).drawnBy)).toEqual({ domContentLoaded: false, load: false });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('fetches the chat when the visitor points at the launcher, so the click opens it at once', async () => {
     const { page, context, problems } = await openHostPage(world, {});
     const chat = page.waitForRequest((r) => chatFile.test(r.url()));

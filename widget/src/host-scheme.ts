@@ -19,14 +19,25 @@ export function pageScheme(): Scheme {
   const declared = (css === 'normal' ? document.querySelector<HTMLMetaElement>('meta[name=color-scheme]')?.content : css)?.match(/light|dark/g) || [];
   if (declared.length === 1) return declared[0] as Scheme;
   for (const el of [document.body, root]) {
-    // Drawn on a 1×1 canvas, any CSS colour syntax (rgb, oklch, color()) reads back as sRGB bytes.
-    const ctx = document.createElement('canvas').getContext('2d');
-    if (!ctx) break;
-    ctx.fillStyle = getComputedStyle(el).backgroundColor;
-    ctx.fillRect(0, 0, 1, 1);
-    const rgba = ctx.getImageData(0, 0, 1, 1).data;
+    const rgba = srgb(getComputedStyle(el).backgroundColor);
+    if (!rgba) break;
     // A mostly opaque background; dark where white text reads better than black (as in `textOn`).
-    if (rgba[3]! > 127) return luminance([...rgba]) > 0.179 ? 'light' : 'dark';
+    if (rgba[3]! > 127) return luminance(rgba) > 0.179 ? 'light' : 'dark';
   }
   return declared.length && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+/**
+ * A computed colour as sRGB bytes (alpha 0–255). Browsers compute sRGB colours as `rgb()`/`rgba()`,
+ * read directly; any other syntax (oklch, color()) is drawn on a 1×1 canvas and read back, which
+ * costs a canvas and a read-back (milliseconds on a slow phone), so only those pay it.
+ */
+function srgb(color: string): number[] | undefined {
+  const m = /^rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)$/.exec(color);
+  if (m) return [+m[1]!, +m[2]!, +m[3]!, Math.round(255 * (m[4] === undefined ? 1 : +m[4]))];
+  const ctx = document.createElement('canvas').getContext('2d');
+  if (!ctx) return undefined;
+  ctx.fillStyle = color;
+  ctx.fillRect(0, 0, 1, 1);
+  return [...ctx.getImageData(0, 0, 1, 1).data];
 }

@@ -7,8 +7,12 @@
  * (at idle, so its stream and unread count stay live), `<parley-chat>` is on the page, or
  * `init({preload: true})`. The chat then takes over `window.Parley` and replays every call
  * queued so far, in order.
+ *
+ * While the page loads, this file only installs `window.Parley`: the launcher is drawn, and this
+ * browser's storage read, when the page has loaded and the main thread is idle, so the embed adds
+ * no work to the page's own start (bench/page.ts measures it).
  */
-import { LOADER_CSS } from './loader-styles.js';
+import { FRAME_CSS, LAUNCHER_CSS } from './loader-styles.js';
 
 // Written by the build (scripts/build-widget.mjs): the chat file's name and its SRI hash.
 declare const __PARLEY_CHUNK__: string;
@@ -53,26 +57,28 @@ function start(script: HTMLScriptElement): void {
     queue.push(args);
     if (needsChat(args)) load();
     else if (args[0] === 'destroy') removeLauncher();
-    else if (args[0] === 'init') whenReady(draw);
+    else if (args[0] === 'init') afterLoad(draw);
   };
   api.q = queue;
   api.s = script;
   w.Parley = api;
 
   // A Trusted Types policy (named "parley") that creates exactly one script URL: the chat's.
-  const policy = w.trustedTypes?.createPolicy('parley', {
-    createScriptURL: (url: string) => {
-      if (url !== chunkUrl) throw new TypeError('parley: only the chat script may load');
-      return url;
-    },
-  });
+  let policy: { createScriptURL(url: string): string } | undefined;
+  const scriptUrl = () =>
+    (policy ??= w.trustedTypes?.createPolicy('parley', {
+      createScriptURL: (url: string) => {
+        if (url !== chunkUrl) throw new TypeError('parley: only the chat script may load');
+        return url;
+      },
+    }))?.createScriptURL(chunkUrl) ?? chunkUrl;
 
   function load(): void {
     if (state === 'loading' || state === 'loaded') return;
     state = 'loading';
     launcher?.classList.remove('failed');
     const el = document.createElement('script');
-    el.src = (policy ? policy.createScriptURL(chunkUrl) : chunkUrl) as string;
+    el.src = scriptUrl();
     el.integrity = __PARLEY_CHUNK_SRI__;
     el.crossOrigin = 'anonymous';
     if (script.nonce) el.nonce = script.nonce; // so 'strict-dynamic' and nonce CSPs trust it too
@@ -113,8 +119,14 @@ function start(script: HTMLScriptElement): void {
     if (state === 'loaded') return void w.Parley!('open');
     api('open');
     if (!host || frame) return;
+    const root = host.shadowRoot!;
+    if (root.adoptedStyleSheets.length < 2) {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(FRAME_CSS);
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+    }
     frame = document.createElement('div');
-    frame.className = 'frame';
+    frame.className = launcher!.classList.contains('left') ? 'frame left' : 'frame';
     // A placeholder, not the dialog: it says the chat is coming, and the chat's own panel is the dialog.
     frame.setAttribute('role', 'status');
     frame.setAttribute('aria-label', (option('title') as string) || d.title || 'Chat');
@@ -127,17 +139,17 @@ function start(script: HTMLScriptElement): void {
     dots.className = 'dots';
     for (let i = 0; i < 3; i++) dots.appendChild(document.createElement('i'));
     frame.append(head, dots);
-    host.shadowRoot!.appendChild(frame);
+    root.appendChild(frame);
     frame.focus();
   }
 
   function draw(): void {
-    if (host || state === 'loaded' || !started() || option('launcher') === false) return;
+    if (host || state === 'loaded' || !started() || option('launcher') === false || document.querySelector('parley-chat')) return;
     host = document.createElement('div');
     host.setAttribute('data-parley-loader', '');
     const root = host.attachShadow({ mode: 'open' });
     const sheet = new CSSStyleSheet();
-    sheet.replaceSync(LOADER_CSS);
+    sheet.replaceSync(LAUNCHER_CSS);
     root.adoptedStyleSheets = [sheet];
     const accent = ((option('theme') as { accent?: string } | undefined)?.accent || d.accent || '').trim();
     if (/^#[0-9a-f]{3,8}$/i.test(accent)) sheet.insertRule(`:host{--a:${accent}}`);
@@ -154,7 +166,7 @@ function start(script: HTMLScriptElement): void {
     svg.setAttribute('viewBox', '0 0 24 24');
     svg.setAttribute('aria-hidden', 'true');
     const path = document.createElementNS(svgNs, 'path');
-    path.setAttribute('d', 'M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z');
+    path.setAttribute('d', 'M21 11.5a8.4 8.4 0 0 1-12.2 7.5L3 21l2-5.6A8.4 8.4 0 1 1 21 11.5z'); // Icon.tsx's CHAT
     svg.appendChild(path);
     launcher.appendChild(svg);
     // Pointing at the launcher or tabbing to it fetches the chat, so it is there by the click.
@@ -165,19 +177,18 @@ function start(script: HTMLScriptElement): void {
     document.body.appendChild(host);
   }
 
-  whenReady(() => {
-    if (document.querySelector('parley-chat')) return load(); // an inline chat is on show at once
+  for (const call of queue) if (needsChat(call)) load();
+  // An inline chat is content the visitor came for: it comes as soon as the document is there.
+  whenReady(() => document.querySelector('parley-chat') && load());
+  afterLoad(() => {
     draw();
-    // This browser has a conversation: the chat comes at idle, so its stream, unread count and alerts stay live.
-    let known = false;
+    // This browser has a conversation: the chat comes now, so its stream, unread count and alerts stay live.
     try {
-      known = !!localStorage.getItem('parley:' + bff);
+      if (localStorage.getItem('parley:' + bff)) load();
     } catch {
       // storage blocked: a first visit as far as we can tell
     }
-    if (known) (w.requestIdleCallback || ((fn: () => void) => setTimeout(fn, 200)))(() => load());
   });
-  for (const call of queue) if (needsChat(call)) load();
 }
 
 /** Whether a call can only be answered by the chat itself (so it is fetched now). */
@@ -188,4 +199,11 @@ function needsChat(call: Call): boolean {
 function whenReady(fn: () => void): void {
   if (document.body) fn();
   else document.addEventListener('DOMContentLoaded', fn, { once: true });
+}
+
+/** Runs `fn` once the page has loaded and the main thread is idle (at most a second later). */
+function afterLoad(fn: () => void): void {
+  const idle = () => (w.requestIdleCallback ? w.requestIdleCallback(fn, { timeout: 1_000 }) : setTimeout(fn, 50));
+  if (document.readyState === 'complete') idle();
+  else w.addEventListener('load', idle, { once: true });
 }

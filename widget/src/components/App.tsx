@@ -1,5 +1,5 @@
 /** The widget's root: theme and direction, then the launcher and floating panel, or the inline panel. */
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { pageScheme } from '../host-scheme.js';
 import { textOn } from '../styles.js';
 import type { Ctx } from './ctx.js';
@@ -15,7 +15,8 @@ export function App({ ctx }: { ctx: Ctx }) {
   const open = store.open.value;
   const theme = store.config.value?.theme;
   const chosen = options.theme?.scheme || theme?.scheme || 'auto';
-  const scheme = chosen === 'auto' ? pageScheme() : chosen;
+  // Read again when the panel opens or closes or the settings change, not on every render (an unread count, a message).
+  const scheme = useMemo(() => (chosen === 'auto' ? pageScheme() : chosen), [chosen, open]);
   const left = (options.theme?.position || theme?.position) === 'left';
 
   // On phones the panel follows the visual viewport, so the on-screen keyboard never hides the composer.
