@@ -72,6 +72,7 @@ export function boot(script: HTMLScriptElement) {
   const theme = { accent: d.accent, position: d.position, scheme: d.scheme } as ParleyOptions['theme'];
   defaults = { bff: d.bff || new URL(script.src).origin, locale: d.locale, title: d.title, greeting: d.greeting, theme };
   if (d.dir === 'rtl' || d.dir === 'ltr') defaults.dir = d.dir;
+  if (d.launcher === 'hours') defaults.launcher = 'hours';
   const w = window as unknown as { Parley?: Global };
   const queue = Array.from(w.Parley?.q || [], (a) => Array.from(a));
 

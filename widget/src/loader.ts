@@ -57,7 +57,7 @@ function start(script: HTMLScriptElement): void {
     queue.push(args);
     if (needsChat(args)) load();
     else if (args[0] === 'destroy') removeLauncher();
-    else if (args[0] === 'init') afterLoad(draw);
+    else if (args[0] === 'init') afterLoad(show);
   };
   api.q = queue;
   api.s = script;
@@ -177,17 +177,33 @@ function start(script: HTMLScriptElement): void {
     document.body.appendChild(host);
   }
 
+  /** Draws the launcher, unless it follows the support hours and the team is away (visitors with a conversation always get it). */
+  function show(): void {
+    if (known()) return draw();
+    if ((option('launcher') ?? d.launcher) !== 'hours') return draw();
+    // The one request a first visit makes, and only where the page asked for it (docs/embedding.md).
+    fetch(bff + '/api/config')
+      .then((r) => r.json())
+      .then(({ handoff: h }: { handoff?: { open: boolean; launcher: string } }) => (h?.launcher === 'hide' && !h.open) || draw())
+      .catch(draw); // unknown hours: the launcher rather than no way in
+  }
+
+  /** This browser has a conversation with this BFF. */
+  function known(): boolean {
+    try {
+      return !!localStorage.getItem('parley:' + bff);
+    } catch {
+      return false; // storage blocked: a first visit as far as we can tell
+    }
+  }
+
   for (const call of queue) if (needsChat(call)) load();
   // An inline chat is content the visitor came for: it comes as soon as the document is there.
   whenReady(() => document.querySelector('parley-chat') && load());
   afterLoad(() => {
-    draw();
+    show();
     // This browser has a conversation: the chat comes now, so its stream, unread count and alerts stay live.
-    try {
-      if (localStorage.getItem('parley:' + bff)) load();
-    } catch {
-      // storage blocked: a first visit as far as we can tell
-    }
+    if (known()) load();
   });
 }
 

@@ -38,8 +38,12 @@ export interface ParleyOptions {
   open?: boolean;
   /** Play a short beep (made with Web Audio) when an answer arrives while the chat is closed or the tab hidden. Default false. */
   sound?: boolean;
-  /** `false` hides the round launcher button, for pages that open the chat from their own button (`Parley('open')`). */
-  launcher?: boolean;
+  /**
+   * `false` hides the round launcher button, for pages that open the chat from their own button (`Parley('open')`).
+   * `'hours'`: the launcher follows the support hours when the BFF has `CLOSED_LAUNCHER=hide`: outside them it is
+   * not shown to a visitor with no conversation (the API still opens the chat). Costs a first visit one request.
+   */
+  launcher?: boolean | 'hours';
   /** Render inline inside this element instead of floating (what `<parley-chat>` does). */
   container?: HTMLElement;
 }

@@ -18,6 +18,9 @@ export function App({ ctx }: { ctx: Ctx }) {
   // Read again when the panel opens or closes or the settings change, not on every render (an unread count, a message).
   const scheme = useMemo(() => (chosen === 'auto' ? pageScheme() : chosen), [chosen, open]);
   const left = (options.theme?.position || theme?.position) === 'left';
+  // `launcher: 'hours'` and CLOSED_LAUNCHER=hide: outside the hours, no launcher for a visitor with no conversation.
+  const handoff = store.config.value?.handoff;
+  const away = options.launcher === 'hours' && handoff?.launcher === 'hide' && !handoff.open && store.convo.value === 'none' && !open;
 
   // On phones the panel follows the visual viewport, so the on-screen keyboard never hides the composer.
   useEffect(() => {
@@ -74,7 +77,7 @@ export function App({ ctx }: { ctx: Ctx }) {
               </button>
             </div>
           )}
-          {options.launcher !== false && <Launcher ctx={ctx} btn={launcher} />}
+          {options.launcher !== false && !away && <Launcher ctx={ctx} btn={launcher} />}
         </>
       )}
     </div>

@@ -1,0 +1,63 @@
+/**
+ * `data-launcher="hours"` with `CLOSED_LAUNCHER=hide` (docs/embedding.md): outside the support hours a
+ * visitor with no conversation gets no launcher (the loader asked `/api/config` once), the API still
+ * opens the chat, and a visitor who has a conversation keeps the launcher.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composer, launcher, openHostPage, startWorld, type World } from './harness.js';
+
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+// One short window two days from now (UTC): closed for the whole test, whatever the hour.
+const closedNow = `${DAYS[(new Date().getUTCDay() + 2) % 7]} 09:00-10:00`;
+
+let world: World;
+let host: { url: string; close(): Promise<void> };
+beforeAll(async () => {
+  world = await startWorld({ SUPPORT_HOURS: closedNow, SUPPORT_TIMEZONE: 'UTC', CLOSED_LAUNCHER: 'hide' });
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
+<script src="${world.bffOrigin}/widget.js" data-launcher="hours" async></script></head><body><main><h1>Shop</h1></main></body></html>`);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  host = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise<void>((ok) => server.close(() => ok())) };
+});
+afterAll(async () => {
+  await host?.close();
+  await world?.close();
+});
+
+describe('a launcher that follows the support hours', () => {
+  it('is not drawn for a first visit while the team is away, and Parley("open") still opens the chat', async () => {
+    const { page, context, problems } = await openHostPage(world, { url: 'about:blank' });
+    const config = page.waitForResponse((r) => r.url().endsWith('/api/config'));
+    await page.goto(host.url, { waitUntil: 'load' });
+    expect((await (await config).json()).handoff).toMatchObject({ open: false, launcher: 'hide' });
+    await page.waitForTimeout(1_000); // the idle callback and the answer have come
+    expect(await page.locator('[data-parley-loader], [data-parley]').count()).toBe(0);
+
+    await page.evaluate(() => (window as unknown as { Parley(m: string): void }).Parley('open'));
+    await expect.poll(() => composer(page).isVisible()).toBe(true);
+    // Closed again without a word: the chat's own launcher keeps to the hours too.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => composer(page).count()).toBe(0);
+    expect(await page.locator('[data-parley] button.launcher').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('is drawn for a visitor who already has a conversation, without asking first', async () => {
+    const { page, context, problems } = await openHostPage(world, { url: host.url });
+    await page.evaluate(() => (window as unknown as { Parley(m: string, t: string): void }).Parley('send', 'Where is my order?'));
+    await expect.poll(() => page.evaluate((key) => !!localStorage.getItem(key), `parley:${world.bffOrigin}`)).toBe(true);
+
+    await page.reload({ waitUntil: 'load' });
+    await launcher(page).waitFor();
+    await page.waitForTimeout(500); // the chat's own launcher replaces the loader's, and stays
+    expect(await launcher(page).isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
