@@ -7,8 +7,8 @@ import fr from './widget/src/locales/fr.js';
 
 const LOCALES: Record<string, object> = { de, fr };
 
-// One config: the chat's build (an IIFE the loader inserts, ESM for npm users; scripts/build-widget.mjs
-// then builds the loader, widget.js) and the test projects.
+// One config: the chat's build (an IIFE the loader inserts; scripts/build-widget.mjs then builds the
+// loader, widget.js, and widget.mjs for npm users from it) and the test projects.
 export default defineConfig({
   plugins: [
     {
@@ -57,12 +57,8 @@ export default defineConfig({
     // Vite keeps whitespace in an ES library build; ours is one finished module, so minify it all,
     // and without the /* @__PURE__ */ marks a bundler would use to drop parts of it (none can go).
     rolldownOptions: { output: { minify: true, comments: { annotation: false, legal: true, jsdoc: false } } },
-    lib: {
-      entry: 'widget/src/main.ts',
-      name: 'ParleyWidget',
-      formats: ['iife', 'es'],
-      fileName: (format) => (format === 'iife' ? 'parley-chat.js' : 'widget.mjs'), // scripts/build-widget.mjs adds the hash
-    },
+    // The chat as the loader inserts it (scripts/build-widget.mjs adds the hash, and builds widget.mjs).
+    lib: { entry: 'widget/src/main.ts', name: 'ParleyWidget', formats: ['iife'], fileName: () => 'parley-chat.js' },
   },
   test: {
     projects: [

@@ -1,8 +1,9 @@
 // `npm run build:widget`: the widget as two files (docs/embedding.md, "What the page pays").
 // 1. The chat (Preact, signals, components, stream client): vite.config.ts builds it as an IIFE for
-//    the loader to insert, plus widget.mjs for npm users, widget.css and widget-locales/. Its name
-//    gets its content hash (parley-chat.<hash>.js), so a cached copy can never mismatch its SRI hash.
+//    the loader to insert, plus widget.css and widget-locales/. Its name gets its content hash
+//    (parley-chat.<hash>.js), so a cached copy can never mismatch its SRI hash.
 // 2. The loader (widget.js), built with the chat's file name and integrity written into it.
+// 3. widget.mjs for npm users, which import()s the chat as an ES module (parley-chat.<hash>.mjs).
 // Usage: node scripts/build-widget.mjs [outDir]   (default dist/widget)
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -42,6 +43,18 @@ export async function buildWidget(outDir = join(root, 'dist/widget'), logLevel =
         sourcemap: false,
         rolldownOptions: { output: { minify: true, comments: { annotation: false, legal: true, jsdoc: false } } },
         lib: { entry: join(root, 'widget/src/loader.ts'), name: 'ParleyLoader', formats: ['iife'], fileName: () => 'widget.js' },
+      },
+    });
+    // 3. widget.mjs for npm users: the same API, with the chat as a module it import()s (widget/src/esm.ts).
+    await build({
+      configFile: join(root, 'vite.config.ts'),
+      root,
+      logLevel,
+      build: {
+        outDir,
+        emptyOutDir: false,
+        lib: { entry: join(root, 'widget/src/esm.ts'), formats: ['es'], fileName: () => 'widget.mjs' },
+        rolldownOptions: { output: { chunkFileNames: 'parley-chat.[hash].mjs', minify: true, comments: { annotation: false, legal: true, jsdoc: false } } },
       },
     });
     return { chunk, integrity };

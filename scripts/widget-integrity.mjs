@@ -26,7 +26,13 @@ function describe(dir, file) {
 /** Reads `dir/widget.js` (the loader) and the chat file, writes `dir/manifest.json`, returns the manifest. */
 export function writeManifest(dir) {
   const chunk = readdirSync(dir).find((f) => /^parley-chat\.[0-9a-f]+\.js$/.test(f));
-  const manifest = { ...describe(dir, 'widget.js'), ...(chunk && { chat: describe(dir, chunk) }), esm: describe(dir, 'widget.mjs') };
+  const esmChunk = readdirSync(dir).find((f) => /^parley-chat\.[\w-]+\.mjs$/.test(f));
+  const manifest = {
+    ...describe(dir, 'widget.js'),
+    ...(chunk && { chat: describe(dir, chunk) }),
+    esm: describe(dir, 'widget.mjs'),
+    ...(esmChunk && { esmChat: describe(dir, esmChunk) }),
+  };
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   return manifest;
 }
@@ -50,6 +56,8 @@ export type * from '${from}';
 export declare function createParley(options?: ParleyOptions): ParleyInstance;
 /** Creates the page's widget (replacing an earlier one), inline in \`<parley-chat>\` when the page has one. */
 export declare function init(options?: ParleyOptions): ParleyInstance;
+/** Fetches the chat module now (it is otherwise fetched when the first widget is created). */
+export declare function preload(): Promise<unknown>;
 `;
   // widget.d.ts for a package's "types" field; widget.d.mts is what TypeScript reads next to widget.mjs.
   writeFileSync(join(dir, 'widget.d.ts'), dts);
@@ -65,7 +73,7 @@ function main() {
   const m = writeManifest(dir);
   writeTypes(dir);
   const kb = (n) => (n / 1024).toFixed(2) + ' KB';
-  for (const f of [m, m.chat, m.esm].filter(Boolean)) {
+  for (const f of [m, m.chat, m.esm, m.esmChat].filter(Boolean)) {
     console.log(`${f.file.padEnd(26)} ${f.bytes} B (${kb(f.bytes)})  gzip ${f.gzipBytes} B (${kb(f.gzipBytes)})  brotli ${f.brotliBytes} B`);
     console.log(`${''.padEnd(26)} ${f.integrity}`);
   }
