@@ -5,8 +5,12 @@
  * (default 7); medians are printed. Per page: requests to the BFF before any interaction, main-thread
  * script time (CDP ScriptDuration), long tasks; then, on a page with the embed, click to a focused
  * composer after pointing at the launcher first, and with no warning (a keyboard or touch click).
+ * Then Lighthouse's performance score, Total Blocking Time and LCP of each page (BENCH_LIGHTHOUSE_RUNS,
+ * default 3; 0 skips it).
  */
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -16,6 +20,7 @@ import { startServer } from '../test/helpers/server.js';
 const RUNS = Number(process.env.BENCH_PAGE_RUNS || 7);
 const THROTTLE = 4;
 
+const NAMES: Record<string, string> = { none: 'without the embed', embed: 'with the embed (loader)', before: 'with the earlier widget (one file)' };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** Serves the plain page (with or without a script tag) and, for the "before" variant, an earlier widget. */
@@ -97,6 +102,32 @@ async function clickToComposer(browser: Browser, url: string, warn: boolean): Pr
   return result;
 }
 
+// Lighthouse is run through npx (fetched once into npx's cache), not a dependency: the bench is its only user.
+const LIGHTHOUSE = 'lighthouse@12.8.2'; // the last release that runs on Node 20
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+
+interface Audit {
+  score: number;
+  tbt: number;
+  lcp: number;
+}
+
+/** One Lighthouse mobile run (slow 4G and 4× CPU, simulated or applied) of `url`, performance only. */
+async function lighthouse(url: string, method: 'simulate' | 'devtools'): Promise<Audit> {
+  const chrome = process.env.CHROME_PATH || '/usr/bin/chromium';
+  const { stdout } = await promisify(execFile)(
+    'npx',
+    ['--yes', LIGHTHOUSE, url, '--only-categories=performance', `--throttling-method=${method}`, '--output=json', '--quiet', '--chrome-flags=--headless=new --no-sandbox --disable-gpu'],
+    { env: { ...process.env, CHROME_PATH: chrome }, maxBuffer: 64 * 1024 * 1024, timeout: 180_000 },
+  );
+  const report = JSON.parse(stdout) as { categories: { performance: { score: number } }; audits: Record<string, { numericValue: number }> };
+  return {
+    score: Math.round(report.categories.performance.score * 100),
+    tbt: report.audits['total-blocking-time']!.numericValue,
+    lcp: report.audits['largest-contentful-paint']!.numericValue,
+  };
+}
+
 async function main() {
   const bff = await startServer({ SIM_REPLY_DELAY_MS: '5' });
   const bffOrigin = bff.url.replace('127.0.0.1', 'localhost');
@@ -115,8 +146,21 @@ async function main() {
     console.log('|---|---|---|---|');
     for (const v of variants) {
       const l = loads[v]!;
-      const name = v === 'none' ? 'without the embed' : v === 'embed' ? 'with the embed (loader)' : 'with the earlier widget (one file)';
-      console.log(`| ${name} | ${median(l.map((x) => x.requests))} | ${median(l.map((x) => x.scriptMs)).toFixed(1)} ms | ${median(l.map((x) => x.longTasks))} |`);
+      console.log(`| ${NAMES[v]} | ${median(l.map((x) => x.requests))} | ${median(l.map((x) => x.scriptMs)).toFixed(1)} ms | ${median(l.map((x) => x.longTasks))} |`);
+    }
+    // Lighthouse's default estimates the page under slow 4G from a fast load (Lantern), counting every
+    // request that starts before the LCP, an async script's too; `devtools` throttles for real and observes.
+    for (const method of LIGHTHOUSE_RUNS > 0 ? (['simulate', 'devtools'] as const) : []) {
+      const audits: Record<string, Audit[]> = Object.fromEntries(variants.map((v) => [v, []]));
+      for (let i = 0; i < LIGHTHOUSE_RUNS; i++) for (const v of variants) audits[v]!.push(await lighthouse(`${host.url}?v=${v}`, method));
+      const how = method === 'simulate' ? 'default: simulated 4× CPU and slow 4G' : 'devtools: 4× CPU and slow 4G applied, observed';
+      console.log(`\nLighthouse ${LIGHTHOUSE.split('@')[1]} mobile (${how}), median of ${LIGHTHOUSE_RUNS} (alternating):`);
+      console.log('| page | performance score | Total Blocking Time | Largest Contentful Paint |');
+      console.log('|---|---|---|---|');
+      for (const v of variants) {
+        const a = audits[v]!;
+        console.log(`| ${NAMES[v]} | ${median(a.map((x) => x.score))} | ${median(a.map((x) => x.tbt)).toFixed(0)} ms | ${median(a.map((x) => x.lcp)).toFixed(0)} ms |`);
+      }
     }
     const warned: number[] = [];
     const cold: Array<{ frameMs: number; composerMs: number }> = [];

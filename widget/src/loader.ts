@@ -179,8 +179,7 @@ function start(script: HTMLScriptElement): void {
 
   /** Draws the launcher, unless it follows the support hours and the team is away (visitors with a conversation always get it). */
   function show(): void {
-    if (known()) return draw();
-    if ((option('launcher') ?? d.launcher) !== 'hours') return draw();
+    if ((option('launcher') ?? d.launcher) !== 'hours' || known()) return draw();
     // The one request a first visit makes, and only where the page asked for it (docs/embedding.md).
     fetch(bff + '/api/config')
       .then((r) => r.json())
@@ -202,8 +201,9 @@ function start(script: HTMLScriptElement): void {
   whenReady(() => document.querySelector('parley-chat') && load());
   afterLoad(() => {
     show();
-    // This browser has a conversation: the chat comes now, so its stream, unread count and alerts stay live.
-    if (known()) load();
+    // This browser has a conversation: the chat comes now, so its stream, unread count and alerts stay
+    // live. (In a task of its own: the first storage read costs about as much as drawing the launcher.)
+    afterLoad(() => known() && load());
   });
 }
 
