@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message, StreamEvent } from '../../shared/types.js';
 import { applyEvent, type Conversation } from './apply-event.js';
 
-const empty: Conversation = { messages: [], convo: 'active', typing: false, notice: undefined, unread: 0, votes: {} };
+const empty: Conversation = { messages: [], convo: 'active', typing: false, notice: undefined, unread: 0, votes: {}, rating: undefined };
 const bot = (id: string, text = 'hi'): Message => ({ id, role: 'bot', text });
 const user = (id: string, text = 'q', clientId?: string): Message => ({ id, role: 'user', text, ...(clientId && { clientId }) });
 const run = (events: StreamEvent[], seen = false, from: Conversation = empty) =>
@@ -84,5 +84,9 @@ describe('applyEvent', () => {
   it('variables change nothing on screen', () => {
     const out = applyEvent(empty, { event: 'variables', data: { name: 'plan', value: 'pro' } }, false);
     expect(out.next).toBe(empty);
+  });
+  it('csat: keeps the rating of the ended conversation (any tab sent it), the comment only when there is one', () => {
+    expect(run([{ event: 'csat', data: { score: 4 } }]).rating).toEqual({ score: 4 });
+    expect(run([{ event: 'csat', data: { score: 2, comment: 'slow' } }]).rating).toEqual({ score: 2, comment: 'slow' });
   });
 });

@@ -18,6 +18,8 @@ export interface Conversation {
   unread: number;
   /** The visitor's vote on each answer, by message id. */
   votes: Record<string, FeedbackValue | undefined>;
+  /** The visitor's rating of the ended conversation (from any tab), once it is given. */
+  rating: { score: number; comment?: string } | undefined;
 }
 
 /** The new state, and what else the event asks for. */
@@ -68,9 +70,9 @@ export function applyEvent(state: Conversation, event: StreamEvent, seen: boolea
     }
     case 'archived':
       return { next: { ...state, convo: 'archived', typing: false } };
-    case 'variables':
-    // The CSAT question and its thanks are not in the widget yet (issue 20): the rating is kept in the log.
     case 'csat':
+      return { next: { ...state, rating: { score: event.data.score, ...(event.data.comment && { comment: event.data.comment }) } } };
+    case 'variables':
     case 'contact':
       return { next: state };
     case 'error': {

@@ -75,13 +75,14 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
       s.lastEventId = id;
       auth.save();
     }
-    const now: Conversation = { messages: st.messages.value, convo: st.convo.value, typing: st.typing.value, notice: st.notice.value, unread: st.unread.value, votes: st.votes.value };
+    const now: Conversation = { messages: st.messages.value, convo: st.convo.value, typing: st.typing.value, notice: st.notice.value, unread: st.unread.value, votes: st.votes.value, rating: st.rating.value };
     // A hidden tab sees nothing, even with the chat open.
     const { next, message, error, expired, reload } = applyEvent(now, event, (st.open.value || st.inline.value) && !document.hidden);
     batch(() => {
       st.messages.value = next.messages;
       st.notice.value = next.notice;
       st.votes.value = next.votes;
+      if (next.rating !== now.rating) rated(next.rating);
       if (next.convo !== now.convo) setConvo(next.convo);
       // A new question restarts the dots' timeout; anything else only switches them.
       if (next.typing !== now.typing || (next.typing && message)) setTyping(next.typing);
@@ -93,6 +94,16 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     if (reload) history(0).catch(report);
     if (message) emit('message', message);
     if (error) emit('error', error);
+  }
+
+  /** The conversation was rated (here or in another tab): kept with the session, so a reload does not ask again. */
+  function rated(rating: { score: number; comment?: string } | undefined) {
+    st.rating.value = rating;
+    const s = auth.session;
+    if (s && rating) {
+      s.rated = rating.score;
+      auth.save();
+    }
   }
 
   /** Puts a history page in front of what is shown. */
@@ -113,6 +124,7 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     auth.set(s, false);
     st.user.value = s.user;
     st.convo.value = s.state === 'escalated' || s.state === 'archived' ? s.state : 'active';
+    st.rating.value = s.rated ? { score: s.rated } : undefined;
     showUnread(storedUnread().length);
     sync.live();
     history(0).catch((e) => (isFatal(e) ? lost() : report(e)));
@@ -140,6 +152,7 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
       st.notice.value = undefined;
       st.escalating.value = false;
       st.votes.value = {};
+      st.rating.value = undefined;
       st.convo.value = 'none';
       setTyping(false);
       showUnread(0);
@@ -171,6 +184,7 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     markRead,
     setConvo,
     apply,
+    rated,
     history,
     resume,
     lost,

@@ -64,6 +64,13 @@ const en = {
   down: 'Not helpful',
   comment: 'What was missing?',
   transcript: 'Download transcript',
+  csatQuestion: 'How did we do?',
+  /** The five answers, worst to best, separated by `|`. */
+  csatScale: 'Very poor|Poor|Okay|Good|Excellent',
+  csatComment: 'Anything you would like to add? (optional)',
+  csatSend: 'Send rating',
+  csatThanks: 'Thank you for your rating!',
+  csatFailed: 'Your rating was not sent. Please try again.',
 };
 
 /** Every string the widget shows. */

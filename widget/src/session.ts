@@ -14,6 +14,8 @@ export interface SessionData {
   lastEventId?: string;
   /** Conversation state seen last (`escalated`, `archived`), restored after a reload. */
   state?: string;
+  /** The score the ended conversation was rated (CSAT), so a reload does not ask again. */
+  rated?: number;
   /** The signed-in user the conversation belongs to (docs/api.md "Signed-in users"). */
   user?: SessionUser;
 }

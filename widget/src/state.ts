@@ -52,6 +52,8 @@ export function createState() {
     switched: signal(false),
     /** The visitor's vote on each answer, by message id (docs/api.md "Engagement"). */
     votes: signal<Record<string, FeedbackValue | undefined>>({}),
+    /** The rating of the ended conversation (docs/api.md "People", CSAT): given here or in another tab. */
+    rating: signal<{ score: number; comment?: string } | undefined>(undefined),
     /** The proactive message of `Parley('show', text)`: the first bot line until dismissed. */
     proactive: signal<string | undefined>(undefined),
     /** The proactive message is showing in its bubble beside the launcher. */

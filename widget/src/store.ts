@@ -10,6 +10,7 @@ import { ApiError, request } from './api.js';
 import { createAuth } from './auth.js';
 import { beep, titleCount } from './alerts.js';
 import { createConversation } from './conversation.js';
+import { sendRating } from './csat.js';
 import { createEngage } from './engage.js';
 import { serverCount } from './messages.js';
 import { createOutbox } from './outbox.js';
@@ -211,6 +212,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     restart,
     boot,
     destroy,
+    /** Rates the ended conversation (CSAT); see `sendRating`. */
+    rate: (score: number, comment?: string) => sendRating(auth, conversation.rated, score, comment),
     ...engage,
   };
   const state: ReadonlyState = st;

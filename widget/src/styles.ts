@@ -107,6 +107,19 @@ textarea::placeholder{color:var(--mu)}
 .end{padding:16px;text-align:center;border-top:1px solid var(--bd)}
 .end p{margin:0 0 10px;color:var(--mu)}
 .primary{border-radius:99px;padding:10px 18px;font-weight:600}
+.primary[aria-disabled=true]{background:var(--bb);color:var(--mu);cursor:default}
+.csat{display:grid;gap:10px;margin:0 0 12px}
+.csat .primary{justify-self:center}
+.csat fieldset{border:0;margin:0;padding:0}
+.csat legend{padding:0;margin:0 auto 8px;font-weight:600}
+.scale{display:flex;justify-content:center;gap:8px}
+.scale label{width:40px;height:40px;border:1px solid var(--bd);border-radius:50%;display:grid;place-items:center;cursor:pointer;font-weight:600}
+.scale label.on{background:var(--a);color:var(--at);border-color:var(--a)}
+.scale label:focus-within{outline:2px solid var(--ac);outline-offset:2px}
+.end .scale-ends{display:flex;justify-content:space-between;width:248px;max-width:100%;margin:4px auto 0;font-size:12px}
+.csat-comment{display:grid;gap:4px;text-align:start;font-size:13px;color:var(--mu)}
+.csat-comment textarea{flex:none;min-height:64px;resize:vertical;border-radius:12px;padding:8px 12px;font:inherit;color:var(--fg);background:var(--bg)}
+.end .csat-thanks{font-weight:600;color:var(--fg);outline:0}
 .conversations{flex:1;display:flex;flex-direction:column;gap:10px;padding:14px 16px;overflow:auto;min-height:0}
 .conversations h3{margin:0;font-size:15px}
 .conversations ul{list-style:none;margin:0;padding:0;display:grid;gap:6px}

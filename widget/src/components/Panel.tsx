@@ -1,8 +1,10 @@
 /** The chat panel: header with actions, banners, the log, and the composer or the ended notice. */
 import { useEffect, useRef } from 'preact/hooks';
+import { asksForRating } from '../csat.js';
 import { langOf, localized } from '../i18n.js';
 import { Composer } from './Composer.js';
 import { ConversationList, PastConversation } from './Conversations.js';
+import { Csat } from './Csat.js';
 import type { Ctx } from './ctx.js';
 import { CHAT, CLOSE, Icon, LIST } from './Icon.js';
 import { MessageList } from './MessageList.js';
@@ -131,6 +133,7 @@ function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
       {convo === 'archived' ? (
         <div class="end">
           <p>{strings.ended}</p>
+          {asksForRating(store.config.value?.csat, store.messages.value) && <Csat ctx={ctx} />}
           <button
             type="button"
             class="primary"

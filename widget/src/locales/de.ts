@@ -60,6 +60,12 @@ const de: Strings = {
   down: 'Nicht hilfreich',
   comment: 'Was hat gefehlt?',
   transcript: 'Verlauf herunterladen',
+  csatQuestion: 'Wie zufrieden waren Sie?',
+  csatScale: 'Sehr unzufrieden|Unzufrieden|Neutral|Zufrieden|Sehr zufrieden',
+  csatComment: 'Möchten Sie noch etwas ergänzen? (optional)',
+  csatSend: 'Bewertung senden',
+  csatThanks: 'Vielen Dank für Ihre Bewertung!',
+  csatFailed: 'Ihre Bewertung wurde nicht gesendet. Bitte versuchen Sie es erneut.',
 };
 
 export default de;

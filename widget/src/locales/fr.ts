@@ -60,6 +60,12 @@ const fr: Strings = {
   down: 'Pas utile',
   comment: 'Que manquait-il ?',
   transcript: 'Télécharger la conversation',
+  csatQuestion: 'Êtes-vous satisfait de notre aide ?',
+  csatScale: 'Très insatisfait|Insatisfait|Neutre|Satisfait|Très satisfait',
+  csatComment: 'Souhaitez-vous ajouter quelque chose ? (facultatif)',
+  csatSend: 'Envoyer la note',
+  csatThanks: 'Merci pour votre note !',
+  csatFailed: "Votre note n'a pas été envoyée. Veuillez réessayer.",
 };
 
 export default fr;

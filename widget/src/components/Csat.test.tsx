@@ -1,0 +1,81 @@
+import { act, cleanup, fireEvent, screen } from '@testing-library/preact';
+import { describe, expect, it } from 'vitest';
+import { asksForRating } from '../csat.js';
+import { FakeEventSource, flush, freshBrowserEachTest, mountApp, PUBLIC_CONFIG, sessionBody } from '../test-utils.js';
+
+const KEY = 'parley:https://bff.test';
+const config = (csat: string) => ({ ...PUBLIC_CONFIG, csat });
+const history = (items: object[]) => ({ 'GET /api/messages': { body: { items, hasMore: false } } });
+
+/** An open widget whose conversation has just ended. */
+async function ended(routes: Parameters<typeof mountApp>[0] = {}, csat = 'always') {
+  localStorage.setItem(KEY, JSON.stringify(sessionBody(1)));
+  const mounted = await mountApp({ ...history([{ id: '1', role: 'bot', text: 'Anything else?' }]), ...routes }, {}, config(csat));
+  fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+  act(() => FakeEventSource.last.emit('archived', {}, 1));
+  return mounted;
+}
+
+const question = () => screen.queryByRole('group', { name: 'How did we do?' });
+
+freshBrowserEachTest(cleanup);
+
+describe('the CSAT question at the end of a conversation', () => {
+  it('asks with five named radio buttons and a comment, sends once, and moves focus to the thanks', async () => {
+    const { api } = await ended({ 'POST /api/csat': { status: 202, body: {} } });
+    expect(question()).toBeTruthy();
+    const radios = screen.getAllByRole('radio') as HTMLInputElement[];
+    expect(radios.map((r) => r.labels?.[0]?.textContent)).toEqual(['1Very poor', '2Poor', '3Okay', '4Good', '5Excellent']);
+    expect(screen.getByRole('button', { name: 'Send rating' }).getAttribute('aria-disabled')).toBe('true');
+
+    fireEvent.click(radios[3]!);
+    fireEvent.input(screen.getByRole('textbox', { name: 'Anything you would like to add? (optional)' }), { target: { value: '  Quick and kind  ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send rating' }));
+    await act(flush);
+    expect(api.to('POST', '/api/csat').map((c) => [c.body, c.auth])).toEqual([[{ score: 4, comment: 'Quick and kind' }, 'Bearer tok1']]);
+    expect(question()).toBeNull();
+    expect(document.activeElement?.textContent).toBe('Thank you for your rating!');
+    // A reload of this conversation does not ask again.
+    expect(JSON.parse(localStorage.getItem(KEY)!).rated).toBe(4);
+  });
+
+  it("shows the thanks when another tab rated (the stream's csat event), without sending anything", async () => {
+    const { api } = await ended();
+    act(() => FakeEventSource.last.emit('csat', { score: 5 }, 2));
+    expect(screen.getByRole('status').textContent).toBe('Thank you for your rating!');
+    expect(question()).toBeNull();
+    expect(api.to('POST', '/api/csat')).toEqual([]);
+  });
+
+  it('takes 409 already_rated as rated, drops the question on 409 not_rateable, and keeps it to retry after a failure', async () => {
+    let answer = { status: 500, body: { error: { code: 'internal_error', message: 'x' } } };
+    await ended({ 'POST /api/csat': () => answer });
+    fireEvent.click(screen.getAllByRole('radio')[0]!);
+    fireEvent.click(screen.getByRole('button', { name: 'Send rating' }));
+    await act(flush);
+    expect(screen.getByRole('alert').textContent).toBe('Your rating was not sent. Please try again.');
+    answer = { status: 409, body: { error: { code: 'already_rated', message: 'x' } } };
+    fireEvent.click(screen.getByRole('button', { name: 'Send rating' }));
+    await act(flush);
+    expect(screen.getByRole('status').textContent).toBe('Thank you for your rating!');
+  });
+
+  it('asks nothing after a reload of a rated conversation', async () => {
+    localStorage.setItem(KEY, JSON.stringify({ ...sessionBody(1), state: 'archived', rated: 3 }));
+    await mountApp(history([{ id: '1', role: 'bot', text: 'Bye' }]), {}, config('always'));
+    fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+    await act(flush);
+    expect(screen.getByText('This conversation has ended.')).toBeTruthy();
+    expect(question()).toBeNull();
+  });
+
+  it('follows the policy: after_operator asks only where a person wrote; off and an older BFF never ask', () => {
+    const bot = { id: '1', role: 'bot' as const, text: 'hi' };
+    const person = { id: '2', role: 'operator' as const, text: 'Mara here' };
+    expect(asksForRating('after_operator', [bot])).toBe(false);
+    expect(asksForRating('after_operator', [bot, person])).toBe(true);
+    expect(asksForRating('always', [bot])).toBe(true);
+    expect(asksForRating('off', [bot, person])).toBe(false);
+    expect(asksForRating(undefined, [bot, person])).toBe(false);
+  });
+});
