@@ -1,12 +1,13 @@
 /**
  * `data-launcher="hours"` with `CLOSED_LAUNCHER=hide` (docs/embedding.md): outside the support hours a
  * visitor with no conversation gets no launcher (the loader asked `/api/config` once), the API still
- * opens the chat, and a visitor who has a conversation keeps the launcher.
+ * opens the chat, and a visitor who has a conversation keeps the launcher. And what the chat says
+ * while the team is away: when it is back, and a form for an address.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composer, launcher, openHostPage, startWorld, type World } from './harness.js';
+import { composer, launcher, openHostPage, panel, SCREENSHOTS, sendMessage, startWorld, type World } from './harness.js';
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 // One short window two days from now (UTC): closed for the whole test, whatever the hour.
@@ -57,6 +58,25 @@ describe('a launcher that follows the support hours', () => {
     await launcher(page).waitFor();
     await page.waitForTimeout(500); // the chat's own launcher replaces the loader's, and stays
     expect(await launcher(page).isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('says when the team is back and takes an email address (phone, keyboard only)', async () => {
+    const { page, context, problems } = await openHostPage(world, { url: host.url, viewport: { width: 375, height: 740 }, locale: 'en-GB' });
+    await page.evaluate(() => (window as unknown as { Parley(m: string): void }).Parley('open'));
+    await panel(page).getByText(/^We're away right now\. Back \w+day \d\d:00\.$/).waitFor();
+    await sendMessage(page, 'Is my parcel lost?');
+    const email = panel(page).getByRole('textbox', { name: 'Leave your email and we will get back to you:' });
+    await email.waitFor({ timeout: 20_000 });
+    await page.screenshot({ path: `${SCREENSHOTS}people-away.png` });
+    await email.focus();
+    await page.keyboard.type('ada@example.com');
+    await page.keyboard.press('Enter');
+    const thanks = panel(page).getByRole('status').filter({ hasText: "Thanks! We'll reply to ada@example.com." });
+    await thanks.waitFor({ timeout: 20_000 });
+    // Focus went to the thanks, not to <body>.
+    expect(await thanks.evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)).toBe(true);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message, StreamEvent } from '../../shared/types.js';
 import { applyEvent, type Conversation } from './apply-event.js';
 
-const empty: Conversation = { messages: [], convo: 'active', typing: false, notice: undefined, unread: 0, votes: {}, rating: undefined };
+const empty: Conversation = { messages: [], convo: 'active', typing: false, notice: undefined, unread: 0, votes: {}, rating: undefined, contact: undefined };
 const bot = (id: string, text = 'hi'): Message => ({ id, role: 'bot', text });
 const user = (id: string, text = 'q', clientId?: string): Message => ({ id, role: 'user', text, ...(clientId && { clientId }) });
 const run = (events: StreamEvent[], seen = false, from: Conversation = empty) =>

@@ -20,6 +20,8 @@ export interface Conversation {
   votes: Record<string, FeedbackValue | undefined>;
   /** The visitor's rating of the ended conversation (from any tab), once it is given. */
   rating: { score: number; comment?: string } | undefined;
+  /** The address the visitor left for the team (from any tab), once it is given. */
+  contact: string | undefined;
 }
 
 /** The new state, and what else the event asks for. */
@@ -72,8 +74,9 @@ export function applyEvent(state: Conversation, event: StreamEvent, seen: boolea
       return { next: { ...state, convo: 'archived', typing: false } };
     case 'csat':
       return { next: { ...state, rating: { score: event.data.score, ...(event.data.comment && { comment: event.data.comment }) } } };
-    case 'variables':
     case 'contact':
+      return { next: { ...state, contact: event.data.email } };
+    case 'variables':
       return { next: state };
     case 'error': {
       const { code, message } = event.data;

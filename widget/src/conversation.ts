@@ -75,7 +75,7 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
       s.lastEventId = id;
       auth.save();
     }
-    const now: Conversation = { messages: st.messages.value, convo: st.convo.value, typing: st.typing.value, notice: st.notice.value, unread: st.unread.value, votes: st.votes.value, rating: st.rating.value };
+    const now: Conversation = { messages: st.messages.value, convo: st.convo.value, typing: st.typing.value, notice: st.notice.value, unread: st.unread.value, votes: st.votes.value, rating: st.rating.value, contact: st.contact.value };
     // A hidden tab sees nothing, even with the chat open.
     const { next, message, error, expired, reload } = applyEvent(now, event, (st.open.value || st.inline.value) && !document.hidden);
     batch(() => {
@@ -83,6 +83,7 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
       st.notice.value = next.notice;
       st.votes.value = next.votes;
       if (next.rating !== now.rating) rated(next.rating);
+      if (next.contact !== now.contact) contacted(next.contact);
       if (next.convo !== now.convo) setConvo(next.convo);
       // A new question restarts the dots' timeout; anything else only switches them.
       if (next.typing !== now.typing || (next.typing && message)) setTyping(next.typing);
@@ -106,6 +107,16 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     }
   }
 
+  /** The visitor left an address for the team (here or in another tab): kept with the session too. */
+  function contacted(email: string | undefined) {
+    st.contact.value = email;
+    const s = auth.session;
+    if (s && email) {
+      s.contact = email;
+      auth.save();
+    }
+  }
+
   /** Puts a history page in front of what is shown. */
   function showPage(page: MessagesPage) {
     st.messages.value = mergeMessages(st.messages.value, page.items, 'h', true);
@@ -125,6 +136,7 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     st.user.value = s.user;
     st.convo.value = s.state === 'escalated' || s.state === 'archived' ? s.state : 'active';
     st.rating.value = s.rated ? { score: s.rated } : undefined;
+    st.contact.value = s.contact;
     showUnread(storedUnread().length);
     sync.live();
     history(0).catch((e) => (isFatal(e) ? lost() : report(e)));
@@ -153,6 +165,7 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
       st.escalating.value = false;
       st.votes.value = {};
       st.rating.value = undefined;
+      st.contact.value = undefined;
       st.convo.value = 'none';
       setTyping(false);
       showUnread(0);
@@ -185,6 +198,7 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     setConvo,
     apply,
     rated,
+    contacted,
     history,
     resume,
     lost,

@@ -71,6 +71,19 @@ const en = {
   csatSend: 'Send rating',
   csatThanks: 'Thank you for your rating!',
   csatFailed: 'Your rating was not sent. Please try again.',
+  replyMinutes: 'The team usually replies in a few minutes.',
+  replyHour: 'The team usually replies within an hour.',
+  replyDay: 'The team usually replies within a day.',
+  away: "We're away right now. Back {when}.",
+  awayUnknown: "We're away right now.",
+  escalatedAway: "Our team is away right now. They'll answer here when they're back.",
+  contactAsk: 'Leave your email and we will get back to you:',
+  contactEmail: 'you@example.com',
+  contactSend: 'Notify me',
+  contactThanks: "Thanks! We'll reply to {email}.",
+  contactInvalid: 'Please enter a valid email address.',
+  contactConsent: 'Please tick the box to agree first.',
+  contactFailed: 'Your address was not sent. Please try again.',
 };
 
 /** Every string the widget shows. */

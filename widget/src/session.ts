@@ -16,6 +16,8 @@ export interface SessionData {
   state?: string;
   /** The score the ended conversation was rated (CSAT), so a reload does not ask again. */
   rated?: number;
+  /** The address left for the team (POST /api/contact), so a reload does not ask again. */
+  contact?: string;
   /** The signed-in user the conversation belongs to (docs/api.md "Signed-in users"). */
   user?: SessionUser;
 }

@@ -54,6 +54,8 @@ export function createState() {
     votes: signal<Record<string, FeedbackValue | undefined>>({}),
     /** The rating of the ended conversation (docs/api.md "People", CSAT): given here or in another tab. */
     rating: signal<{ score: number; comment?: string } | undefined>(undefined),
+    /** The address the visitor left for the team while it was away (POST /api/contact), from any tab. */
+    contact: signal<string | undefined>(undefined),
     /** The proactive message of `Parley('show', text)`: the first bot line until dismissed. */
     proactive: signal<string | undefined>(undefined),
     /** The proactive message is showing in its bubble beside the launcher. */

@@ -214,6 +214,11 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     destroy,
     /** Rates the ended conversation (CSAT); see `sendRating`. */
     rate: (score: number, comment?: string) => sendRating(auth, conversation.rated, score, comment),
+    /** Leaves an address for the team (POST /api/contact); every tab learns it from the stream. */
+    leaveContact: async (email: string, consent?: boolean) => {
+      await auth.authed('/api/contact', { body: { email, ...(consent !== undefined && { consent }) } });
+      conversation.contacted(email);
+    },
     ...engage,
   };
   const state: ReadonlyState = st;

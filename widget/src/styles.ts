@@ -119,6 +119,14 @@ textarea::placeholder{color:var(--mu)}
 .end .scale-ends{display:flex;justify-content:space-between;width:248px;max-width:100%;margin:4px auto 0;font-size:12px}
 .csat-comment{display:grid;gap:4px;text-align:start;font-size:13px;color:var(--mu)}
 .csat-comment textarea{flex:none;min-height:64px;resize:vertical;border-radius:12px;padding:8px 12px;font:inherit;color:var(--fg);background:var(--bg)}
+.team{margin:0;padding:6px 18px;font-size:13px;color:var(--mu);border-bottom:1px solid var(--bd)}
+.contact{display:grid;gap:6px;padding:10px 14px;border-top:1px solid var(--bd);font-size:13px}
+.contact-row{display:flex;gap:8px}
+.contact input[type=email]{flex:1;min-width:0;height:40px;box-sizing:border-box;padding:0 12px;border:1px solid var(--bd);border-radius:20px;background:var(--bg);color:var(--fg);font:inherit;font-size:16px}
+.contact input[aria-invalid=true]{border-color:var(--ef)}
+.contact .primary{padding:0 16px;height:40px}
+.consent{display:flex;gap:8px;align-items:flex-start;color:var(--mu)}
+.contact .error{padding:6px 10px;border-radius:8px}
 .end .csat-thanks{font-weight:600;color:var(--fg);outline:0}
 .conversations{flex:1;display:flex;flex-direction:column;gap:10px;padding:14px 16px;overflow:auto;min-height:0}
 .conversations h3{margin:0;font-size:15px}

@@ -5,6 +5,7 @@ import { langOf, localized } from '../i18n.js';
 import { Composer } from './Composer.js';
 import { ConversationList, PastConversation } from './Conversations.js';
 import { Csat } from './Csat.js';
+import { ContactForm, TeamLine } from './Team.js';
 import type { Ctx } from './ctx.js';
 import { CHAT, CLOSE, Icon, LIST } from './Icon.js';
 import { MessageList } from './MessageList.js';
@@ -93,8 +94,10 @@ export function Panel({ ctx, onClose }: { ctx: Ctx; onClose?: () => void }) {
 function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
   const { store, strings } = ctx;
   const convo = store.convo.value;
+  const away = store.config.value?.handoff?.open === false;
   return (
     <>
+      <TeamLine ctx={ctx} />
       {store.switched.value && (
         <p class="banner" role="status">
           {strings.switched}
@@ -102,7 +105,7 @@ function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
       )}
       {(convo === 'escalated' || (store.escalating.value && convo === 'active')) && (
         <p class="banner" role="status">
-          {strings.escalated}
+          {away ? strings.escalatedAway : strings.escalated}
         </p>
       )}
       {!store.online.value && (
@@ -149,7 +152,10 @@ function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
           </button>
         </div>
       ) : (
-        <Composer ctx={ctx} />
+        <>
+          <ContactForm ctx={ctx} />
+          <Composer ctx={ctx} />
+        </>
       )}
     </>
   );

@@ -66,6 +66,19 @@ const de: Strings = {
   csatSend: 'Bewertung senden',
   csatThanks: 'Vielen Dank für Ihre Bewertung!',
   csatFailed: 'Ihre Bewertung wurde nicht gesendet. Bitte versuchen Sie es erneut.',
+  replyMinutes: 'Das Team antwortet meist innerhalb weniger Minuten.',
+  replyHour: 'Das Team antwortet meist innerhalb einer Stunde.',
+  replyDay: 'Das Team antwortet meist innerhalb eines Tages.',
+  away: 'Wir sind gerade nicht da. Zurück: {when}.',
+  awayUnknown: 'Wir sind gerade nicht da.',
+  escalatedAway: 'Unser Team ist gerade nicht da. Es antwortet hier, sobald es zurück ist.',
+  contactAsk: 'Hinterlassen Sie Ihre E-Mail-Adresse, dann melden wir uns:',
+  contactEmail: 'sie@beispiel.de',
+  contactSend: 'Benachrichtigen',
+  contactThanks: 'Danke! Wir antworten an {email}.',
+  contactInvalid: 'Bitte geben Sie eine gültige E-Mail-Adresse ein.',
+  contactConsent: 'Bitte stimmen Sie zuerst mit dem Häkchen zu.',
+  contactFailed: 'Ihre Adresse wurde nicht gesendet. Bitte versuchen Sie es erneut.',
 };
 
 export default de;

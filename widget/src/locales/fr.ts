@@ -66,6 +66,19 @@ const fr: Strings = {
   csatSend: 'Envoyer la note',
   csatThanks: 'Merci pour votre note !',
   csatFailed: "Votre note n'a pas été envoyée. Veuillez réessayer.",
+  replyMinutes: "L'équipe répond généralement en quelques minutes.",
+  replyHour: "L'équipe répond généralement en moins d'une heure.",
+  replyDay: "L'équipe répond généralement en moins d'un jour.",
+  away: 'Nous sommes absents pour le moment. De retour {when}.',
+  awayUnknown: 'Nous sommes absents pour le moment.',
+  escalatedAway: 'Notre équipe est absente pour le moment. Elle vous répondra ici à son retour.',
+  contactAsk: 'Laissez votre e-mail et nous vous répondrons :',
+  contactEmail: 'vous@exemple.fr',
+  contactSend: 'Me prévenir',
+  contactThanks: 'Merci ! Nous répondrons à {email}.',
+  contactInvalid: 'Veuillez saisir une adresse e-mail valide.',
+  contactConsent: "Veuillez d'abord cocher la case pour donner votre accord.",
+  contactFailed: "Votre adresse n'a pas été envoyée. Veuillez réessayer.",
 };
 
 export default fr;

@@ -1,0 +1,93 @@
+import { act, cleanup, fireEvent, screen } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import { formatOpening } from '../hours.js';
+import { FakeEventSource, flush, freshBrowserEachTest, mountApp, PUBLIC_CONFIG, sessionBody } from '../test-utils.js';
+
+const KEY = 'parley:https://bff.test';
+const OPEN = { offer: 'always', open: true, replyTime: 'hour', launcher: 'show' };
+const AWAY = { offer: 'always', open: false, opensAt: '2026-11-30T08:00:00.000Z', replyTime: 'minutes', launcher: 'show' };
+const config = (handoff: object, more: object = {}) => ({ ...PUBLIC_CONFIG, handoff, ...more });
+const wrote = { 'GET /api/messages': { body: { items: [{ id: 'u1', role: 'user', text: 'Is my parcel lost?' }], hasMore: false } } };
+
+/** An open widget with a conversation in which the visitor has written. */
+async function visitorWrote(handoff: object, routes: Parameters<typeof mountApp>[0] = {}, more: object = {}, session: object = {}) {
+  localStorage.setItem(KEY, JSON.stringify({ ...sessionBody(1), ...session }));
+  const mounted = await mountApp({ ...wrote, ...routes }, {}, config(handoff, more));
+  fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+  await act(flush);
+  return mounted;
+}
+const emailBox = () => screen.queryByRole('textbox', { name: 'Leave your email and we will get back to you:' }) as HTMLInputElement | null;
+
+freshBrowserEachTest(cleanup);
+
+describe('when the team is back', () => {
+  const zone = process.env.TZ;
+  afterEach(() => void (process.env.TZ = zone));
+
+  it("is said in the visitor's own time zone and language, with the date when it is more than six days ahead", () => {
+    const now = Date.parse('2026-11-25T12:00:00Z');
+    process.env.TZ = 'Europe/Berlin';
+    expect(formatOpening('2026-11-30T08:00:00Z', 'en-GB', now)).toBe('Monday 09:00');
+    expect(formatOpening('2026-11-30T08:00:00Z', 'de-DE', now)).toBe('Montag, 09:00');
+    expect(formatOpening('2026-11-30T08:00:00Z', 'fr-FR', now)).toBe('lundi 09:00');
+    expect(formatOpening('2026-12-07T08:00:00Z', 'en-GB', now)).toBe('Monday 7 December at 9:00');
+    process.env.TZ = 'America/New_York';
+    expect(formatOpening('2026-11-30T08:00:00Z', 'en-US', now)).toBe('Monday 3:00 AM');
+  });
+});
+
+describe('the team line and the email form', () => {
+  it('says how soon the team replies while it is there, and asks for no address', async () => {
+    await visitorWrote(OPEN);
+    expect(screen.getByText('The team usually replies within an hour.')).toBeTruthy();
+    expect(emailBox()).toBeNull();
+  });
+
+  it('while away: says when it is back, tells an escalated visitor, and takes a valid address', async () => {
+    const { api } = await visitorWrote(AWAY, { 'POST /api/contact': { status: 202, body: {} } });
+    expect(screen.getByText(/^We're away right now\. Back .+\.$/)).toBeTruthy();
+    act(() => FakeEventSource.last.emit('state', { state: 'escalated' }, 1));
+    expect(screen.getByText("Our team is away right now. They'll answer here when they're back.")).toBeTruthy();
+
+    fireEvent.input(emailBox()!, { target: { value: 'not an address' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Notify me' }));
+    await act(flush);
+    expect(screen.getByRole('alert').textContent).toBe('Please enter a valid email address.');
+    expect(emailBox()!.getAttribute('aria-invalid')).toBe('true');
+    expect(api.to('POST', '/api/contact')).toEqual([]);
+
+    fireEvent.input(emailBox()!, { target: { value: ' ada@example.com ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Notify me' }));
+    await act(flush);
+    expect(api.to('POST', '/api/contact').map((c) => [c.body, c.auth])).toEqual([[{ email: 'ada@example.com' }, 'Bearer tok1']]);
+    expect(emailBox()).toBeNull();
+    expect(document.activeElement?.textContent).toBe("Thanks! We'll reply to ada@example.com.");
+    expect(JSON.parse(localStorage.getItem(KEY)!).contact).toBe('ada@example.com');
+  });
+
+  it('asks for the consent the site configured, and sends it along', async () => {
+    const { api } = await visitorWrote(AWAY, { 'POST /api/contact': { status: 202, body: {} } }, { consentText: 'You may email me about this request.' });
+    fireEvent.input(emailBox()!, { target: { value: 'ada@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Notify me' }));
+    await act(flush);
+    expect(screen.getByRole('alert').textContent).toBe('Please tick the box to agree first.');
+    fireEvent.click(screen.getByRole('checkbox', { name: 'You may email me about this request.' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Notify me' }));
+    await act(flush);
+    expect(api.to('POST', '/api/contact').map((c) => c.body)).toEqual([{ email: 'ada@example.com', consent: true }]);
+  });
+
+  it("shows another tab's address (the stream's contact event) instead of asking again", async () => {
+    await visitorWrote(AWAY);
+    act(() => FakeEventSource.last.emit('contact', { email: 'ada@example.com' }, 2));
+    expect(screen.getByRole('status').textContent).toBe("Thanks! We'll reply to ada@example.com.");
+    expect(emailBox()).toBeNull();
+  });
+
+  it('never asks a signed-in visitor: the site knows them', async () => {
+    await visitorWrote(AWAY, {}, {}, { user: { id: 'u-ada', name: 'Ada' } });
+    expect(screen.getByText(/^We're away right now/)).toBeTruthy();
+    expect(emailBox()).toBeNull();
+  });
+});

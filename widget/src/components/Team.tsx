@@ -1,0 +1,107 @@
+/**
+ * The people behind the chat (docs/api.md "People"): a line saying how soon the team answers while
+ * it is there, or when it is back while it is away; and, while it is away, a form that takes an
+ * address so the team can answer by email (POST /api/contact). A signed-in visitor is never asked:
+ * the site knows who they are.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { formatOpening, replyKey } from '../hours.js';
+import { fill } from '../i18n.js';
+import type { Ctx } from './ctx.js';
+
+/** "The team usually replies in a few minutes" or "We're away right now. Back Monday 09:00." */
+export function TeamLine({ ctx }: { ctx: Ctx }) {
+  const { store, strings } = ctx;
+  const config = store.config.value;
+  // (Not `h`: that is what the JSX here compiles to.)
+  const handoff = config?.handoff;
+  if (!handoff || !config.features.escalation || handoff.offer === 'never') return null;
+  const { open, opensAt, replyTime } = handoff;
+  const text = open ? strings[replyKey(replyTime)] : opensAt ? fill(strings.away, { when: formatOpening(opensAt, ctx.locale) }) : strings.awayUnknown;
+  return <p class={open ? 'team' : 'team away'}>{text}</p>;
+}
+
+/** Whether to ask for an address: the team is away, the visitor wrote or asked for a person, and gave none yet. */
+export function asksForContact(ctx: Ctx): boolean {
+  const { store } = ctx;
+  const handoff = store.config.value?.handoff;
+  if (!handoff || handoff.open || store.contact.value || store.user.value || store.convo.value === 'none' || store.convo.value === 'archived') return false;
+  return store.convo.value === 'escalated' || store.messages.value.some((m) => m.role === 'user');
+}
+
+export function ContactForm({ ctx }: { ctx: Ctx }) {
+  const { store, strings } = ctx;
+  const consentText = store.config.value?.consentText;
+  const [email, setEmail] = useState('');
+  const [consent, setConsent] = useState(false);
+  const [problem, setProblem] = useState<string | undefined>();
+  const [sending, setSending] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const thanks = useRef<HTMLParagraphElement>(null);
+  const sentHere = useRef(false);
+  const given = store.contact.value;
+  useEffect(() => void (given && sentHere.current && thanks.current?.focus()), [given]);
+
+  if (given) {
+    return (
+      <p class="banner contact-thanks" role="status" tabIndex={-1} ref={thanks}>
+        {fill(strings.contactThanks, { email: given })}
+      </p>
+    );
+  }
+  if (!asksForContact(ctx)) return null;
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (sending) return;
+    // The browser's own check of type=email, with our words, and the box keeps focus.
+    if (!input.current?.checkValidity() || !email.trim()) {
+      setProblem(strings.contactInvalid);
+      input.current?.focus();
+      return;
+    }
+    if (consentText && !consent) return setProblem(strings.contactConsent);
+    sentHere.current = true;
+    setSending(true);
+    try {
+      await store.leaveContact(email.trim(), consentText ? consent : undefined);
+      setProblem(undefined);
+    } catch {
+      setProblem(strings.contactFailed);
+    } finally {
+      setSending(false);
+    }
+  };
+  return (
+    <form class="contact" onSubmit={submit} noValidate>
+      <label for="parley-contact">{strings.contactAsk}</label>
+      <div class="contact-row">
+        <input
+          id="parley-contact"
+          ref={input}
+          type="email"
+          autocomplete="email"
+          maxLength={254}
+          placeholder={strings.contactEmail}
+          value={email}
+          aria-invalid={problem === strings.contactInvalid || undefined}
+          aria-describedby={problem ? 'parley-contact-problem' : undefined}
+          onInput={(e) => setEmail(e.currentTarget.value)}
+        />
+        <button type="submit" class="primary" aria-disabled={sending}>
+          {strings.contactSend}
+        </button>
+      </div>
+      {consentText && (
+        <label class="consent">
+          <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.currentTarget.checked)} />
+          {consentText}
+        </label>
+      )}
+      {problem && (
+        <p id="parley-contact-problem" class="error" role="alert">
+          {problem}
+        </p>
+      )}
+    </form>
+  );
+}
