@@ -1,6 +1,7 @@
 /**
- * Handoff in the browser: "Talk to a person", the operator's messages with their name, and the
- * ended state after the conversation is archived, then a fresh conversation.
+ * Handoff in the browser: a starter question, "Talk to a person", the operator's messages with
+ * their name and picture after the line saying they joined, and the ended state after the
+ * conversation is archived, then a fresh conversation.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -27,16 +28,36 @@ it('hands the conversation to a person, shows who answers, ends it and starts af
   await launcher(page).click();
   // No conversation yet: nothing to hand over.
   expect(await panel(page).getByRole('button', { name: 'Talk to a person' }).count()).toBe(0);
-  await sendMessage(page, 'How do returns work?');
+  // The demo's starter questions: one click asks.
+  const starters = panel(page).getByRole('group', { name: 'Suggested questions' });
+  expect(await starters.getByRole('button').allTextContents()).toEqual(['Where is my order?', 'Which boot size should I pick?', 'Can I return a worn item?']);
+  await starters.getByRole('button', { name: 'Can I return a worn item?' }).click();
   await log(page).getByText(/Returns are free/).waitFor({ timeout: ANSWER_MS });
+  expect(await starters.count()).toBe(0);
+  // The bot's answers are signed with its configured name (WIDGET_BOT_NAME, "Juniper" in the demo).
+  expect(await log(page).locator('.msg.bot .who').last().textContent()).toContain('Juniper');
 
   await panel(page).getByRole('button', { name: 'Talk to a person' }).click();
   await panel(page).getByRole('status').filter({ hasText: 'A person from our team will take it from here.' }).waitFor({ timeout: ANSWER_MS });
   await expect.poll(() => panel(page).getByRole('button', { name: 'Talk to a person' }).count()).toBe(0);
 
-  await operator(page, 'messages', { text: 'Hi, Alex here. Which order is it?', name: 'Alex from Nimbus' });
-  await log(page).getByText('Hi, Alex here. Which order is it?').waitFor({ timeout: ANSWER_MS });
-  expect(await log(page).locator('.msg.operator .who').last().textContent()).toBe('Alex from Nimbus');
+  // The console signs as the username `mara`; OPERATOR_PROFILES gives her name and picture.
+  await operator(page, 'messages', { text: 'Hi, Mara here. Which order is it?', name: 'mara' });
+  await operator(page, 'messages', { text: 'I can see two open orders.', name: 'mara' });
+  await log(page).getByText('I can see two open orders.').waitFor({ timeout: ANSWER_MS });
+  expect(await log(page).locator('.joined').allTextContents()).toEqual(['Mara Lindqvist joined the conversation']);
+  const header = log(page).locator('.msg.operator .who');
+  expect(await header.count()).toBe(1); // once for her two messages
+  expect(await header.locator('.name').textContent()).toBe('Mara Lindqvist');
+  const picture = header.locator('img');
+  expect(await picture.getAttribute('alt')).toBe('');
+  // The picture is site-relative on the BFF and loads under the page's strict CSP.
+  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  // A second operator: a line saying he joined, his own name.
+  await operator(page, 'messages', { text: 'Theo from the warehouse here.', name: 'theo' });
+  await log(page).getByText('Theo from the warehouse here.').waitFor({ timeout: ANSWER_MS });
+  expect(await log(page).locator('.joined').last().textContent()).toBe('Theo Adeyemi joined the conversation');
+  expect(await log(page).locator('.msg.operator .who .name').allTextContents()).toEqual(['Mara Lindqvist', 'Theo Adeyemi']);
   await page.screenshot({ path: `${SCREENSHOTS}desktop-handoff.png` });
 
   const first = await sessionId(page);

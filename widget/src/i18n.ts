@@ -1,6 +1,6 @@
 /**
  * The widget's strings: English here, German and French in `locales/` (served by the BFF).
- * Every string can be overridden through `options.strings`; `{n}` and `{i}` are placeholders
+ * Every string can be overridden through `options.strings`; `{n}`, `{i}` and `{name}` are placeholders
  * filled in by `fill` (`{n}` of `tooBig` is in megabytes: the unit's name differs by language).
  */
 import type { LocalizedText } from '../../shared/types.js';
@@ -84,6 +84,9 @@ const en = {
   contactInvalid: 'Please enter a valid email address.',
   contactConsent: 'Please tick the box to agree first.',
   contactFailed: 'Your address was not sent. Please try again.',
+  joined: '{name} joined the conversation',
+  teamJoined: 'A team member joined the conversation',
+  starters: 'Suggested questions',
 };
 
 /** Every string the widget shows. */

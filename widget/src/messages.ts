@@ -3,7 +3,6 @@
  * reconciling optimistic messages by `clientId`, and streamed text deltas.
  */
 import type { Message } from '../../shared/types.js';
-import type { Strings } from './i18n.js';
 
 /** Where a message came from: history (`h`), the stream (`s`) or this tab, not yet confirmed (`l`). */
 export type Source = 'h' | 's' | 'l';
@@ -68,9 +67,6 @@ export function applyDelta(list: ChatMessage[], id: string, delta: string): Chat
   out[i] = { ...m, text: (m.text || '') + delta };
   return out;
 }
-
-/** Who wrote `m`, as the log and the transcript name them. */
-export const senderOf = (m: Message, t: Strings) => (m.role === 'user' ? t.you : m.role === 'operator' ? m.operatorName || t.operator : t.bot);
 
 /** How many messages the BFF knows of, i.e. the `offset` of the next older page. */
 export function serverCount(list: ChatMessage[]): number {

@@ -19,6 +19,10 @@ export interface ParleyOptions {
   strings?: Partial<Strings>;
   title?: string;
   greeting?: string;
+  /** The assistant's name and picture (https, or a path on the BFF's origin); over `WIDGET_BOT_NAME` and `WIDGET_BOT_AVATAR`. */
+  bot?: { name?: string; avatarUrl?: string };
+  /** Questions offered as buttons in an empty conversation (one click sends it); over `WIDGET_STARTERS`. `[]` shows none. */
+  starters?: string[];
   theme?: {
     /** Any CSS color; the page may also set `--parley-accent` (and `--parley-accent-text`). */
     accent?: string;

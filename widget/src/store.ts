@@ -222,7 +222,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     ...engage,
   };
   const state: ReadonlyState = st;
-  return { ...state, ...actions, ...signedIn.actions };
+  // `bff`: site-relative pictures (operators, the bot) are on its origin.
+  return { ...state, ...actions, ...signedIn.actions, bff };
 }
 
 /** One widget instance's store. */

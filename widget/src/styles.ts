@@ -57,6 +57,14 @@ pre{overflow-x:auto;padding:8px;background:rgba(127,127,127,.12);border-radius:8
 pre code{background:none;padding:0}
 .unsupported{color:var(--mu);font-style:italic}
 .who,.status,.time{font-size:12px;color:var(--mu);margin:0 4px}
+.who{display:flex;align-items:center;gap:6px;margin:0}
+.who .name{font-weight:600}
+.avatar{width:24px;height:24px;border-radius:50%;flex:none;object-fit:cover;background:var(--bb)}
+span.avatar{display:grid;place-items:center;color:#fff;font-size:10px;font-weight:700;line-height:1}
+.av0{background:#2454d6}.av1{background:#0b6e4f}.av2{background:#b3261e}.av3{background:#7b4a0b}.av4{background:#6a3fb5}.av5{background:#0e6a78}
+.msg.more{margin-top:-6px}
+.joined{align-self:center;margin:4px 0;font-size:12px;color:var(--mu);text-align:center}
+.starters{display:flex;flex-flow:row wrap;gap:6px;justify-content:flex-end;align-self:flex-end;max-width:90%}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .typing{display:flex;gap:4px;padding:13px 14px;background:var(--bb);border-radius:18px;border-end-start-radius:6px;align-self:flex-start}
 .typing i{width:7px;height:7px;border-radius:50%;background:var(--mu);animation:bl 1.2s infinite}

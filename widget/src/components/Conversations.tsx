@@ -1,6 +1,8 @@
 /** A signed-in user's conversations (title, date, state) and one past conversation, read-only. */
 import { useEffect, useRef } from 'preact/hooks';
 import type { ConversationSummary } from '../../../shared/types.js';
+import { firstOfOperators } from '../authors.js';
+import { whoOf } from './Author.js';
 import type { Ctx } from './ctx.js';
 import { MessageItem } from './MessageItem.js';
 
@@ -52,6 +54,7 @@ export function PastConversation({ ctx }: { ctx: Ctx }) {
   const heading = useHeadingFocus();
   const past = store.past.value;
   if (!past) return null;
+  const joined = firstOfOperators(past.messages, whoOf(ctx));
   return (
     <div class="conversations">
       <h3 ref={heading} tabIndex={-1}>
@@ -61,7 +64,7 @@ export function PastConversation({ ctx }: { ctx: Ctx }) {
       <div class="log" role="log" aria-label={strings.log} tabIndex={0}>
         <div class="thread">
           {past.messages.map((m, i) => (
-            <MessageItem key={m.id} m={m} ctx={ctx} last={false} prev={past.messages[i - 1]} />
+            <MessageItem key={m.id} m={m} ctx={ctx} last={false} prev={past.messages[i - 1]} joined={joined.has(m.id)} />
           ))}
         </div>
       </div>

@@ -209,7 +209,7 @@ describe('proactive message', () => {
 });
 
 describe('end of a conversation', () => {
-  it('offers a transcript with every message, its time and sender, and a new conversation', async () => {
+  it('offers a transcript with every message, its time and sender, the line when an operator joined, and a new conversation', async () => {
     seedSession();
     const items = [
       { id: '1', role: 'user', text: 'Where is my order?', createdAt: '2026-11-23T09:00:00.000Z' },
@@ -228,7 +228,7 @@ describe('end of a conversation', () => {
     const t = pickStrings();
     const at = (iso: string) => new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short' }).format(new Date(iso));
     expect(text).toBe(
-      `[${at(items[0]!.createdAt)}] ${t.you}: Where is my order?\n\n[${at(items[1]!.createdAt)}] ${t.bot}: On its way.\n\n[${at(items[2]!.createdAt)}] Sam: Anything else?\n\n`,
+      `[${at(items[0]!.createdAt)}] ${t.you}: Where is my order?\n\n[${at(items[1]!.createdAt)}] ${t.bot}: On its way.\n\nSam joined the conversation\n\n[${at(items[2]!.createdAt)}] Sam: Anything else?\n\n`,
     );
     expect(screen.getByRole('button', { name: 'Start a new conversation' })).toBeTruthy();
   });

@@ -1,9 +1,12 @@
-/** The conversation log: older-page button, greeting, messages and the typing indicator. */
+/** The conversation log: older-page button, greeting, starter questions, messages and the typing indicator. */
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { firstOfOperators } from '../authors.js';
 import { langOf, localized } from '../i18n.js';
-import { markdown } from '../markdown.js';
+import type { ChatMessage } from '../messages.js';
+import { whoOf } from './Author.js';
 import type { Ctx } from './ctx.js';
 import { MessageItem } from './MessageItem.js';
+import { Starters } from './Starters.js';
 
 /**
  * The scrolling message list. It follows the newest message while the reader is at the bottom,
@@ -20,6 +23,9 @@ export function MessageList({ ctx }: { ctx: Ctx }) {
   const [unseen, setUnseen] = useState(false);
   // A proactive message (`Parley('show', text)`) is the first bot line in place of the greeting.
   const greeting = store.proactive.value ?? ctx.options.greeting ?? ctx.options.strings?.greeting ?? localized(store.config.value?.greeting, langOf(ctx.options.locale)) ?? strings.greeting;
+  // The greeting is the bot's first line: it opens the bot's group, so a bot answer right after it is not named again.
+  const hello: ChatMessage | undefined = !store.hasMore.value && greeting ? { id: '', role: 'bot', text: greeting } : undefined;
+  const joined = firstOfOperators(list, whoOf(ctx));
 
   const toBottom = () => {
     const el = ref.current!;
@@ -80,16 +86,11 @@ export function MessageList({ ctx }: { ctx: Ctx }) {
             {strings.older}
           </button>
         ) : (
-          greeting && (
-            <div class="msg bot">
-              <div class="bubble" dir="auto">
-                {markdown(greeting)}
-              </div>
-            </div>
-          )
+          hello && <MessageItem m={hello} ctx={ctx} last={false} />
         )}
+        {list.length === 0 && <Starters ctx={ctx} />}
         {list.map((m, i) => (
-          <MessageItem key={m.clientId || m.id} m={m} ctx={ctx} last={i === list.length - 1} votable prev={list[i - 1]} />
+          <MessageItem key={m.clientId || m.id} m={m} ctx={ctx} last={i === list.length - 1} votable prev={list[i - 1] ?? hello} joined={joined.has(m.id)} />
         ))}
         {store.typing.value && (
           <div class="typing" role="status" aria-label={strings.typing}>

@@ -2,6 +2,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { asksForRating } from '../csat.js';
 import { langOf, localized } from '../i18n.js';
+import { whoOf } from './Author.js';
 import { Composer } from './Composer.js';
 import { ConversationList, PastConversation } from './Conversations.js';
 import { Csat } from './Csat.js';
@@ -147,7 +148,7 @@ function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
           >
             {strings.restart}
           </button>
-          <button type="button" class="pill" onClick={() => store.transcript(strings, ctx.locale)}>
+          <button type="button" class="pill" onClick={() => store.transcript(strings, ctx.locale, whoOf(ctx))}>
             {strings.transcript}
           </button>
         </div>

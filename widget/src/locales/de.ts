@@ -79,6 +79,9 @@ const de: Strings = {
   contactInvalid: 'Bitte geben Sie eine gültige E-Mail-Adresse ein.',
   contactConsent: 'Bitte stimmen Sie zuerst mit dem Häkchen zu.',
   contactFailed: 'Ihre Adresse wurde nicht gesendet. Bitte versuchen Sie es erneut.',
+  joined: '{name} ist dem Gespräch beigetreten',
+  teamJoined: 'Ein Teammitglied ist dem Gespräch beigetreten',
+  starters: 'Vorgeschlagene Fragen',
 };
 
 export default de;

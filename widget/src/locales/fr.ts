@@ -79,6 +79,9 @@ const fr: Strings = {
   contactInvalid: 'Veuillez saisir une adresse e-mail valide.',
   contactConsent: "Veuillez d'abord cocher la case pour donner votre accord.",
   contactFailed: "Votre adresse n'a pas été envoyée. Veuillez réessayer.",
+  joined: '{name} a rejoint la conversation',
+  teamJoined: 'Un membre de l’équipe a rejoint la conversation',
+  starters: 'Questions suggérées',
 };
 
 export default fr;

@@ -1,0 +1,45 @@
+/**
+ * Who wrote a group of messages: the author's picture (or initials on a coloured circle) and name,
+ * shown once above the group, and the line before an operator's first message.
+ */
+import { useState } from 'preact/hooks';
+import type { Message } from '../../../shared/types.js';
+import { colourOf, initials, joinedLine, pictureUrl, whoWrote, type Who } from '../authors.js';
+import type { Ctx } from './ctx.js';
+
+/** The author of `m` as this widget names them: `init({bot})` over `/api/config` `bot` for the assistant. */
+export function whoOf(ctx: Ctx): (m: Pick<Message, 'role' | 'author' | 'operatorName'>) => Who {
+  const bot = { ...ctx.store.config.value?.bot, ...ctx.options.bot };
+  return (m) => whoWrote(m, ctx.strings, bot);
+}
+
+/**
+ * The name above a group, read once by screen readers; the picture beside it is decoration
+ * (`alt=""`, the name is right there). The visitor's own messages only say "You" to screen readers.
+ */
+export function GroupHeader({ who, ctx }: { who: Who; ctx: Ctx }) {
+  if (who.kind === 'user') return <span class="sr-only">{who.name}:</span>;
+  return (
+    <div class="who">
+      <Avatar who={who} bff={ctx.store.bff} />
+      <span class="name">{who.name}</span>
+    </div>
+  );
+}
+
+/** A picture, or the initials when there is none or it does not load. */
+function Avatar({ who, bff }: { who: Who; bff: string }) {
+  const [broken, setBroken] = useState<string | undefined>();
+  const src = who.avatarUrl && pictureUrl(who.avatarUrl, bff);
+  if (src && broken !== src) return <img class="avatar" src={src} alt="" width={24} height={24} onError={() => setBroken(src)} />;
+  return (
+    <span class={`avatar av${colourOf(who.name)}`} aria-hidden="true">
+      {initials(who.name)}
+    </span>
+  );
+}
+
+/** "Mara Lindqvist joined the conversation", before her first message. */
+export function Joined({ who, ctx }: { who: Who; ctx: Ctx }) {
+  return <p class="joined">{joinedLine(who, ctx.strings)}</p>;
+}

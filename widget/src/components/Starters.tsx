@@ -1,0 +1,26 @@
+/** Starter questions (docs/api.md "People"): buttons in an empty conversation; one click sends it. */
+import type { Ctx } from './ctx.js';
+
+/** `init({starters})` over `/api/config` `starters`; nothing once the conversation has a message or after it ended. */
+export function Starters({ ctx }: { ctx: Ctx }) {
+  const { store, strings } = ctx;
+  const starters = (ctx.options.starters ?? store.config.value?.starters ?? []).map((s) => s.trim()).filter(Boolean);
+  if (!starters.length || store.convo.value === 'archived') return null;
+  const ask = (e: MouseEvent, text: string) => {
+    // The buttons go away with the question sent: focus must not fall to <body>, where Escape does nothing.
+    // On touch screens the panel takes it, as focusing the text box would throw the keyboard over the answer.
+    const panel = (e.currentTarget as HTMLElement).closest<HTMLElement>('.panel');
+    const coarse = matchMedia('(pointer: coarse)').matches;
+    (coarse ? panel : panel?.querySelector('textarea') || panel)?.focus();
+    store.send(text);
+  };
+  return (
+    <div class="starters" role="group" aria-label={strings.starters}>
+      {starters.map((text) => (
+        <button key={text} type="button" class="btn" onClick={(e) => ask(e, text)}>
+          {text}
+        </button>
+      ))}
+    </div>
+  );
+}
