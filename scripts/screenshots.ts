@@ -2,12 +2,14 @@
  * `npm run screenshots`: the README's pictures of the demo, taken from a fresh demo server in
  * headless Chromium (`CHROME_PATH`, default /usr/bin/chromium): the shop with a carousel, the
  * handoff to a person, the operator console, the webhook inspector, the phone layout, and a
- * signed-in customer continuing one conversation in a second browser.
+ * signed-in customer continuing one conversation in a second browser; then the people behind the
+ * chat (screenshots-people.ts): starter questions, and operators with names and pictures.
  * Emoji need a colour emoji font (Debian: fonts-noto-color-emoji). Not part of the tests.
  */
 import { mkdirSync } from 'node:fs';
 import { chromium, type Page } from 'playwright-core';
 import { ensureWidgetBuilt } from '../test/e2e/harness.js';
+import { peopleShots } from './screenshots-people.js';
 import { startServer } from '../test/helpers/server.js';
 
 const OUT = 'docs/screenshots';
@@ -39,10 +41,10 @@ async function main() {
     const operator = await desktop.newPage();
     await operator.goto(base + '/console');
     await operator.locator('#conversations button.conversation').first().click();
-    await operator.locator('#op-name').fill('Maya from Nimbus');
-    await operator.locator('#op-text').fill("Hi, I'm Maya from the Nimbus team. Happy to help: which size are you after?");
+    await operator.locator('#op-name').selectOption('mara');
+    await operator.locator('#op-text').fill("Hi, I'm Mara from the Nimbus team. Happy to help: which size are you after?");
     await operator.locator('#reply button[type=submit]').click();
-    await shop.getByRole('dialog').getByText("Hi, I'm Maya from the Nimbus team.", { exact: false }).waitFor({ timeout: ANSWER_MS });
+    await shop.getByRole('dialog').getByText("Hi, I'm Mara from the Nimbus team.", { exact: false }).waitFor({ timeout: ANSWER_MS });
     await shop.screenshot({ path: `${OUT}/demo-handoff.png` });
     await operator.screenshot({ path: `${OUT}/demo-console.png` });
 
@@ -84,7 +86,8 @@ async function main() {
     await operator.locator('#conversations button.conversation', { has: operator.locator('.pill.verified') }).first().click();
     await operator.waitForTimeout(300);
     await operator.screenshot({ path: `${OUT}/demo-console-verified.png` });
-    console.log(`wrote ${OUT}/demo-{desktop,handoff,console,inspector,phone,signed-in,conversations,console-verified}.png`);
+    await peopleShots(browser, base, `${OUT}/people`);
+    console.log(`wrote ${OUT}/demo-{desktop,handoff,console,inspector,phone,signed-in,conversations,console-verified}.png, people-{starters,operator}.png`);
   } finally {
     await browser.close();
     await demo.stop();

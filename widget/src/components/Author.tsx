@@ -2,6 +2,7 @@
  * Who wrote a group of messages: the author's picture (or initials on a coloured circle) and name,
  * shown once above the group, and the line before an operator's first message.
  */
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Message } from '../../../shared/types.js';
 import { colourOf, initials, joinedLine, pictureUrl, whoWrote, type Who } from '../authors.js';
@@ -15,14 +16,16 @@ export function whoOf(ctx: Ctx): (m: Pick<Message, 'role' | 'author' | 'operator
 
 /**
  * The name above a group, read once by screen readers; the picture beside it is decoration
- * (`alt=""`, the name is right there). The visitor's own messages only say "You" to screen readers.
+ * (`alt=""`, the name is right there), then the message's `time`. The visitor's own messages only say
+ * "You" to screen readers.
  */
-export function GroupHeader({ who, ctx }: { who: Who; ctx: Ctx }) {
+export function GroupHeader({ who, ctx, time }: { who: Who; ctx: Ctx; time?: ComponentChildren }) {
   if (who.kind === 'user') return <span class="sr-only">{who.name}:</span>;
   return (
     <div class="who">
       <Avatar who={who} bff={ctx.store.bff} />
       <span class="name">{who.name}</span>
+      {time}
     </div>
   );
 }

@@ -20,16 +20,19 @@ export function MessageItem({ m, ctx, last, prev, votable, joined }: { m: ChatMe
   const author = whoOf(ctx);
   const who = author(m);
   const first = startsGroup(who, prev && author(prev));
+  const named = first && who.kind !== 'user';
+  const time = m.createdAt && (
+    <time class={run ? 'time' : 'sr-only'} dateTime={m.createdAt} title={formatTime(m.createdAt, ctx.locale, true)} tabIndex={run ? 0 : undefined}>
+      {formatTime(m.createdAt, ctx.locale)}
+    </time>
+  );
   return (
     <>
       {joined && <Joined who={who} ctx={ctx} />}
       <div class={`msg ${m.role}${m.badge?.type === 'carousel' ? ' wide' : ''}${first ? '' : ' more'}`}>
-        {m.createdAt && (
-          <time class={run ? 'time' : 'sr-only'} dateTime={m.createdAt} title={formatTime(m.createdAt, ctx.locale, true)} tabIndex={run ? 0 : undefined}>
-            {formatTime(m.createdAt, ctx.locale)}
-          </time>
-        )}
-        {first && <GroupHeader who={who} ctx={ctx} />}
+        {/* A named group's first message has its time beside the name; otherwise above the bubble. */}
+        {named ? <GroupHeader who={who} ctx={ctx} time={time} /> : time}
+        {first && !named && <GroupHeader who={who} ctx={ctx} />}
         {/* dir=auto: each message reads in its own direction, so English in a right-to-left widget stays "Hello." */}
         {m.text && (
           <div class="bubble" dir="auto">
