@@ -30,6 +30,7 @@ it('hands the conversation to a person, shows who answers, ends it and starts af
   expect(await panel(page).getByRole('button', { name: 'Talk to a person' }).count()).toBe(0);
   // The demo's starter questions: one click asks.
   const starters = panel(page).getByRole('group', { name: 'Suggested questions' });
+  await starters.waitFor({ timeout: ANSWER_MS }); // they come with /api/config
   expect(await starters.getByRole('button').allTextContents()).toEqual(['Where is my order?', 'Which boot size should I pick?', 'Can I return a worn item?']);
   await starters.getByRole('button', { name: 'Can I return a worn item?' }).click();
   await log(page).getByText(/Returns are free/).waitFor({ timeout: ANSWER_MS });
