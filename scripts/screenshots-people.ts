@@ -14,8 +14,6 @@ export async function peopleShots(browser: Browser, base: string, prefix: string
   try {
     const shop = await context.newPage();
     await shop.goto(base + '/');
-    // Idle first: a click on the loader's launcher the moment it is drawn did not always open the chat (reported).
-    await shop.waitForLoadState('networkidle');
     // The loader's launcher until the chat has loaded, then the chat's own.
     await shop.locator('[data-parley] button.launcher, [data-parley-loader] button.launcher').last().click();
     const chat = shop.getByRole('dialog');
