@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   'csat_invalid',
   'contact_invalid',
   'consent_required',
+  'contact_known',
   'already_rated',
   'not_rateable',
   'payload_too_large',

@@ -91,6 +91,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   csat_invalid: 400,
   contact_invalid: 400,
   consent_required: 400,
+  contact_known: 409,
   already_rated: 409,
   not_rateable: 409,
   payload_too_large: 413,

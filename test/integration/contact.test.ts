@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../bff/src/server.js';
 import { call, startBff } from '../helpers/bff.js';
@@ -5,9 +6,14 @@ import { openSse } from '../helpers/sse.js';
 import { sleep } from '../helpers/wait.js';
 
 // docs/api.md "People": POST /api/contact against the service simulator.
+const IDENTITY_SECRET = 'identity-secret-for-tests-0123456789';
+/** An identity token as the host site's backend mints it. */
+const identityToken = (sub: string, claims: Record<string, unknown>) =>
+  new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setAudience('parley-identity').setIssuedAt().setExpirationTime('10m').sign(new TextEncoder().encode(IDENTITY_SECRET));
+
 let bff: RunningServer;
 beforeAll(async () => {
-  bff = await startBff({ CONSENT_TEXT: 'You may email me about this question.', PRECHAT_FIELDS: 'name,email', PRECHAT_REQUIRED: 'true' });
+  bff = await startBff({ IDENTITY_SECRET, CONSENT_TEXT: 'You may email me about this question.', PRECHAT_FIELDS: 'name,email', PRECHAT_REQUIRED: 'true' });
 });
 afterAll(() => bff.stop());
 
@@ -32,6 +38,19 @@ describe('POST /api/contact', () => {
     const names = sse.events.filter((e) => e.event === 'variables').map((e) => JSON.parse(e.data).name);
     expect(names.sort()).toEqual(['email', 'name']);
     sse.close();
+  });
+
+  it('refuses a signed-in user whose identity token carried an email (409 contact_known), also after a refresh; one without an email may leave one', async () => {
+    const known = (await call(bff.url, 'POST', '/api/session', { body: { text: 'Hi', identityToken: await identityToken(`ada-${process.pid}`, { email: 'ada@example.com' }) } })).body;
+    expect(known.user).toEqual({ id: `ada-${process.pid}` });
+    const body = { email: 'other@example.com', consent: true };
+    const refused = await call(bff.url, 'POST', '/api/contact', { token: known.token, body });
+    expect([refused.status, refused.body.error.code]).toEqual([409, 'contact_known']);
+    const refreshed = (await call(bff.url, 'POST', '/api/token', { body: { refreshToken: known.refreshToken } })).body;
+    expect((await call(bff.url, 'POST', '/api/contact', { token: refreshed.token, body })).status).toBe(409);
+
+    const unknown = (await call(bff.url, 'POST', '/api/session', { body: { text: 'Hi', identityToken: await identityToken(`ben-${process.pid}`, {}) } })).body;
+    expect((await call(bff.url, 'POST', '/api/contact', { token: unknown.token, body })).status).toBe(202);
   });
 
   it('GET /api/config offers the consent text and the pre-chat form', async () => {

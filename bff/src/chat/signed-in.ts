@@ -1,4 +1,4 @@
-import type { SessionResponse, StreamEvent } from '../../../shared/types.js';
+import type { SessionResponse, SessionUser, StreamEvent } from '../../../shared/types.js';
 import type { AppDeps } from '../context.js';
 import { writeAccepted } from './accepted-writes.js';
 import { AuthError, ForbiddenError } from '../errors.js';
@@ -20,7 +20,7 @@ export async function verifyIdentity(deps: Pick<AppDeps, 'identity'>, token: unk
 
 /** The user as tokens and responses carry it. */
 export function tokenUser(identity: VerifiedIdentity): TokenUser {
-  return identity.name === undefined ? { id: identity.userId } : { id: identity.userId, name: identity.name };
+  return { id: identity.userId, ...(identity.name !== undefined && { name: identity.name }), ...(identity.email !== undefined && { emailKnown: true as const }) };
 }
 
 /** Starts a conversation with the user's first message, sent upstream under their verified name, and binds it to them. */
@@ -42,8 +42,10 @@ export async function applyVerifiedVariables(deps: AppDeps, conversationId: stri
 }
 
 /** Tokens for one of the user's conversations, with the user in the answer. */
-export async function userSession(deps: AppDeps, conversationId: string, origin: string | undefined, user: TokenUser): Promise<SessionResponse & { user: TokenUser }> {
-  return { sessionId: conversationId, ...(await deps.tokens.issue(conversationId, origin, user)), user };
+export async function userSession(deps: AppDeps, conversationId: string, origin: string | undefined, user: TokenUser): Promise<SessionResponse & { user: SessionUser }> {
+  // `emailKnown` stays in the tokens: the browser is told who, not what the server keeps about them.
+  const { emailKnown: _, ...shown } = user;
+  return { sessionId: conversationId, ...(await deps.tokens.issue(conversationId, origin, user)), user: shown };
 }
 
 /** Refuses a conversation of another user, or any other conversation for an anonymous token (`403 forbidden`). */

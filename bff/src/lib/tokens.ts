@@ -15,6 +15,8 @@ const TICKET_TTL_SEC = 30;
 export interface TokenUser {
   id: string;
   name?: string;
+  /** The identity token carried an email: the site knows the address, so nobody asks for one (POST /api/contact refuses). */
+  emailKnown?: true;
 }
 
 /**
@@ -67,10 +69,9 @@ export class TokenService {
   private async issueInChain(conversationId: string, origin: string | undefined, user: TokenUser | undefined, chainId: string, refreshId: string): Promise<TokenPair> {
     const nowSec = Math.floor(this.now() / 1000);
     const exp = nowSec + this.options.accessTtlSec;
-    const extra: Record<string, string> = { cid: chainId };
+    const extra: Record<string, string | number> = { cid: chainId };
     if (origin) extra.org = origin;
-    if (user) extra.uid = user.id;
-    if (user?.name !== undefined) extra.unm = user.name;
+    Object.assign(extra, userClaims(user));
     const token = await new SignJWT(extra)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(conversationId)
@@ -129,8 +130,7 @@ export class TokenService {
     const tokenExp = Math.floor(claims.expiresAt / 1000);
     const extra: Record<string, string | number> = { sxp: tokenExp, fxp: nowSec + TICKET_TTL_SEC };
     if (claims.origin) extra.org = claims.origin;
-    if (claims.user) extra.uid = claims.user.id;
-    if (claims.user?.name !== undefined) extra.unm = claims.user.name;
+    Object.assign(extra, userClaims(claims.user));
     if (claims.chainId) extra.cid = claims.chainId;
     return new SignJWT(extra)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -224,6 +224,8 @@ interface Claims {
   fxp?: unknown;
   uid?: unknown;
   unm?: unknown;
+  /** 1: the user's identity token carried an email (`TokenUser.emailKnown`). */
+  uml?: unknown;
   /** The token chain (see `SessionClaims.chainId`). */
   cid?: unknown;
 }
@@ -234,7 +236,13 @@ function chainOf(payload: Claims): { chainId?: string } {
 
 function userOf(payload: Claims): TokenUser | undefined {
   if (typeof payload.uid !== 'string') return undefined;
-  return typeof payload.unm === 'string' ? { id: payload.uid, name: payload.unm } : { id: payload.uid };
+  return { id: payload.uid, ...(typeof payload.unm === 'string' && { name: payload.unm }), ...(payload.uml === 1 && { emailKnown: true as const }) };
+}
+
+/** The claims of a signed-in user (none for an anonymous visitor). */
+function userClaims(user: TokenUser | undefined): Record<string, string | number> {
+  if (!user) return {};
+  return { uid: user.id, ...(user.name !== undefined && { unm: user.name }), ...(user.emailKnown && { uml: 1 }) };
 }
 
 function checkOrigin(bound: string | undefined, requestOrigin: string | undefined): void {

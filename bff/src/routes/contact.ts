@@ -12,7 +12,9 @@ export function contactRoutes(deps: AppDeps): Hono<AppEnv> {
   const { config } = deps;
 
   app.post('/api/contact', requireSession(deps), callAllowance(deps), jsonBytes(config.bodyIdleTimeoutMs), jsonBody(ContactBody), async (c) => {
-    const { conversationId } = c.get('session');
+    const { conversationId, user } = c.get('session');
+    // The site told us this user's address in their identity token (VERIFIED_VARIABLES has it upstream).
+    if (user?.emailKnown) throw new AppError('contact_known', 'This site already knows your address');
     const { email, name, consent } = c.req.valid('json');
     if (config.consentText !== undefined && consent !== true) throw new AppError('consent_required', 'Tick the consent box to leave your address');
     const names = config.contactVariables;
