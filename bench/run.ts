@@ -71,10 +71,19 @@ async function alone<T>(others: Side, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** What one side did: requests/s, and its processes' CPU time per request in microseconds. */
+/** What one side did: requests/s, and its processes' CPU time per request in microseconds (medians), and every run's requests/s. */
 interface Measured {
   rps: number;
   cpuUs: number;
+  runs: number[];
+}
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+
+/** The ratio of two sides' medians, with the lowest and highest of the ratios of the runs taken in the same turn. */
+function ratioWithSpread(side: Measured, base: Measured): string {
+  const each = side.runs.map((r, i) => r / base.runs[i]!).sort((x, y) => x - y);
+  return `${(side.rps / base.rps).toFixed(2)}× (runs ${each[0]!.toFixed(2)}–${each[each.length - 1]!.toFixed(2)}, ${each.length} turns)`;
 }
 
 /**
@@ -82,11 +91,11 @@ interface Measured {
  * alone. CPU per request counts only the time the side's processes ran, so it holds steadier
  * than requests/s when other work shares the machine.
  */
-async function throughput(sides: Side[], runs = 3): Promise<Measured[]> {
+async function throughput(sides: Side[], runs = RUNS): Promise<Measured[]> {
   const others = (side: Side): Side => ({ targets: [], pids: sides.filter((s) => s !== side).flatMap((s) => s.pids) });
   const cpu = async (side: Side) => (await Promise.all(side.pids.map(cpuSeconds))).reduce((a, b) => a + b, 0);
   for (const side of sides) await alone(others(side), () => load(side.targets, 1)); // warm-up (JIT)
-  const measured: Measured[][] = sides.map(() => []);
+  const measured: Array<Array<{ rps: number; cpuUs: number }>> = sides.map(() => []);
   for (let i = 0; i < runs; i++) {
     for (const [n, side] of sides.entries()) {
       measured[n]!.push(
@@ -99,7 +108,7 @@ async function throughput(sides: Side[], runs = 3): Promise<Measured[]> {
     }
   }
   const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-  return measured.map((ms) => ({ rps: median(ms.map((m) => m.rps)), cpuUs: median(ms.map((m) => m.cpuUs)) }));
+  return measured.map((ms) => ({ rps: median(ms.map((m) => m.rps)), cpuUs: median(ms.map((m) => m.cpuUs)), runs: ms.map((m) => m.rps) }));
 }
 
 /** Webhook POSTed to `postTo` → frame read from a stream on `streamFrom`; warm, sequential samples. */
@@ -170,14 +179,15 @@ async function main() {
   report('verified webhooks/s, bare node:http (same HMAC + dedup)', bareRun!.rps.toFixed(0));
   report('verified webhooks/s, the same as one Hono route', honoRun!.rps.toFixed(0));
   report('verified webhooks/s, Parley BFF (memory store)', bffRun!.rps.toFixed(0));
-  report('ratio Hono route / bare', `${(honoRun!.rps / bareRun!.rps).toFixed(2)}×`);
-  report('ratio BFF / bare', `${(bffRun!.rps / bareRun!.rps).toFixed(2)}×`);
+  report('ratio Hono route / bare', ratioWithSpread(honoRun!, bareRun!));
+  report('ratio BFF / bare', ratioWithSpread(bffRun!, bareRun!));
   report('server CPU per webhook, µs: bare / Hono route / BFF', [bareRun, honoRun, bffRun].map((r) => r!.cpuUs.toFixed(1)).join(' / '));
   report('ratio by CPU per webhook, Hono route / bare, BFF / bare', `${(bareRun!.cpuUs / honoRun!.cpuUs).toFixed(2)}×, ${(bareRun!.cpuUs / bffRun!.cpuUs).toFixed(2)}×`);
   for (const twin of [bare, hono]) twin.child.kill('SIGTERM');
   const lat = await latency(bff.url, bff);
   report('webhook → stream latency, memory (p50 / p99)', `${pct(lat, 50).toFixed(2)} / ${pct(lat, 99).toFixed(2)} ms`);
   await finish([bff]);
+  if (process.env.BENCH_ONLY === 'ingest') return;
 
   // 2. Redis mode, two instances and redis-server all on core 0, against a fresh memory BFF.
   let redis;
