@@ -143,7 +143,8 @@ export function readIncomingBody(incoming: IncomingMessage, maxBytes: number, li
 function discardRest(incoming: IncomingMessage): void {
   if (incoming.complete) return;
   const watched = bodyWatch.watch(incoming, { totalMs: DISCARD_MS }, () => {});
-  incoming.once('end', watched.done).once('close', watched.done);
+  const done = () => watched.done();
+  incoming.once('end', done).once('close', done);
   incoming.resume();
 }
 
