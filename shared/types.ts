@@ -199,6 +199,16 @@ export interface SessionResponse {
   user?: SessionUser;
 }
 
+/**
+ * `POST /api/session` with an identity token, no text and no open conversation of the user: a token for
+ * the user's own conversations (list, read, continue one, start one), no conversation of its own.
+ */
+export interface UserTokenResponse {
+  token: string;
+  expiresAt: string;
+  user: SessionUser;
+}
+
 /** `POST /api/identify`: `switched` when the answer is the user's existing conversation, not the current one. */
 export interface IdentifyResponse extends SessionResponse {
   user: SessionUser;

@@ -3,7 +3,7 @@ import type { AcceptedWrites } from './chat/accepted-writes.js';
 import type { Config } from './config.js';
 import type { ByteLease } from './lib/byte-budget.js';
 import type { Logger } from './logger.js';
-import type { TokenService, SessionClaims } from './lib/tokens.js';
+import type { TokenService, SessionClaims, TokenUser } from './lib/tokens.js';
 import type { WebhookVerifier } from './lib/webhook-verify.js';
 import type { Heartbeat } from './lib/sse.js';
 import type { IdentityVerifier } from './lib/identity.js';
@@ -63,5 +63,11 @@ export interface AppDeps {
 /** Hono environment: Node bindings (absent under `app.request()`) and per-request variables. */
 export interface AppEnv {
   Bindings: Partial<HttpBindings>;
-  Variables: { session: SessionClaims; requestId: string; uploadMemory: ByteLease };
+  Variables: {
+    session: SessionClaims;
+    /** The signed-in user, on routes that also take a user token (`requireSession(deps, {userToken: true})`). */
+    user: TokenUser | undefined;
+    requestId: string;
+    uploadMemory: ByteLease;
+  };
 }

@@ -80,9 +80,10 @@ export function widgetCors(deps: AppDeps): MiddlewareHandler<AppEnv> {
 /**
  * Verifies the bearer token and puts its claims on the context. Where `allowQuery` (the event
  * stream, which `EventSource` opens without headers): a single-use `?ticket=`, or for embeds from
- * before tickets a `?token=`, which is never logged.
+ * before tickets a `?token=`, which is never logged. Where `userToken` (routes of a user's own
+ * conversations): also a user token, which sets `user` and no `session`; the route checks which it got.
  */
-export function requireSession(deps: Pick<AppDeps, 'tokens'>, options: { allowQuery?: boolean } = {}): MiddlewareHandler<AppEnv> {
+export function requireSession(deps: Pick<AppDeps, 'tokens'>, options: { allowQuery?: boolean; userToken?: boolean } = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const header = c.req.header('authorization');
     const origin = c.req.header('origin');
@@ -101,6 +102,12 @@ export function requireSession(deps: Pick<AppDeps, 'tokens'>, options: { allowQu
       token = c.req.query('token') || undefined;
     }
     if (!token) throw new AuthError('unauthorized', 'A session token is required');
+    if (options.userToken) {
+      const { session, user } = await deps.tokens.verifyAccessOrUser(token, origin);
+      if (session) c.set('session', session);
+      c.set('user', user);
+      return next();
+    }
     c.set('session', await deps.tokens.verifyAccess(token, origin));
     await next();
   };

@@ -29,16 +29,17 @@ function hostSite(bff: string): Server {
 <script src="/app.js"></script><script src="${bff}/widget.js" data-manual async></script></head>
 <body><main><h1>Signed in as Ada</h1><button id="logout" type="button">Log out</button></main></body></html>`;
   const app = `window.Parley = window.Parley || function () { (Parley.q = Parley.q || []).push(arguments); };
-Parley('init', { identityToken: async () => (await (await fetch('/identity')).json()).identityToken });
+Parley('init', { identityToken: async () => (await (await fetch('/identity' + location.search)).json()).identityToken });
 addEventListener('DOMContentLoaded', () => document.getElementById('logout').addEventListener('click', () => Parley('reset')));`;
   return createServer(async (req, res) => {
     const csp = `default-src 'none'; script-src 'self' ${bff}; style-src ${bff}; connect-src 'self' ${bff}; img-src ${bff} data:`;
-    if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp }).end(page);
+    if (req.url === '/' || req.url?.startsWith('/?')) res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp }).end(page);
     else if (req.url === '/app.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(app);
-    else if (req.url === '/identity') {
+    else if (req.url?.startsWith('/identity')) {
+      // `?user=` signs in someone else than Ada's customer-1001.
       const identityToken = await new SignJWT({ name: 'Ada Lovelace' })
         .setProtectedHeader({ alg: 'HS256' })
-        .setSubject('customer-1001')
+        .setSubject(new URL(req.url, 'http://host').searchParams.get('user') ?? 'customer-1001')
         .setAudience('parley-identity')
         .setIssuedAt()
         .setExpirationTime('10m')
@@ -63,11 +64,11 @@ afterAll(async () => {
   await bff?.stop();
 });
 
-/** A new browser context (a device of its own) with the shop page open and the chat opened. */
-async function device(): Promise<Page> {
+/** A new browser context (a device of its own) with the shop page open and the chat opened; `search` picks the user. */
+async function device(search = ''): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1100, height: 760 }, reducedMotion: 'reduce' });
   const page = await context.newPage();
-  await page.goto(hostUrl);
+  await page.goto(hostUrl + search);
   await launcher(page).click();
   await composer(page).waitFor();
   return page;
@@ -116,5 +117,26 @@ describe('one signed-in user on two devices', () => {
     expect(await panel(phone).getByRole('button', { name: 'Conversations' }).count()).toBe(0);
     // The conversation itself lives on, on the laptop.
     expect(await log(laptop).textContent()).toContain('Answered from the phone');
+  });
+});
+
+describe('a signed-in user with no conversation yet', () => {
+  it('sees the Conversations button and an empty list, with no refused request on the way', async () => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 760 }, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    const refused: string[] = [];
+    page.on('response', (r) => r.status() >= 400 && refused.push(`${r.status()} ${r.url()}`));
+    page.on('console', (m) => m.type() === 'error' && refused.push(m.text()));
+    await page.goto(hostUrl + '?user=newcomer-2002');
+    await launcher(page).click();
+    await composer(page).waitFor();
+    const button = panel(page).getByRole('button', { name: 'Conversations' });
+    await button.waitFor();
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await panel(page).getByRole('heading', { name: 'Your conversations' }).waitFor();
+    await panel(page).getByText('No conversations yet.').waitFor();
+    expect(refused).toEqual([]);
+    await context.close();
   });
 });

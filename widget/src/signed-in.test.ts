@@ -14,6 +14,8 @@ function identityToken(sub: string, expSec = 4_102_444_800): string {
 const ada = { id: 'ada', name: 'Ada' };
 const signedIn = (n: number, user = ada) => ({ ...sessionBody(n), user });
 const history = { body: { items: [], limit: 20, offset: 0, hasMore: false } };
+// POST /api/session's answer to a signed-in user with no open conversation (docs/api.md "Signed-in users").
+const userToken = { token: 'user-tok', expiresAt: new Date(Date.now() + 3_600_000).toISOString(), user: ada };
 
 function start(identity?: Parameters<typeof createStore>[3]) {
   store = createStore(BFF, () => {}, undefined, identity);
@@ -40,11 +42,13 @@ describe('signed-in users', () => {
   it('waits for the first message when the user has no conversation yet, then starts one with the identity token', async () => {
     const api = mockFetch({
       'GET /api/config': { body: PUBLIC_CONFIG },
-      'POST /api/session': (call) => (call.body.text ? { status: 201, body: signedIn(2) } : { status: 400, body: { error: { code: 'text_invalid', message: 'no' } } }),
+      'POST /api/session': (call) => (call.body.text ? { status: 201, body: signedIn(2) } : { body: userToken }),
     });
     const s = start(identityToken('ada'));
     await flush();
     expect(stored()).toBeNull();
+    // Signed in without a conversation: the Conversations entry is there.
+    expect(s.user.value).toEqual(ada);
     s.send('Hello');
     await flush();
     const first = api.to('POST', '/api/session')[1]!;
@@ -66,7 +70,7 @@ describe('signed-in users', () => {
     const fresh = identityToken('ada');
     const tokens = [identityToken('ada', Math.floor(Date.now() / 1000) - 5), fresh];
     const source = vi.fn(async () => tokens.shift()!);
-    const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'POST /api/session': { status: 400, body: { error: { code: 'text_invalid', message: 'no' } } } });
+    const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'POST /api/session': { body: userToken } });
     const s = start(source);
     await flush();
     s.send('Hi');
@@ -133,6 +137,28 @@ describe('signed-in users', () => {
     await flush();
     expect(api.to('POST', '/api/conversations')[0]).toMatchObject({ auth: 'Bearer tok1', body: { text: 'A new topic' } });
     expect(stored().sessionId).toBe('s5');
+  });
+
+  it('with no open conversation, lists and reads the user’s conversations with the user token and continues an open one', async () => {
+    const ended = { sessionId: 's0', title: 'Old question', state: 'archived', updatedAt: '2026-01-01T10:00:00.000Z' };
+    const open = { sessionId: 's8', title: 'Still open', state: 'open', updatedAt: '2026-01-01T09:00:00.000Z' };
+    const api = mockFetch({
+      'GET /api/config': { body: PUBLIC_CONFIG },
+      'POST /api/session': { body: userToken },
+      'GET /api/conversations': { body: { items: [ended, open] } },
+      'GET /api/messages': (call) => (call.path.includes('sessionId=s0') ? { body: { items: [{ id: '1', role: 'user', text: 'Old question' }], limit: 50, offset: 0, hasMore: false } } : history),
+      'POST /api/conversations/s8/current': { body: signedIn(8) },
+    });
+    const s = start(identityToken('ada'));
+    await flush();
+    await s.listConversations();
+    expect(s.conversations.value).toEqual([ended, open]);
+    expect(api.to('GET', '/api/conversations')[0]!.auth).toBe('Bearer user-tok');
+    await s.openConversation(ended as never);
+    expect([s.view.value, s.past.value!.messages.map((m) => m.text)]).toEqual(['past', ['Old question']]);
+    await s.openConversation(open as never);
+    expect(api.to('POST', '/api/conversations/s8/current')[0]!.auth).toBe('Bearer user-tok');
+    expect([s.view.value, stored().sessionId, s.user.value]).toEqual(['chat', 's8', ada]);
   });
 
   it('reset on logout forgets the conversation, its tokens and the user; the next message is anonymous', async () => {

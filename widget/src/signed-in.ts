@@ -3,8 +3,8 @@
  * again once the token it gave has expired), resuming the user's conversation on any device,
  * claiming or switching after a login, the user's conversations and read-only past ones.
  */
-import type { ConversationSummary, ConversationsList, IdentifyResponse, MessagesPage, SessionResponse } from '../../shared/types.js';
-import { ApiError, request } from './api.js';
+import type { ConversationSummary, ConversationsList, IdentifyResponse, MessagesPage, SessionResponse, UserTokenResponse } from '../../shared/types.js';
+import { ApiError, request, type RequestInit } from './api.js';
 import type { Auth } from './auth.js';
 import { mergeMessages } from './messages.js';
 import type { SessionData } from './session.js';
@@ -32,6 +32,8 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
   let cached: string | undefined;
   /** "New conversation" was chosen: the next message starts one (the current token still proves the user). */
   let fresh = false;
+  /** The user token of a signed-in user with no open conversation (docs/api.md "Signed-in users"). */
+  let userToken: UserTokenResponse | undefined;
   // Written on logout, so that every tab forgets the user, not only their conversation.
   const logoutKey = auth.key + ':logout';
 
@@ -56,14 +58,30 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
     auth.save();
   }
 
-  /** The user's active conversation from any device, if there is one (else the first message starts it). */
+  /**
+   * The user's active conversation from any device, if there is one; else a user token, with which the
+   * Conversations view reaches their history until the first message starts a conversation.
+   */
   async function resume(token: string) {
-    try {
-      adopt(await request<SessionResponse>(bff, '/api/session', { body: { identityToken: token } }));
-    } catch (e) {
-      // No active conversation yet: nothing to show until the user writes.
-      if (!(e instanceof ApiError && e.code === 'text_invalid')) throw e;
+    const r = await request<SessionResponse | UserTokenResponse>(bff, '/api/session', { body: { identityToken: token } });
+    if ('sessionId' in r) {
+      userToken = undefined;
+      return adopt(r);
     }
+    userToken = r;
+    st.user.value = r.user;
+  }
+
+  /** A request about the user's own conversations: as the current conversation, else with the user token (asked again once expired). */
+  async function asUser<T>(path: string, init: RequestInit = {}): Promise<T> {
+    if (auth.session?.user) return auth.authed<T>(path, init);
+    if (!userToken || Date.parse(userToken.expiresAt) - Date.now() < 10_000) {
+      const token = await identityToken();
+      if (token) await resume(token);
+      if (auth.session?.user) return auth.authed<T>(path, init);
+    }
+    if (!userToken) throw new ApiError(401, 'unauthorized', 'Not signed in');
+    return request<T>(bff, path, { ...init, token: userToken.token });
   }
 
   /** Signs in with `next` (or the page's source at boot): claims this browser's anonymous conversation or switches to the user's. */
@@ -90,19 +108,19 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
   async function start(body: { text: string; clientId: string; profileName?: string }): Promise<SessionResponse> {
     const token = await identityToken();
     const signed = token ? { text: body.text, clientId: body.clientId, identityToken: token } : body;
-    if (fresh && auth.session?.user) {
-      const r = await auth.authed<SessionResponse>('/api/conversations', { body: signed });
-      fresh = false;
-      return r;
-    }
-    return request<SessionResponse>(bff, '/api/session', { body: signed });
+    const r =
+      fresh && auth.session?.user
+        ? await auth.authed<SessionResponse>('/api/conversations', { body: signed })
+        : await request<SessionResponse>(bff, '/api/session', { body: signed });
+    fresh = false;
+    return r;
   }
 
   /** Shows the user's conversations. */
   async function list() {
     st.view.value = 'list';
     try {
-      st.conversations.value = (await auth.authed<ConversationsList>('/api/conversations')).items;
+      st.conversations.value = (await asUser<ConversationsList>('/api/conversations')).items;
     } catch (e) {
       report(e);
     }
@@ -111,7 +129,7 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
   /** Makes an open conversation the current one; false when it ended meanwhile (it is then shown read-only). */
   async function continueIn(sessionId: string): Promise<boolean> {
     try {
-      const r = await auth.authed<SessionResponse>(`/api/conversations/${encodeURIComponent(sessionId)}/current`, { body: {} });
+      const r = await asUser<SessionResponse>(`/api/conversations/${encodeURIComponent(sessionId)}/current`, { body: {} });
       fresh = false;
       adopt(r);
       st.view.value = 'chat';
@@ -130,7 +148,7 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
     if (c.sessionId === auth.session?.sessionId && !fresh) return (st.view.value = 'chat');
     try {
       if (c.state !== 'archived' && (await continueIn(c.sessionId))) return;
-      const page = await auth.authed<MessagesPage>(`/api/messages?limit=50&sessionId=${encodeURIComponent(c.sessionId)}`);
+      const page = await asUser<MessagesPage>(`/api/messages?limit=50&sessionId=${encodeURIComponent(c.sessionId)}`);
       st.past.value = { summary: c, messages: mergeMessages([], page.items, 'h') };
       st.view.value = 'past';
     } catch (e) {
@@ -144,14 +162,14 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
     conversation.clear(true);
     // Kept in memory only, to prove the user when the new conversation starts.
     if (s) auth.set(s, false);
-    st.user.value = s?.user;
+    st.user.value = s?.user ?? userToken?.user;
     fresh = true;
     st.view.value = 'chat';
   }
 
   /** Forgets the user (logout): their token source and everything shown of their conversations. */
   function forget() {
-    source = cached = undefined;
+    source = cached = userToken = undefined;
     fresh = false;
     st.view.value = 'chat';
     st.conversations.value = st.past.value = undefined;

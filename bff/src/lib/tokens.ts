@@ -1,5 +1,5 @@
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { SignJWT, decodeJwt, jwtVerify, errors as joseErrors } from 'jose';
 import { AuthError } from '../errors.js';
 import type { OnceStore } from '../ports/once-store.js';
 
@@ -10,6 +10,9 @@ const REFRESH_AUDIENCE = 'parley-refresh';
 // Stream tickets (docs/api.md "Event stream"): an access token's claims for one stream open.
 const TICKET_AUDIENCE = 'parley-stream-ticket';
 const TICKET_TTL_SEC = 30;
+// User tokens (docs/api.md "Signed-in users"): a signed-in user with no open conversation lists and
+// reads their own conversations; no conversation route accepts this audience.
+const USER_AUDIENCE = 'parley-user';
 
 /** A signed-in user as tokens carry it (docs/api.md "Signed-in users"): the verified id and display name. */
 export interface TokenUser {
@@ -90,6 +93,47 @@ export class TokenService {
       .setExpirationTime(nowSec + this.options.refreshTtlSec)
       .sign(this.key);
     return { token, refreshToken, expiresAt: new Date(exp * 1000).toISOString() };
+  }
+
+  /**
+   * A user token: proves a signed-in user who has no open conversation, for the routes of their own
+   * conversations only. No refresh token: the widget asks again with its identity token.
+   */
+  async issueUser(user: TokenUser, origin: string | undefined): Promise<{ token: string; expiresAt: string }> {
+    const nowSec = Math.floor(this.now() / 1000);
+    const exp = nowSec + this.options.accessTtlSec;
+    const extra: Record<string, string> = {};
+    if (origin) extra.org = origin;
+    if (user.name !== undefined) extra.unm = user.name;
+    const token = await new SignJWT(extra)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(user.id)
+      .setAudience(USER_AUDIENCE)
+      .setIssuer(ISSUER)
+      .setIssuedAt(nowSec)
+      .setExpirationTime(exp)
+      .sign(this.key);
+    return { token, expiresAt: new Date(exp * 1000).toISOString() };
+  }
+
+  /**
+   * Verifies a token that may prove a user without a conversation: a user token gives the user alone,
+   * an access token its claims (and the user of its conversation, if any).
+   */
+  async verifyAccessOrUser(token: string, requestOrigin: string | undefined): Promise<{ session?: SessionClaims; user?: TokenUser }> {
+    let audience: unknown;
+    try {
+      audience = decodeJwt(token).aud;
+    } catch {
+      // Not even a JWT: verifyAccess says so in its words.
+    }
+    if (audience !== USER_AUDIENCE) {
+      const session = await this.verifyAccess(token, requestOrigin);
+      return { session, user: session.user };
+    }
+    const payload = await this.verify(token, USER_AUDIENCE);
+    checkOrigin(typeof payload.org === 'string' ? payload.org : undefined, requestOrigin);
+    return { user: typeof payload.unm === 'string' ? { id: payload.sub, name: payload.unm } : { id: payload.sub } };
   }
 
   /** Verifies an access token and its origin binding; throws `AuthError`/`ForbiddenError`-coded errors. */

@@ -2,6 +2,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { MessageBody, optionalString } from '../../../shared/bodies.js';
 import type { MessagesPage } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
+import type { SessionClaims } from '../lib/tokens.js';
 import { requireOwnConversation } from '../chat/signed-in.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { checkBody, jsonBody, jsonBytes } from '../lib/body.js';
@@ -33,15 +34,18 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({}, 202);
   });
 
-  app.get('/api/messages', auth, calls, async (c) => {
+  app.get('/api/messages', requireSession(deps, { userToken: true }), calls, async (c) => {
     const pageSize = queryInt(c.req.query('limit'), 'limit', 20, 1, MAX_PAGE);
     const offset = queryInt(c.req.query('offset'), 'offset', 0, 0, 1_000_000);
-    const session = c.get('session');
+    // Unset for a user token (a signed-in user with no open conversation), which reads only by sessionId.
+    const session: SessionClaims | undefined = c.get('session');
     // Another conversation of the same signed-in user may be read (not written): its history.
     const requested = checkBody(optionalString('sessionId', 128), c.req.query('sessionId'));
-    if (requested !== undefined && requested !== session.conversationId) await requireOwnConversation(deps, session.user, requested);
-    const page = await deps.chat.listMessages(requested ?? session.conversationId, pageSize, offset);
-    const items = await withVotes(deps.store, requested ?? session.conversationId, page.items);
+    if (requested !== undefined && requested !== session?.conversationId) await requireOwnConversation(deps, c.get('user'), requested);
+    const conversationId = requested ?? session?.conversationId;
+    if (conversationId === undefined) throw new ForbiddenError('forbidden', 'Name one of your conversations: sessionId');
+    const page = await deps.chat.listMessages(conversationId, pageSize, offset);
+    const items = await withVotes(deps.store, conversationId, page.items);
     const response: MessagesPage = { items, limit: pageSize, offset, hasMore: page.hasMore };
     return c.json(response);
   });
@@ -84,7 +88,10 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
  */
 export function callAllowance(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    await rateLimit(deps, `calls:${c.get('session').conversationId}`, deps.config.rateLimitMessagesPerMin * 4);
+    // A user token (GET /api/messages?sessionId=) has no conversation of its own: the user's allowance.
+    const session: SessionClaims | undefined = c.get('session');
+    const key = session ? session.conversationId : `user:${c.get('user')?.id}`;
+    await rateLimit(deps, `calls:${key}`, deps.config.rateLimitMessagesPerMin * 4);
     await next();
   };
 }

@@ -21,6 +21,8 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { config } = deps;
   const auth = requireSession(deps);
+  // A signed-in user with no open conversation holds a user token (POST /api/session without text).
+  const userAuth = requireSession(deps, { userToken: true });
 
   const limitSessions: MiddlewareHandler<AppEnv> = async (c, next) => {
     await rateLimit(deps, `session:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin);
@@ -57,14 +59,14 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(response);
   });
 
-  app.get('/api/conversations', auth, async (c) => {
-    const user = signedIn(c.get('session').user);
+  app.get('/api/conversations', userAuth, async (c) => {
+    const user = signedIn(c.get('user'));
     const response: ConversationsList = { items: await deps.users.list(user.id) };
     return c.json(response);
   });
 
-  app.post('/api/conversations', auth, limitSessions, json, jsonBody(NewConversationBody), async (c) => {
-    let user = signedIn(c.get('session').user);
+  app.post('/api/conversations', userAuth, limitSessions, json, jsonBody(NewConversationBody), async (c) => {
+    let user = signedIn(c.get('user'));
     const body = c.req.valid('json');
     // The token carries no variables: a fresh identity token, when the widget has one, brings them.
     const identity = body.identityToken === undefined ? undefined : await verifyIdentity(deps, body.identityToken);
@@ -78,8 +80,8 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
 
   // Continue an open conversation of the user from this device (docs/api.md "Signed-in users"): it becomes
   // the user's active one, so every tab and device that resumes follows it; an archived one stays read-only.
-  app.post('/api/conversations/:sessionId/current', auth, async (c) => {
-    const user = signedIn(c.get('session').user);
+  app.post('/api/conversations/:sessionId/current', userAuth, async (c) => {
+    const user = signedIn(c.get('user'));
     const conversationId = c.req.param('sessionId');
     if ((await deps.users.ownerOf(conversationId)) !== user.id) throw new ForbiddenError('forbidden', 'This conversation is not yours');
     const entry = (await deps.users.list(user.id)).find((e) => e.sessionId === conversationId);

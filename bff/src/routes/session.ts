@@ -1,7 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import type * as v from 'valibot';
 import { SessionBody, TEXT_MISSING, TokenBody } from '../../../shared/bodies.js';
-import type { SessionResponse } from '../../../shared/types.js';
+import type { SessionResponse, UserTokenResponse } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { applyVerifiedVariables, startUserConversation, tokenUser, userSession, verifyIdentity } from '../chat/signed-in.js';
 import { AuthError, ForbiddenError } from '../errors.js';
@@ -31,7 +31,11 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
     if (deps.identity && body.profileName !== undefined) {
       throw new ForbiddenError('identity_verified_only', 'Names come from the identity token on this site');
     }
-    if (body.identityToken !== undefined) return c.json(await signedInSession(deps, body, origin), 201);
+    if (body.identityToken !== undefined) {
+      const session = await signedInSession(deps, body, origin);
+      // Nothing was created for a user token: 200.
+      return c.json(session, 'sessionId' in session ? 201 : 200);
+    }
     if (config.identityRequired) throw new AuthError('identity_required', 'Sign in to chat');
 
     const { text, profileName, clientId, context } = body;
@@ -52,15 +56,16 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
 /**
  * A session of a signed-in user: the identity token is verified before anything else happens.
  * The user's active conversation is resumed (a `text` is sent into it) or, with none, a new one
- * starts with `text`.
+ * starts with `text`; with neither, a user token lets them see their conversations.
  */
-async function signedInSession(deps: AppDeps, body: v.InferOutput<typeof SessionBody>, origin: string | undefined): Promise<SessionResponse> {
+async function signedInSession(deps: AppDeps, body: v.InferOutput<typeof SessionBody>, origin: string | undefined): Promise<SessionResponse | UserTokenResponse> {
   const identity = await verifyIdentity(deps, body.identityToken);
   const { text, clientId } = body;
   const user = tokenUser(identity);
   const active = await deps.users.activeOf(user.id);
   if (active === undefined) {
-    const conversationId = await startUserConversation(deps, user, { text: text ?? throwMissingText(), clientId });
+    if (text === undefined) return { ...(await deps.tokens.issueUser(user, origin)), user };
+    const conversationId = await startUserConversation(deps, user, { text, clientId });
     await applyVerifiedVariables(deps, conversationId, identity);
     return userSession(deps, conversationId, origin, user);
   }
@@ -74,7 +79,3 @@ async function signedInSession(deps: AppDeps, body: v.InferOutput<typeof Session
   return userSession(deps, active, origin, user);
 }
 
-/** A new conversation starts with text (docs/api.md `text_invalid`). */
-function throwMissingText(): never {
-  throw bodyError(TEXT_MISSING);
-}
