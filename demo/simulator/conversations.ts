@@ -1,3 +1,4 @@
+import { markdownToText } from './plain-text.js';
 import type { Conversation, ConversationSummary, Hbo, StoredMessage } from './types.js';
 
 /** In-memory conversations of the simulated service: ids, messages, history pages and summaries. */
@@ -102,7 +103,7 @@ export function summarize(conversation: Conversation): ConversationSummary {
   return summary;
 }
 
-/** Short text for a list row; a badge (JSON string) shows as its kind instead of raw JSON. */
+/** Short text for a list row: what the reader sees, without Markdown; a badge (JSON string) shows as its kind instead of raw JSON. */
 export function preview(message: string): string {
   const trimmed = message.trim();
   if (trimmed.startsWith('{')) {
@@ -114,5 +115,6 @@ export function preview(message: string): string {
       // Not JSON after all: fall through and show it as text.
     }
   }
-  return trimmed.length > 80 ? `${trimmed.slice(0, 79)}…` : trimmed;
+  const text = markdownToText(trimmed);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }

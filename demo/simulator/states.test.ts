@@ -181,4 +181,13 @@ describe('operator API', () => {
     expect(deliveries.deliveries).toHaveLength(2);
     expect((await call('GET', '/operator/deliveries?limit=0', undefined, false)).status).toBe(400);
   });
+
+  it("previews the agent's last answer as the text a reader sees, without its Markdown", async () => {
+    await setup();
+    await send({ message: 'How do returns work?' });
+    await sim.idle();
+    const list = (await (await call('GET', '/operator/conversations', undefined, false)).json()) as { conversations: { lastMessage: { preview: string } }[] };
+    // The agent wrote "Returns are free within **60 days**:\n\n1. Open [your orders](https://…)\n2. Choose _Return an item_ …".
+    expect(list.conversations[0]!.lastMessage.preview).toBe('Returns are free within 60 days: Open your orders Choose Return an item Drop th…');
+  });
 });
