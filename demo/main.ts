@@ -95,4 +95,31 @@ function demoExtension(config: Readonly<Config>): Extension {
   };
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) void main(() => startDemo());
+/**
+ * What to open, for a person reading the terminal: the JSON log line says where the server
+ * listens, this says which pages there are. Printed once the server answers.
+ */
+export function demoPages(origin: string): string {
+  const base = origin.replace(/\/+$/, '');
+  return [
+    '',
+    'Parley demo is running. Open:',
+    `  Shop (the chat in the corner)   ${base}/`,
+    `  Operator console                ${base}/console`,
+    `  Webhook inspector               ${base}/inspector`,
+    'Stop it with Ctrl+C.',
+    '',
+  ].join('\n');
+}
+
+/** `npm start` in demo mode: starts the demo, then prints its pages (see demoPages). */
+export function runDemo(env: Record<string, string | undefined> = process.env): Promise<void> {
+  return main(async () => {
+    const running = await startDemo(env);
+    // The pages' own origin (PUBLIC_ORIGIN's demo default): the simulator's images name it too.
+    process.stdout.write(`${demoPages(env.PUBLIC_ORIGIN ?? `http://localhost:${running.port}`)}\n`);
+    return running;
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) void runDemo();

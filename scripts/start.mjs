@@ -46,9 +46,8 @@ if (sources && stale('dist/server/bff/src/server.js', ['bff/src', 'shared'])) ru
 const { wantsDemo } = await import(new URL('../dist/server/bff/src/config.js', import.meta.url).href);
 if (wantsDemo(process.env)) {
   if (sources && stale('dist/server/demo/main.js', ['demo', 'bff/src', 'shared'])) run('build:demo');
-  const { main } = await import(new URL('../dist/server/bff/src/server.js', import.meta.url).href);
-  const { startDemo } = await import(new URL('../dist/server/demo/main.js', import.meta.url).href);
-  await main(() => startDemo());
+  const { runDemo } = await import(new URL('../dist/server/demo/main.js', import.meta.url).href);
+  await runDemo(); // prints the pages to open after the log line
 } else {
   await import(new URL('../dist/server/bff/src/server.js', import.meta.url).href).then((m) => m.main());
 }

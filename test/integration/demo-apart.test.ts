@@ -38,6 +38,11 @@ describe('the demo apart from the server', () => {
   it('DEMO=true runs the demo in production: shop, simulator and a working chat', async () => {
     demo = await startServer({ NODE_ENV: 'production', DEMO: 'true', SIM_REPLY_DELAY_MS: '5' });
     expect(demo.output.some((line) => line.includes('"simulator":true'))).toBe(true);
+    // Besides the JSON log line, a block a person can read says which pages to open.
+    await expect.poll(() => demo!.output.join('\n')).toContain(`Shop (the chat in the corner)   http://localhost:${demo.port}/\n`);
+    const pages = demo.output.join('\n');
+    expect(pages).toContain(`Operator console                http://localhost:${demo.port}/console\n`);
+    expect(pages).toContain(`Webhook inspector               http://localhost:${demo.port}/inspector\n`);
     const shop = await fetch(`${demo.url}/`);
     expect(shop.status).toBe(200);
     expect(await shop.text()).toContain('widget.js');
