@@ -61,5 +61,20 @@ document.addEventListener('click', (event) => {
   }
 });
 
-const remembered = localStorage.getItem(CUSTOMER_KEY);
-if (remembered && CUSTOMER_NAMES[remembered]) signIn(remembered);
+/** What a reload would show for the customer this browser remembers: their name and their chat. */
+function follow(customer) {
+  if (customer && CUSTOMER_NAMES[customer]) {
+    showAccount(CUSTOMER_NAMES[customer]);
+    parley('identify', { identityToken: () => identityToken(customer) });
+  } else {
+    showAccount(''); // the widget forgets the conversation in every tab by itself (Parley('reset'))
+  }
+}
+
+// Another tab signed in or out: this header follows at once rather than at the next reload.
+// (The storage event fires only in the other tabs of the same origin, never in the one that wrote.)
+window.addEventListener('storage', (event) => {
+  if (event.key === CUSTOMER_KEY || event.key === null) follow(localStorage.getItem(CUSTOMER_KEY));
+});
+
+follow(localStorage.getItem(CUSTOMER_KEY));

@@ -1,0 +1,117 @@
+/**
+ * The demo's own pages in the browser (issue 21 item 13): the webhook inspector and the operator
+ * console on a phone, the shop's header following a sign-out in another tab, and the shop's copy
+ * in model mode, where no person can join the chat.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startServer, type SpawnedServer } from '../helpers/server.js';
+import { launcher, openHostPage, operatorAction, panel, SCREENSHOTS, sendMessage, startWorld, type World } from './harness.js';
+
+let world: World;
+const ANSWER_MS = 20_000;
+const PHONE = { width: 375, height: 740 };
+
+beforeAll(async () => {
+  world = await startWorld({ SIM_REPLY_DELAY_MS: '5' });
+});
+afterAll(async () => {
+  await world?.close();
+});
+
+/** How far the page scrolls sideways (0 when everything fits the viewport's width). */
+const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+it('the webhook inspector fits a 375 px phone: no sideways page, its tables scroll inside their panels', async () => {
+  const context = await world.browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${world.bffOrigin}/inspector`);
+  await page.getByText('live', { exact: true }).waitFor({ timeout: ANSWER_MS });
+  await page.getByRole('button', { name: 'Wrong signature' }).click();
+  await page.getByRole('status').filter({ hasText: 'BFF answered 401.' }).waitFor({ timeout: ANSWER_MS });
+  await page.locator('#received tr').first().waitFor();
+  expect(await sideways(page)).toBe(0);
+  // The table is wider than the phone: its own box scrolls, so every column can still be read.
+  const box = page.locator('#received').locator('xpath=ancestor::div[contains(@class, "scroll")]');
+  expect(await box.evaluate((el) => el.scrollWidth > el.clientWidth && getComputedStyle(el).overflowX === 'auto')).toBe(true);
+  for (const name of ['Unsigned webhook', 'Wrong signature', 'Signed, but 10 min old', 'Replay the last real event']) {
+    const button = await page.getByRole('button', { name }).boundingBox();
+    expect(button!.x + button!.width).toBeLessThanOrEqual(PHONE.width);
+  }
+  await page.screenshot({ path: `${SCREENSHOTS}phone-inspector.png`, fullPage: true });
+  await context.close();
+});
+
+it("the console's status line after a reply does not cover the reply box on a phone", async () => {
+  // A visitor asks, and the conversation is handed to a person.
+  const shop = await openHostPage(world);
+  await launcher(shop.page).click();
+  await sendMessage(shop.page, 'Where is my order?');
+  await panel(shop.page).getByText(/TrailPost/).first().waitFor({ timeout: ANSWER_MS });
+
+  const context = await world.browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${world.bffOrigin}/console`);
+  const row = page.locator('#conversations button.conversation').first();
+  // The list shows the agent's Markdown answer ("Order `NO-48213` … with **TrailPost** …") as text.
+  await expect.poll(() => row.locator('.preview').textContent(), { timeout: ANSWER_MS }).toMatch(/^Juniper \(AI\): Order NO-48213 left our warehouse yesterday with TrailPost and/);
+  await operatorAction(world, shop.page, 'escalate');
+  await row.click();
+  const text = page.locator('#op-text');
+  await expect.poll(() => text.isEnabled(), { timeout: ANSWER_MS }).toBe(true);
+  await text.fill('Hi, Mara here.');
+  const send = page.getByRole('button', { name: 'Send', exact: true });
+  await send.click();
+  await page.getByRole('status').filter({ hasText: 'Reply sent' }).waitFor({ timeout: ANSWER_MS });
+  // The operator goes on typing with the reply box at the bottom of the screen: nothing lies over it.
+  await send.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+  for (const control of [text, send]) {
+    const b = (await control.boundingBox())!;
+    const covered = await page.evaluate(([x, y]) => {
+      const top = document.elementFromPoint(x!, y!);
+      return top && !top.closest('#reply') ? `${top.tagName}#${top.id}.${top.className}` : null;
+    }, [b.x + b.width / 2, b.y + b.height / 2]);
+    expect(covered).toBeNull();
+  }
+  expect(await sideways(page)).toBe(0);
+  await page.screenshot({ path: `${SCREENSHOTS}phone-console.png`, fullPage: true });
+  await context.close();
+  await shop.context.close();
+});
+
+it("a tab's shop header follows a sign-in and a sign-out in another tab", async () => {
+  const context = await world.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+  const [one, two] = [await context.newPage(), await context.newPage()];
+  for (const page of [one, two]) await page.goto(`${world.bffOrigin}/`);
+  const account = (page: Page) => page.locator('#account');
+  await one.getByRole('button', { name: 'Ada', exact: true }).click();
+  await account(one).getByText('Signed in as Ada Lovelace').waitFor();
+  await account(two).getByText('Signed in as Ada Lovelace').waitFor({ timeout: 5000 });
+  await one.getByRole('button', { name: 'Log out' }).click();
+  await expect.poll(() => account(two).getByRole('button', { name: 'Log out' }).isVisible(), { timeout: 5000 }).toBe(false);
+  expect(await account(two).getByRole('button', { name: 'Ada', exact: true }).isVisible()).toBe(true);
+  await context.close();
+});
+
+it('the shop in model mode promises no person: the chat is a model with no hand-off', async () => {
+  const visibleText = async (origin: string) => {
+    const context = await world.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${origin}/`);
+    await page.locator('details').evaluateAll((all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+    const text = await page.locator('body').innerText(); // the widget's shadow root is not part of it
+    await context.close();
+    return text;
+  };
+  // Agent mode: the same page offers a person, so the words checked below are the right ones.
+  expect(await visibleText(world.bffOrigin)).toMatch(/a human is one tap away[\s\S]*Can I talk to a person\?/);
+  let model: SpawnedServer | undefined;
+  try {
+    model = await startServer({ CHAT_MODE: 'model' }, { timeoutMs: 90_000 });
+    const text = await visibleText(`http://localhost:${model.port}`);
+    expect(text).toContain('Juniper, our assistant, answers in seconds.');
+    expect(text).not.toMatch(/\b(human|person|expert)s?\b/i);
+  } finally {
+    await model?.stop();
+  }
+});
