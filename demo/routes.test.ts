@@ -106,7 +106,7 @@ describe('demo pages', () => {
     expect(modelPage).toContain('<body data-chat-mode="model">');
     // Everything that asks for a badge or a person sits in the part model mode hides.
     const css = await (await demo().request('/demo/site/site.css')).text();
-    expect(css).toContain("[data-chat-mode='model'] .agent-only { display: none; }");
+    expect(css).toContain("[data-chat-mode='model'] .agent-only, body:not([data-chat-mode='model']) .model-only { display: none; }");
     const hidden = /<section class="try agent-only"[\s\S]*?<\/section>/.exec(modelPage)?.[0] ?? '';
     for (const word of ['carousel', 'card', 'list', 'image', 'file', 'talk to a human']) expect(hidden).toContain(`>${word}<`);
   });
