@@ -1,0 +1,120 @@
+/**
+ * axe-core in headless Chromium, at 1280 and 375 px: the widget's main states on a strict-CSP host
+ * page (closed launcher, open and empty, with rich answers, handed to a person), then the demo's
+ * shop, operator console and webhook inspector. Zero serious or critical violations everywhere.
+ * The widget's shadow root is open, and axe looks inside open shadow roots by itself.
+ */
+import axe from 'axe-core';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { composer, launcher, openHostPage, operatorAction, panel, sendMessage, startWorld, type OpenedPage, type World } from './harness.js';
+
+let world: World;
+let tab: OpenedPage;
+const ANSWER_MS = 20_000;
+const WIDTHS = [
+  { width: 1280, height: 800 },
+  { width: 375, height: 740 },
+];
+const log = (page: Page) => panel(page).getByRole('log');
+
+/** Serious and critical axe violations on the page as it is now, with where and why. */
+async function axeProblems(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${JSON.stringify(n.target)}: ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`));
+  });
+  return violations;
+}
+
+/** axe at each width on the same page (the widget goes full screen below 480 px). */
+async function checkAtEachWidth(page: Page, label: string): Promise<void> {
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    expect(await axeProblems(page), `${label} at ${size.width} px`).toEqual([]);
+  }
+  await page.setViewportSize(WIDTHS[0]!);
+}
+
+beforeAll(async () => {
+  world = await startWorld({ SIM_REPLY_DELAY_MS: '5' });
+  tab = await openHostPage(world);
+});
+afterAll(async () => {
+  await world?.close();
+});
+
+it('the widget: closed launcher, open and empty, with rich answers, handed to a person', async () => {
+  const { page } = tab;
+  await launcher(page).waitFor();
+  await checkAtEachWidth(page, 'closed launcher');
+
+  await launcher(page).click();
+  await composer(page).waitFor();
+  await panel(page).getByRole('group', { name: 'Suggested questions' }).waitFor({ timeout: ANSWER_MS });
+  await checkAtEachWidth(page, 'open, no conversation');
+  // axe really looked inside the widget: a node it passed has a path through a shadow root.
+  const inShadow = await page.evaluate(async () => {
+    const { passes } = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['passes'] });
+    return passes.some((rule) => rule.nodes.some((node) => Array.isArray(node.target[0])));
+  });
+  expect(inShadow).toBe(true);
+
+  await sendMessage(page, 'Where is my order?');
+  await log(page).getByText(/TrailPost/).first().waitFor({ timeout: ANSWER_MS });
+  for (const ask of ['card', 'carousel', 'quick']) {
+    const before = await log(page).locator('.msg.bot').count();
+    await sendMessage(page, ask);
+    await expect.poll(() => log(page).locator('.msg.bot').count(), { timeout: ANSWER_MS }).toBeGreaterThan(before);
+  }
+  await page.waitForTimeout(300); // a second message of the last answer, when the agent sends one
+  await checkAtEachWidth(page, 'with messages, a card, a carousel and quick replies');
+
+  await panel(page).getByRole('button', { name: 'Talk to a person' }).click();
+  await panel(page).getByRole('status').filter({ hasText: 'A person from our team will take it from here.' }).waitFor({ timeout: ANSWER_MS });
+  await operatorAction(world, page, 'messages', { text: 'Hi, Mara here. Which order is it?', name: 'mara' });
+  await log(page).getByText('Hi, Mara here.').waitFor({ timeout: ANSWER_MS });
+  await checkAtEachWidth(page, 'handed to a person, who answered');
+  expect(tab.problems).toEqual([]);
+});
+
+it('the demo shop, signed out and signed in', async () => {
+  const page = await tab.context.newPage();
+  await page.goto(`${world.bffOrigin}/`);
+  await launcher(page).waitFor();
+  await checkAtEachWidth(page, 'shop');
+  // A signed-in customer writes, so the console shows a verified conversation below.
+  await page.getByRole('button', { name: 'Ada', exact: true }).click();
+  await page.getByText('Signed in as Ada Lovelace').waitFor();
+  await launcher(page).click();
+  await sendMessage(page, 'shipping');
+  await log(page).getByText(/free over €75/).waitFor({ timeout: ANSWER_MS });
+  await checkAtEachWidth(page, 'shop, signed in, chat open');
+});
+
+it('the operator console, with a conversation open', async () => {
+  const page = await tab.context.newPage();
+  await page.goto(`${world.bffOrigin}/console`);
+  const rows = page.locator('#conversations button.conversation');
+  await expect.poll(() => rows.count(), { timeout: ANSWER_MS }).toBeGreaterThanOrEqual(2);
+  await page.locator('.pill.verified').first().waitFor({ timeout: ANSWER_MS });
+  await checkAtEachWidth(page, 'console, nothing selected');
+  await rows.filter({ has: page.locator('.pill.escalated') }).first().click();
+  await page.locator('#op-text:enabled').waitFor({ timeout: ANSWER_MS });
+  await page.getByText('Webhook deliveries of this conversation').click();
+  await checkAtEachWidth(page, 'console, escalated conversation open');
+});
+
+it('the webhook inspector, after forged and real events', async () => {
+  const page = await tab.context.newPage();
+  await page.goto(`${world.bffOrigin}/inspector`);
+  await page.getByText('live', { exact: true }).waitFor({ timeout: ANSWER_MS });
+  await page.getByRole('button', { name: 'Wrong signature' }).click();
+  await page.getByRole('status').filter({ hasText: 'BFF answered' }).waitFor({ timeout: ANSWER_MS });
+  await page.locator('#sent tr').first().waitFor({ timeout: ANSWER_MS });
+  await checkAtEachWidth(page, 'inspector');
+});
