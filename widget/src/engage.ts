@@ -4,11 +4,11 @@
  */
 import type { FeedbackValue } from '../../shared/types.js';
 import type { Auth } from './auth.js';
-import { firstOfOperators, joinedLine, whoWrote, type Who } from './authors.js';
+import { whoWrote, type Who } from './authors.js';
 import type { Strings } from './i18n.js';
 import type { State } from './state.js';
 import { serverCount, type ChatMessage } from './messages.js';
-import { formatTime } from './time.js';
+import { saveTranscript, transcriptName, transcriptText, type TranscriptHead } from './transcript.js';
 
 /** Creates the engagement actions of one widget; `history(offset)` loads an older page. */
 export function createEngage(st: State, auth: Auth, report: (e: unknown) => void, remember: (key: string, value: string) => void, history: (offset: number) => Promise<void>) {
@@ -55,8 +55,11 @@ export function createEngage(st: State, auth: Auth, report: (e: unknown) => void
     st.bubble.value = false;
   }
 
-  /** Saves the whole conversation as text: the older history pages first, so that nothing is missing. `who` names the authors as the log does. */
-  async function transcript(t: Strings, locale: string, who: (m: ChatMessage) => Who = (m) => whoWrote(m, t)) {
+  /**
+   * Saves the whole conversation as text (transcript.ts): the older history pages first, so that nothing is missing.
+   * `who` names the authors as the log does; `head` is the panel's title and the greeting the visitor saw.
+   */
+  async function transcript(t: Strings, locale: string, who: (m: ChatMessage) => Who = (m) => whoWrote(m, t), head: TranscriptHead = { title: t.title }) {
     try {
       for (let n = -1; st.hasMore.value && auth.session && n < st.messages.value.length; ) {
         n = st.messages.value.length; // a page that brings nothing new ends the loop
@@ -65,29 +68,9 @@ export function createEngage(st: State, auth: Auth, report: (e: unknown) => void
     } catch (e) {
       report(e); // what is on screen is still saved
     }
-    saveTranscript(st, t, locale, who);
+    const now = new Date();
+    saveTranscript(transcriptText(st.messages.value, head, t, locale, who, now), transcriptName(head.title, now));
   }
 
   return { vote, stop, show, dismiss, transcript };
-}
-
-/**
- * Saves the conversation as a plain-text file, one block per message (time, sender, text), and the
- * "joined the conversation" line before an operator's first message, as the log shows it; built in the browser.
- */
-function saveTranscript(st: State, t: Strings, locale: string, who: (m: ChatMessage) => Who) {
-  const joined = firstOfOperators(st.messages.value, who);
-  const text = st.messages.value
-    .map((m) => {
-      const author = who(m);
-      const line = joined.has(m.id) ? joinedLine(author, t) + '\n\n' : '';
-      // A rich element without text is named by its kind, e.g. `[carousel]`.
-      return `${line}${m.createdAt ? `[${formatTime(m.createdAt, locale, true)}] ` : ''}${author.name}: ${m.text || `[${m.badge?.type}]`}\n\n`;
-    })
-    .join('');
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
-  a.download = 'transcript.txt';
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }

@@ -209,7 +209,7 @@ describe('proactive message', () => {
 });
 
 describe('end of a conversation', () => {
-  it('offers a transcript with every message, its time and sender, the line when an operator joined, and a new conversation', async () => {
+  it('offers a transcript named after the title and date, with the greeting, every message, its time and sender, the line when an operator joined, and a new conversation', async () => {
     seedSession();
     const items = [
       { id: '1', role: 'user', text: 'Where is my order?', createdAt: '2026-11-23T09:00:00.000Z' },
@@ -221,14 +221,18 @@ describe('end of a conversation', () => {
     emit('archived', {}, 2);
     let saved: Blob | undefined;
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (b: Blob) => ((saved = b), 'blob:x'), revokeObjectURL() {} }));
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    let file = '';
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      file = this.download;
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Download transcript' }));
-    expect(click).toHaveBeenCalled();
+    await waitFor(() => expect(file).toMatch(/^Nimbus help \d{4}-\d\d-\d\d\.txt$/));
     const text = await saved!.text();
     const t = pickStrings();
     const at = (iso: string) => new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short' }).format(new Date(iso));
     expect(text).toBe(
-      `[${at(items[0]!.createdAt)}] ${t.you}: Where is my order?\n\n[${at(items[1]!.createdAt)}] ${t.bot}: On its way.\n\nSam joined the conversation\n\n[${at(items[2]!.createdAt)}] Sam: Anything else?\n\n`,
+      `Nimbus help\n${new Intl.DateTimeFormat('en-GB', { dateStyle: 'full' }).format(new Date())}\n\nAssistant: Hello from the config\n\n` +
+        `[${at(items[0]!.createdAt)}] ${t.you}: Where is my order?\n\n[${at(items[1]!.createdAt)}] ${t.bot}: On its way.\n\nSam joined the conversation\n\n[${at(items[2]!.createdAt)}] Sam: Anything else?\n\n`,
     );
     expect(screen.getByRole('button', { name: 'Start a new conversation' })).toBeTruthy();
   });
@@ -248,6 +252,6 @@ describe('end of a conversation', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Download transcript' }));
     await waitFor(() => expect(saved).toBeDefined());
     expect(api.to('GET', '/api/messages?limit=20&offset=1')).toHaveLength(1);
-    expect(await saved!.text()).toBe('You: The very first question\n\nAssistant: The latest answer\n\n');
+    expect(await saved!.text()).toMatch(/\n\nAssistant: Hello from the config\n\nYou: The very first question\n\nAssistant: The latest answer\n\n$/);
   });
 });

@@ -8,6 +8,10 @@ import type { Ctx } from './ctx.js';
 import { MessageItem } from './MessageItem.js';
 import { Starters } from './Starters.js';
 
+/** The bot's first line: a proactive message (`Parley('show', text)`) in place of the greeting. Also the transcript's. */
+export const greetingOf = ({ store, options, strings }: Ctx): string | undefined =>
+  store.proactive.value ?? options.greeting ?? options.strings?.greeting ?? localized(store.config.value?.greeting, langOf(options.locale)) ?? strings.greeting;
+
 /**
  * The scrolling message list. It follows the newest message while the reader is at the bottom,
  * also when images and cards grow it after a render; once they scroll up it stays put, and new
@@ -21,8 +25,7 @@ export function MessageList({ ctx }: { ctx: Ctx }) {
   const lastTop = useRef(0);
   const before = useRef({ first: '', last: '', height: 0 });
   const [unseen, setUnseen] = useState(false);
-  // A proactive message (`Parley('show', text)`) is the first bot line in place of the greeting.
-  const greeting = store.proactive.value ?? ctx.options.greeting ?? ctx.options.strings?.greeting ?? localized(store.config.value?.greeting, langOf(ctx.options.locale)) ?? strings.greeting;
+  const greeting = greetingOf(ctx);
   // The greeting is the bot's first line: it opens the bot's group, so a bot answer right after it is not named again.
   const hello: ChatMessage | undefined = !store.hasMore.value && greeting ? { id: '', role: 'bot', text: greeting } : undefined;
   const joined = firstOfOperators(list, whoOf(ctx));

@@ -9,13 +9,17 @@ import { Csat } from './Csat.js';
 import { ContactForm, TeamLine } from './Team.js';
 import type { Ctx } from './ctx.js';
 import { CHAT, CLOSE, Icon, LIST } from './Icon.js';
-import { MessageList } from './MessageList.js';
+import { greetingOf, MessageList } from './MessageList.js';
+
+/** The panel's title (also the transcript's): the page's, the integrator's string, the server's, or ours. */
+export const titleOf = ({ options, store, strings }: Ctx): string =>
+  options.title || options.strings?.title || localized(store.config.value?.title, langOf(options.locale)) || strings.title;
 
 /** The panel; floating it is a dialog that `onClose` closes (button or Escape), inline a region. */
 export function Panel({ ctx, onClose }: { ctx: Ctx; onClose?: () => void }) {
   const { store, strings } = ctx;
   const ref = useRef<HTMLElement>(null);
-  const title = ctx.options.title || ctx.options.strings?.title || localized(store.config.value?.title, langOf(ctx.options.locale)) || strings.title;
+  const title = titleOf(ctx);
   const convo = store.convo.value;
   const view = store.view.value;
   const focusInput = () => {
@@ -148,7 +152,7 @@ function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
           >
             {strings.restart}
           </button>
-          <button type="button" class="pill" onClick={() => store.transcript(strings, ctx.locale, whoOf(ctx))}>
+          <button type="button" class="pill" onClick={() => store.transcript(strings, ctx.locale, whoOf(ctx), { title: titleOf(ctx), greeting: greetingOf(ctx) })}>
             {strings.transcript}
           </button>
         </div>

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { whoWrote } from './authors.js';
+import { pickStrings } from './i18n.js';
+import type { ChatMessage } from './messages.js';
+import { badgeText, plainText, transcriptName, transcriptText } from './transcript.js';
+
+const t = pickStrings();
+const who = (m: ChatMessage) => whoWrote(m, t);
+const now = new Date(2026, 10, 25, 9, 30);
+
+describe('transcript', () => {
+  it('starts with the title, the date and the greeting, and names every author', () => {
+    const messages: ChatMessage[] = [
+      { id: '1', role: 'user', text: 'Where is **my** order?' },
+      { id: '2', role: 'bot', text: 'On its way.', author: { kind: 'bot', name: 'Nora' } },
+      { id: '3', role: 'operator', text: 'Anything else?', author: { kind: 'operator', name: 'Sam Lee' } },
+    ];
+    expect(transcriptText(messages, { title: 'Green Shop', greeting: 'Hi! Ask me **anything**.' }, t, 'en-GB', who, now)).toBe(
+      'Green Shop\nWednesday, 25 November 2026\n\n' +
+        'Assistant: Hi! Ask me anything.\n\n' +
+        'You: Where is **my** order?\n\n' + // the visitor's own words, as typed
+        'Nora: On its way.\n\n' +
+        'Sam Lee joined the conversation\n\nSam Lee: Anything else?\n\n',
+    );
+  });
+
+  it('writes Markdown as the text a reader sees', () => {
+    const md = 'Send it back **free** within _30 days_:\n\n1. Open [your orders](https://shop.example/orders)\n2. Choose `Return`\n\n- one\n- two\n\n```\nNO-1 <b>\n```';
+    expect(plainText(md)).toBe(
+      'Send it back free within 30 days:\n\n1. Open your orders (https://shop.example/orders)\n2. Choose Return\n\n- one\n- two\n\nNO-1 <b>',
+    );
+  });
+
+  it('writes rich elements as words: labels of buttons and quick replies, cards by title and subtitle', () => {
+    const button = (label: string) => ({ label, action: 'postback' as const, value: label });
+    expect(badgeText({ type: 'quick_replies', text: 'Anything else?', replies: [button('Yes'), button('No')] })).toBe('Anything else?\n[Yes] [No]');
+    expect(badgeText({ type: 'buttons', buttons: [button('Track order')] })).toBe('[Track order]');
+    expect(
+      badgeText({
+        type: 'carousel',
+        cards: [
+          { title: 'Trail tent', subtitle: '2 people, 1.9 kg', buttons: [button('Choose')] },
+          { title: 'Dome tent', buttons: [] },
+        ],
+      }),
+    ).toBe('Trail tent\n2 people, 1.9 kg\n[Choose]\n\nDome tent');
+    expect(badgeText({ type: 'card', card: { title: 'Gift card', subtitle: 'From €10', buttons: [] } })).toBe('Gift card\nFrom €10');
+    const messages: ChatMessage[] = [{ id: '1', role: 'bot', text: 'Pick one:', badge: { type: 'buttons', buttons: [button('A'), button('B')] } }];
+    expect(transcriptText(messages, { title: 'Chat' }, t, 'en', who, now)).toContain('Assistant: Pick one:\n[A] [B]\n\n');
+  });
+
+  it('names the file after the title and the date, without characters file systems refuse', () => {
+    expect(transcriptName('Green Shop', now)).toBe('Green Shop 2026-11-25.txt');
+    expect(transcriptName('A/B: "Help"?', now)).toBe('A-B- -Help- 2026-11-25.txt');
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * The conversation as a plain-text file (docs/api.md "Engagement"): the panel's title and the date
+ * on top and in the file name, the greeting, then one block per message with its time, its author's
+ * name and what the visitor read: Markdown as its text, rich elements as their words (buttons and
+ * quick replies by their labels, cards by title and subtitle), and the "joined the conversation"
+ * line before an operator's first message, as the log shows it.
+ */
+import type { ComponentChildren, VNode } from 'preact';
+import type { Badge, BadgeButton, BadgeCard, BadgeListItem } from '../../shared/types.js';
+import { firstOfOperators, joinedLine, type Who } from './authors.js';
+import type { Strings } from './i18n.js';
+import { markdown } from './markdown.js';
+import type { ChatMessage } from './messages.js';
+import { formatTime } from './time.js';
+
+/** What the visitor saw besides the messages. */
+export interface TranscriptHead {
+  title: string;
+  greeting?: string;
+}
+
+const BLOCK = new Set(['p', 'pre', 'ul', 'ol', 'li', 'blockquote', 'table', 'tr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'div']);
+
+/** The text of rendered Markdown: blocks on lines of their own, list items with a dash, links with their address. */
+export function textOf(node: ComponentChildren): string {
+  if (node == null || typeof node === 'boolean') return '';
+  if (typeof node === 'string' || typeof node === 'number' || typeof node === 'bigint') return String(node);
+  if (Array.isArray(node)) return node.map(textOf).join('');
+  const { type, props } = node as VNode<{ children?: ComponentChildren; href?: string; code?: string }>;
+  if (type === 'br') return '\n';
+  if (props.code !== undefined) return `\n${props.code}\n`; // a code block component
+  const inner = textOf(props.children);
+  if (type === 'a' && props.href && props.href !== inner && props.href !== 'mailto:' + inner) return `${inner} (${props.href})`;
+  if (type === 'li') return `\n- ${inner.trim()}`;
+  if (type === 'ol') {
+    const items = [props.children].flat(9).filter((li): li is VNode<{ children?: ComponentChildren }> => !!li && typeof li === 'object');
+    return `\n${items.map((li, i) => `\n${i + 1}. ${textOf(li.props.children).trim()}`).join('')}\n`;
+  }
+  if (type === 'td' || type === 'th') return inner + ' | ';
+  if (typeof type === 'string' && BLOCK.has(type)) return `\n${inner.trim()}\n`;
+  return inner;
+}
+
+/** Markdown as the plain text a reader sees. */
+export const plainText = (src: string) =>
+  textOf(markdown(src))
+    .replace(/ \| \n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+
+const labels = (list: BadgeButton[] | undefined) => (list?.length ? `[${list.map((b) => b.label).join('] [')}]` : '');
+const card = (c: BadgeCard | BadgeListItem) => [c.title, c.subtitle, labels(c.buttons)].filter(Boolean).join('\n');
+
+/** A rich element in words. */
+export function badgeText(badge: Badge): string {
+  switch (badge.type) {
+    case 'buttons':
+      return [badge.text, labels(badge.buttons)].filter(Boolean).join('\n');
+    case 'quick_replies':
+      return [badge.text, labels(badge.replies)].filter(Boolean).join('\n');
+    case 'card':
+      return card(badge.card);
+    case 'carousel':
+      return [badge.text, ...badge.cards.map(card)].filter(Boolean).join('\n\n');
+    case 'list':
+      return [badge.text, ...badge.items.map(card)].filter(Boolean).join('\n\n');
+    case 'image':
+      return [badge.alt || badge.caption ? [badge.alt, badge.caption].filter(Boolean).join(': ') : '', badge.url].filter(Boolean).join('\n');
+    case 'file':
+      return `${badge.name} (${badge.url})`;
+    case 'unsupported':
+      return badge.summary;
+  }
+}
+
+/** YYYY-MM-DD in the visitor's own zone. */
+const day = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+/** The file's name: the title and the date, without characters file systems refuse. */
+export const transcriptName = (title: string, now = new Date()) => `${title.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '-').trim() || 'Chat'} ${day(now)}.txt`;
+
+/** The transcript's text. */
+export function transcriptText(messages: readonly ChatMessage[], head: TranscriptHead, t: Strings, locale: string, who: (m: ChatMessage) => Who, now = new Date()): string {
+  const joined = firstOfOperators(messages, who);
+  const hello: ChatMessage[] = head.greeting ? [{ id: '', role: 'bot', text: head.greeting }] : [];
+  const blocks = [...hello, ...messages].map((m) => {
+    const author = who(m);
+    const line = joined.has(m.id) ? joinedLine(author, t) + '\n\n' : '';
+    const time = m.createdAt ? `[${formatTime(m.createdAt, locale, true)}] ` : '';
+    const body = [m.role === 'user' ? m.text : plainText(m.text || ''), m.badge && badgeText(m.badge)].filter(Boolean).join('\n');
+    return `${line}${time}${author.name}: ${body}\n\n`;
+  });
+  return `${head.title}\n${new Intl.DateTimeFormat(locale, { dateStyle: 'full' }).format(now)}\n\n${blocks.join('')}`;
+}
+
+/** Saves the transcript as a file, built in the browser. */
+export function saveTranscript(text: string, name: string) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
