@@ -33,6 +33,8 @@ const en = {
   slide: '{i} of {n}',
   carousel: 'carousel',
   slideRole: 'slide',
+  zoom: 'Enlarge image: {name}',
+  closeImage: 'Close image',
   you: 'You',
   bot: 'Assistant',
   operator: 'Team member',

@@ -96,6 +96,13 @@ a.card-title{color:inherit}
 .image{margin:0}
 .image img{display:block;max-width:100%;border-radius:14px;background:var(--bb)}
 .image figcaption{font-size:12px;color:var(--mu);margin:4px 4px 0}
+.zoom{display:block;padding:0;border:0;background:none;cursor:zoom-in;border-radius:inherit;flex:none}
+.card .zoom{width:100%}
+dialog.lightbox{position:fixed;inset:0;border:0;padding:0;background:none;max-width:100vw;max-height:100vh;width:100vw;height:100vh;display:grid;place-items:center}
+dialog.lightbox::backdrop{background:rgba(0,0,0,.8)}
+dialog.lightbox img{width:auto;height:auto;max-width:calc(100vw - 32px);max-height:calc(100vh - 96px);object-fit:contain;border-radius:8px;background:#fff}
+dialog.lightbox .icon{position:fixed;top:12px;right:12px;background:rgba(0,0,0,.6);color:#fff}
+dialog.lightbox .icon:focus-visible{outline-color:#fff}
 .file{display:flex;align-items:center;gap:10px;padding:10px 14px;color:var(--fg);text-decoration:none}
 .file svg{color:var(--ac);width:24px;height:24px}
 .file small{display:block;color:var(--mu)}

@@ -6,12 +6,13 @@ import { Btn, Buttons, Card, ext, Title } from './Card.js';
 import { Carousel } from './Carousel.js';
 import type { Ctx } from './ctx.js';
 import { FILE, Icon } from './Icon.js';
+import { Zoomable } from './Lightbox.js';
 
 function Item({ it, ctx }: { it: BadgeListItem; ctx: Ctx }) {
   const img = httpUrl(it.imageUrl);
   return (
     <li>
-      {img && <img src={img} alt="" loading="lazy" />}
+      {img && <Zoomable src={img} name={it.title} ctx={ctx} />}
       <div>
         <Title text={it.title} url={it.url} ctx={ctx} />
         {it.subtitle && <p>{it.subtitle}</p>}
@@ -72,7 +73,7 @@ export function BadgeView({ badge, ctx, last }: { badge: Badge; ctx: Ctx; last: 
       const src = httpUrl(badge.url);
       return src ? (
         <figure class="image">
-          <img src={src} alt={badge.alt || badge.caption || ''} loading="lazy" />
+          <Zoomable src={src} name={badge.alt || badge.caption || ''} alt={badge.alt} ctx={ctx} />
           {badge.caption && <figcaption>{badge.caption}</figcaption>}
         </figure>
       ) : null;

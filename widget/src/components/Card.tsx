@@ -2,6 +2,7 @@
 import type { BadgeButton, BadgeCard } from '../../../shared/types.js';
 import { httpUrl, safeUrl } from '../../../shared/badge-url.js';
 import type { Ctx } from './ctx.js';
+import { Zoomable } from './Lightbox.js';
 
 export const ext = { target: '_blank', rel: 'noopener noreferrer' } as const;
 
@@ -60,7 +61,7 @@ export function Card({ card, ctx }: { card: BadgeCard; ctx: Ctx }) {
   const img = httpUrl(card.imageUrl);
   return (
     <div class="card">
-      {img && <img src={img} alt="" loading="lazy" />}
+      {img && <Zoomable src={img} name={card.title} ctx={ctx} />}
       <div class="card-body">
         <Title text={card.title} url={card.url} ctx={ctx} />
         {card.subtitle && <p>{card.subtitle}</p>}

@@ -29,6 +29,8 @@ const de: Strings = {
   slide: '{i} von {n}',
   carousel: 'Karussell',
   slideRole: 'Folie',
+  zoom: 'Bild vergrößern: {name}',
+  closeImage: 'Bild schließen',
   you: 'Sie',
   bot: 'Assistent',
   operator: 'Teammitglied',

@@ -29,6 +29,8 @@ const fr: Strings = {
   slide: '{i} sur {n}',
   carousel: 'carrousel',
   slideRole: 'diapositive',
+  zoom: 'Agrandir l’image : {name}',
+  closeImage: 'Fermer l’image',
   you: 'Vous',
   bot: 'Assistant',
   operator: 'Membre de l’équipe',
