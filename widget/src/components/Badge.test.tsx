@@ -143,9 +143,9 @@ describe('cards, carousel, list', () => {
 });
 
 describe('media and fallback', () => {
-  it('an image has its alt text and caption', async () => {
+  it('an image is named by its alt text (on the button that enlarges it) and has its caption', async () => {
     await show({ type: 'image', url: 'https://cdn.example/map.svg', alt: 'Trail map', caption: '9.5 km loop' });
-    expect(screen.getByRole('img', { name: 'Trail map' }).getAttribute('src')).toBe('https://cdn.example/map.svg');
+    expect(screen.getByRole('button', { name: 'Enlarge image: Trail map' }).querySelector('img')!.getAttribute('src')).toBe('https://cdn.example/map.svg');
     expect(screen.getByText('9.5 km loop')).toBeTruthy();
   });
 
