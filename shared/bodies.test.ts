@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { checkBody } from '../bff/src/lib/body.js';
 import { ValidationError } from '../bff/src/errors.js';
-import { FeedbackBody, FlowBody, FlowVariables, MessageBody, NewConversationBody, SessionBody, TokenBody } from './bodies.js';
+import { FeedbackBody, FlowBody, FlowVariables, MessageBody, NewConversationBody, SessionBody, TokenBody, UserVariablesBody } from './bodies.js';
 
 /** The code and message a body gets, or its checked value. */
 function check(schema: v.GenericSchema, body: unknown): unknown {
@@ -58,5 +58,23 @@ describe('flow variables', () => {
     const out = check(FlowVariables, JSON.parse('{"__proto__": "x", "n": 2}')) as Record<string, unknown>;
     expect(Object.keys(out)).toEqual(['__proto__', 'n']);
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+  });
+});
+
+describe('PATCH /api/user variables', () => {
+  const body = UserVariablesBody(['email', 'plan']);
+  it.each([
+    [{}, ['invalid_request', 'Send at least one variable']],
+    [{ role: 'admin' }, ['variable_not_allowed', 'Variable "role" may not be set from the browser']],
+    [{ email: { $ne: 1 } }, ['invalid_request', 'Variable "email" must be a string (up to 1000 characters), a number or a boolean']],
+    [{ plan: Infinity }, ['invalid_request', 'Variable "plan" must be a string (up to 1000 characters), a number or a boolean']],
+    // The first name in order decides, as the hand-written loop did.
+    [{ email: 'x'.repeat(1001), role: 'admin' }, ['invalid_request', 'Variable "email" must be a string (up to 1000 characters), a number or a boolean']],
+  ])('%#: refuses %j', (input, expected) => {
+    expect(check(body, input)).toEqual(expected);
+  });
+
+  it('passes allowed names with plain values', () => {
+    expect(check(body, { email: 'ada@example.com', plan: 2 })).toEqual({ email: 'ada@example.com', plan: 2 });
   });
 });

@@ -130,6 +130,38 @@ export const FeedbackBody = v.object({
   ),
 });
 
+/** A user variable's value (PATCH /api/user, identity tokens): a string up to 1000 characters, a finite number or a boolean. */
+export function isUserVariableValue(x: unknown): x is string | number | boolean {
+  return (isString(x) && x.length <= 1000) || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x));
+}
+
+/** The first name of `variables`, in order, that is not in `allowed` or has a bad value. */
+export function userVariableProblem(variables: Record<string, unknown>, allowed: readonly string[]): { kind: 'not_allowed' | 'bad_value'; name: string } | undefined {
+  for (const [name, value] of Object.entries(variables)) {
+    if (!allowed.includes(name)) return { kind: 'not_allowed', name };
+    if (!isUserVariableValue(value)) return { kind: 'bad_value', name };
+  }
+  return undefined;
+}
+
+/** PATCH /api/user: `{name: value, …}`, at least one, names from `allowed` (USER_VARIABLES, else 403 variable_not_allowed). */
+export function UserVariablesBody(allowed: readonly string[]) {
+  return v.pipe(
+    v.record(v.string(), v.unknown(), 'Body must be a JSON object'),
+    v.check((x) => Object.keys(x).length > 0, 'Send at least one variable'),
+    v.check(
+      (x) => userVariableProblem(x, allowed) === undefined,
+      (issue) => {
+        const { kind, name } = userVariableProblem(issue.input as Record<string, unknown>, allowed)!;
+        return kind === 'not_allowed'
+          ? coded('variable_not_allowed', `Variable "${name}" may not be set from the browser`)
+          : `Variable "${name}" must be a string (up to 1000 characters), a number or a boolean`;
+      },
+    ),
+    v.transform((x) => x as Record<string, string | number | boolean>),
+  );
+}
+
 const MAX_VARIABLES = 100;
 const MAX_STRING_VALUE = 10_000;
 const VARIABLE_NAME = /^[^\u0000-\u001f\u007f]{1,100}$/;

@@ -1,3 +1,4 @@
+import { userVariableProblem } from '../../../shared/bodies.js';
 import type { VariableValue } from '../ports/upstream.js';
 
 /**
@@ -10,19 +11,13 @@ export const VERIFIED_VARIABLES = ['verifiedUserId', 'verifiedEmail'] as const;
 export type VariablesProblem = { kind: 'not_allowed' | 'bad_value'; name: string };
 
 /**
- * Checks user variables against the allowed names (`USER_VARIABLES`): values are strings up to
- * 1000 characters, finite numbers or booleans. Shared by `PATCH /api/user` and identity tokens.
+ * Checks an identity token's user variables against the allowed names (`USER_VARIABLES`) by the
+ * rule `PATCH /api/user`'s schema applies (shared/bodies.ts `UserVariablesBody`).
  */
 export function checkVariables(
   input: Record<string, unknown>,
   allowed: readonly string[],
 ): { variables: Record<string, VariableValue> } | { problem: VariablesProblem } {
-  const variables: Record<string, VariableValue> = {};
-  for (const [name, value] of Object.entries(input)) {
-    if (!allowed.includes(name)) return { problem: { kind: 'not_allowed', name } };
-    const ok = (typeof value === 'string' && value.length <= 1000) || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
-    if (!ok) return { problem: { kind: 'bad_value', name } };
-    variables[name] = value as VariableValue;
-  }
-  return { variables };
+  const problem = userVariableProblem(input, allowed);
+  return problem ? { problem } : { variables: input as Record<string, VariableValue> };
 }

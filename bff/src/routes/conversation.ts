@@ -1,15 +1,13 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import { MessageBody, optionalString } from '../../../shared/bodies.js';
+import { MessageBody, optionalString, UserVariablesBody } from '../../../shared/bodies.js';
 import type { MessagesPage } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import type { SessionClaims } from '../lib/tokens.js';
 import { requireOwnConversation } from '../chat/signed-in.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { checkBody, jsonBody, jsonBytes } from '../lib/body.js';
-import { readJsonObject } from '../lib/http.js';
 import { withVotes } from '../chat/feedback-log.js';
 import { rateLimit, requireFeature, requireSession } from '../middleware.js';
-import { checkVariables } from '../lib/variables.js';
 
 // The service's own maximum is not documented; one more than this is asked for to learn hasMore.
 const MAX_PAGE = 50;
@@ -50,18 +48,14 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(response);
   });
 
-  app.patch('/api/user', auth, calls, async (c) => {
+  const userVariables = UserVariablesBody(config.userVariables);
+  // Before the body is read: on a site with identity tokens no variable is the browser's to set.
+  const browserVariables: MiddlewareHandler<AppEnv> = async (_c, next) => {
     if (deps.identity) throw new ForbiddenError('identity_verified_only', 'User variables come from the identity token on this site');
-    const body = await readJsonObject(c, deps.config.bodyIdleTimeoutMs);
-    if (Object.keys(body).length === 0) throw new ValidationError('Send at least one variable');
-    const checked = checkVariables(body, config.userVariables);
-    if ('problem' in checked) {
-      const { kind, name } = checked.problem;
-      if (kind === 'not_allowed') throw new ForbiddenError('variable_not_allowed', `Variable "${name}" may not be set from the browser`);
-      throw new ValidationError(`Variable "${name}" must be a string (up to 1000 characters), a number or a boolean`);
-    }
-    const { variables } = checked;
-    await deps.chat.setUserVariables(c.get('session').conversationId, variables);
+    await next();
+  };
+  app.patch('/api/user', auth, calls, browserVariables, jsonBytes(config.bodyIdleTimeoutMs), jsonBody(userVariables), async (c) => {
+    await deps.chat.setUserVariables(c.get('session').conversationId, c.req.valid('json'));
     return c.body(null, 204);
   });
 
