@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { checkBody } from '../bff/src/lib/body.js';
 import { ValidationError } from '../bff/src/errors.js';
-import { FeedbackBody, FlowBody, FlowVariables, MessageBody, NewConversationBody, SessionBody, TokenBody, UserVariablesBody } from './bodies.js';
+import { FeedbackBody, FlowBody, FlowVariables, MessageBody, NewConversationBody, SessionBody, TokenBody, UploadFields, FlowFields, UserVariablesBody } from './bodies.js';
 
 /** The code and message a body gets, or its checked value. */
 function check(schema: v.GenericSchema, body: unknown): unknown {
@@ -76,5 +76,26 @@ describe('PATCH /api/user variables', () => {
 
   it('passes allowed names with plain values', () => {
     expect(check(body, { email: 'ada@example.com', plan: 2 })).toEqual({ email: 'ada@example.com', plan: 2 });
+  });
+});
+
+describe('multipart text parts', () => {
+  it.each([
+    [UploadFields, { note: 'x' }, ['invalid_request', 'Unknown form field "note"']],
+    [UploadFields, { text: ' \r\n ' }, ['text_invalid', '"text" must not be empty']],
+    [UploadFields, { clientId: 'a b' }, ['invalid_request', '"clientId" must be a string of at most 64 characters']],
+    [FlowFields, { text: 'hi' }, ['invalid_request', 'Unknown form field "text"']],
+    [FlowFields, { variables: '{nope' }, ['invalid_json', '"variables" must be a JSON object']],
+    [FlowFields, { variables: '{"a": {"b": 1}}' }, ['invalid_request', 'Variable "a" must be a string (up to 10000 characters), a number or a boolean']],
+  ] as const)('%#: refuses %j', (schema, parts, expected) => {
+    expect(check(schema, parts)).toEqual(expected);
+  });
+
+  it('gives the route the parts it takes', () => {
+    expect(check(UploadFields, { text: 'a\r\nb', clientId: 'c-1' })).toEqual({ text: 'a\nb', clientId: 'c-1' });
+    expect(check(UploadFields, {})).toEqual({ text: undefined, clientId: undefined });
+    expect(check(FlowFields, { variables: '{"n": 2}' })).toEqual({ variables: { n: 2 } });
+    // A left-out part is left out (the route starts from no variables).
+    expect(check(FlowFields, {})).toStrictEqual({});
   });
 });

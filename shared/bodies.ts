@@ -190,3 +190,29 @@ export const FlowBody = v.strictObject(
   { variables: FlowVariables },
   (issue) => `Unknown field "${String(issue.path?.[0]?.key ?? '')}"; send {"variables": {...}}`,
 );
+
+/** A multipart body's text part that the route does not take. */
+const unknownPart = (issue: v.BaseIssue<unknown>) => `Unknown form field "${String(issue.path?.[0]?.key ?? '').slice(0, 40)}"`;
+
+/** POST /api/upload's text parts (its `files` parts are read as bytes): optional `text` by the chat text rule, `clientId`. */
+export const UploadFields = v.strictObject({ text: OptionalText, clientId: ClientId }, unknownPart);
+
+/** POST /api/flows/{name} as multipart: its one text part, `variables`, is JSON text of flow variables. */
+export const FlowFields = v.strictObject(
+  {
+    variables: v.pipe(
+      anything(),
+      v.rawTransform(({ dataset, addIssue, NEVER }) => {
+        if (dataset.value === undefined) return undefined;
+        try {
+          return JSON.parse(String(dataset.value)) as unknown;
+        } catch {
+          addIssue({ message: coded('invalid_json', '"variables" must be a JSON object') });
+          return NEVER;
+        }
+      }),
+      FlowVariables,
+    ),
+  },
+  unknownPart,
+);

@@ -5,11 +5,9 @@ import { AppError, NotFoundError, PayloadTooLargeError, ValidationError } from '
 import { ByteBudget } from '../lib/byte-budget.js';
 import { MAX_FLOW_JSON_BYTES, readJsonObject, readRequestBody } from '../lib/http.js';
 import { checkBody } from '../lib/body.js';
-import { FlowBody, FlowVariables, Text } from '../../../shared/bodies.js';
+import { FlowBody, FlowFields, UploadFields } from '../../../shared/bodies.js';
 import { rateLimit, requireFeature, requireSession } from '../middleware.js';
 import type { VariableValue } from '../ports/upstream.js';
-
-const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 interface FormInput {
   variables: Record<string, VariableValue>;
@@ -52,7 +50,7 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
     const flows = deps.flows!; // requireFeature: a flow client is there
     const { conversationId } = c.get('session');
     await rateLimit(deps, `flows:${conversationId}`, config.rateLimitMessagesPerMin);
-    const input: FormInput = isMultipart(c) ? await readForm(c, deps, ['variables', 'files']) : await readJsonVariables(c, deps.config.bodyIdleTimeoutMs);
+    const input: FormInput = isMultipart(c) ? await readForm(c, deps, FlowFields) : await readJsonVariables(c, deps.config.bodyIdleTimeoutMs);
     const { jobId } = await flows.triggerFlow(token, { sessionId: sessionIdOf(conversationId), variables: input.variables, files: input.files });
     return c.json({ jobId }, 202);
   });
@@ -63,7 +61,7 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
     const { conversationId } = c.get('session');
     if (!isMultipart(c)) throw new AppError('unsupported_media_type', 'Send the files as multipart/form-data');
     await rateLimit(deps, `flows:${conversationId}`, config.rateLimitMessagesPerMin);
-    const form = await readForm(c, deps, ['files', 'text', 'clientId']);
+    const form = await readForm(c, deps, UploadFields);
     if (form.files.length === 0) throw new ValidationError('Attach at least one file as "files"');
     if (form.text !== undefined) {
       // The words come first in the chat, then the flow's answer about the files.
@@ -94,7 +92,7 @@ async function readJsonVariables(c: Context<AppEnv>, idleMs: number): Promise<Fo
 }
 
 /** Reads a bounded multipart body; refuses (413) too many or too large files before anything is forwarded. */
-async function readForm(c: Context<AppEnv>, deps: AppDeps, allowed: Array<'variables' | 'files' | 'text' | 'clientId'>): Promise<FormInput> {
+async function readForm(c: Context<AppEnv>, deps: AppDeps, fields: typeof FlowFields | typeof UploadFields): Promise<FormInput> {
   const { maxUploadBytes, maxUploadFiles, bodyIdleTimeoutMs } = deps.config;
   // Refuses a larger Content-Length at once and stops reading a longer body.
   const bytes = await readRequestBody(c, maxFormBytes(maxUploadFiles, maxUploadBytes), { idleMs: bodyIdleTimeoutMs, take: c.get('uploadMemory').take });
@@ -104,34 +102,20 @@ async function readForm(c: Context<AppEnv>, deps: AppDeps, allowed: Array<'varia
   } catch {
     throw new ValidationError('The form data could not be read');
   }
-  const input: FormInput = { variables: {}, files: [] };
-  const seen = new Set<string>();
+  const files: File[] = [];
+  const parts: Record<string, unknown> = {};
   for (const [name, value] of form.entries()) {
-    if (!(allowed as string[]).includes(name)) throw new ValidationError(`Unknown form field "${name.slice(0, 40)}"`);
     if (name === 'files') {
       if (typeof value === 'string') throw new ValidationError('Each "files" part must be a file');
-      input.files.push(value);
-      if (input.files.length > maxUploadFiles) throw new PayloadTooLargeError(`At most ${maxUploadFiles} files may be sent at once`);
+      files.push(value);
+      if (files.length > maxUploadFiles) throw new PayloadTooLargeError(`At most ${maxUploadFiles} files may be sent at once`);
       if (value.size > maxUploadBytes) throw new PayloadTooLargeError(`Each file must be at most ${maxUploadBytes} bytes`);
       if (value.name.length > 255) throw new ValidationError('File names must be at most 255 characters');
       continue;
     }
-    if (typeof value !== 'string' || seen.has(name)) throw new ValidationError(`"${name}" must be sent once, as text`);
-    seen.add(name);
-    if (name === 'variables') input.variables = checkBody(FlowVariables, parseJsonText(value));
-    else if (name === 'text') input.text = checkBody(Text, value);
-    else if (name === 'clientId') {
-      if (!CLIENT_ID.test(value)) throw new ValidationError('"clientId" must be letters, digits, _ or -, at most 64');
-      input.clientId = value;
-    }
+    if (name in fields.entries && (typeof value !== 'string' || Object.hasOwn(parts, name))) throw new ValidationError(`"${name}" must be sent once, as text`);
+    parts[name] = value;
   }
-  return input;
-}
-
-function parseJsonText(value: string): unknown {
-  try {
-    return JSON.parse(value);
-  } catch {
-    throw new ValidationError('"variables" must be a JSON object', 'invalid_json');
-  }
+  // The text parts by the route's schema (shared/bodies.ts): unknown names, text, clientId, variables.
+  return { variables: {}, ...checkBody(fields, parts), files };
 }
