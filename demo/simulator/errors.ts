@@ -34,20 +34,3 @@ export async function readJsonObject(c: Context): Promise<Record<string, unknown
   if (!isRecord(body)) throw new SimError(400, 'invalid_request', 'The body must be a JSON object');
   return body;
 }
-
-/** Optional string field: undefined when absent, else a string of at most `max` characters. */
-export function optionalString(body: Record<string, unknown>, key: string, max: number): string | undefined {
-  const v = body[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw new SimError(400, 'invalid_request', `"${key}" must be a string`);
-  if (v.length > max) throw new SimError(400, 'invalid_request', `"${key}" must be at most ${max} characters`);
-  return v;
-}
-
-/** Optional boolean field. */
-export function optionalBoolean(body: Record<string, unknown>, key: string): boolean | undefined {
-  const v = body[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw new SimError(400, 'invalid_request', `"${key}" must be true or false`);
-  return v;
-}

@@ -1,9 +1,11 @@
 import { Hono } from 'hono';
-import { BADGE_KINDS, type BadgeKind } from './badges.js';
 import { summarize } from './conversations.js';
 import { DEFAULT_OPERATOR_EMAIL, type OperatorInput, type SimulatorEngine } from './engine.js';
-import { optionalString, readJsonObject, SimError } from './errors.js';
+import { operatorEmail, OperatorMessageBody, simBody } from './bodies.js';
+import { readJsonObject, SimError } from './errors.js';
 import type { WebhookDispatcher } from './webhooks.js';
+
+const TAKE_OVER_EMAIL = operatorEmail('"operatorEmail" must be an e-mail address');
 
 /** Username used when the console sends no `name` (the service knows operators by username). */
 export const DEFAULT_OPERATOR_NAME = 'mara';
@@ -40,8 +42,7 @@ export function createOperatorRoutes(engine: SimulatorEngine, dispatcher: Webhoo
     const conversation = engine.get(c.req.param('id'));
     // The body is optional here (the console's "Take over" button sends none).
     const body = (await c.req.text()).trim() === '' ? {} : await readJsonObject(c);
-    const email = optionalString(body, 'operatorEmail', 320) ?? DEFAULT_OPERATOR_EMAIL;
-    if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new SimError(400, 'invalid_request', '"operatorEmail" must be an e-mail address');
+    const email = simBody(TAKE_OVER_EMAIL, body.operatorEmail) ?? DEFAULT_OPERATOR_EMAIL;
     engine.escalate(conversation, email);
     return c.json({ conversation: summarize(conversation) });
   });
@@ -64,18 +65,9 @@ export function createOperatorRoutes(engine: SimulatorEngine, dispatcher: Webhoo
   return app;
 }
 
-/** Validates `{text, name?}` or `{badge, name?}`. */
+/** Validates `{text, name?}` or `{badge, name?}` (OperatorMessageBody). */
 export function operatorInput(body: Record<string, unknown>): OperatorInput {
-  const name = (optionalString(body, 'name', 60) ?? '').trim() || DEFAULT_OPERATOR_NAME;
-  const text = optionalString(body, 'text', 4000);
-  const badge = body.badge;
-  if (text !== undefined && badge !== undefined) throw new SimError(400, 'invalid_request', 'Send either "text" or "badge", not both');
-  if (badge !== undefined) {
-    if (typeof badge !== 'string' || !(BADGE_KINDS as readonly string[]).includes(badge)) {
-      throw new SimError(400, 'invalid_badge', `"badge" must be one of: ${BADGE_KINDS.join(', ')}`);
-    }
-    return { name, badge: badge as BadgeKind };
-  }
-  if (text === undefined || text.trim() === '') throw new SimError(400, 'invalid_request', '"text" must be a non-empty string');
-  return { name, text: text.trim() };
+  const { name, text, badge } = simBody(OperatorMessageBody, body);
+  const who = (name ?? '').trim() || DEFAULT_OPERATOR_NAME;
+  return badge !== undefined ? { name: who, badge } : { name: who, text: text!.trim() };
 }

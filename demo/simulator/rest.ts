@@ -1,15 +1,18 @@
 import { Hono, type Context } from 'hono';
 import type { SimulatorEngine } from './engine.js';
-import { optionalBoolean, optionalString, readJsonObject, SimError } from './errors.js';
+import { operatorEmail, SendBody, simBody } from './bodies.js';
+import { readJsonObject, SimError } from './errors.js';
 import type { FaultInjector } from './faults.js';
 import type { StoredMessage, VariableValue } from './types.js';
+
+const ESCALATION_EMAIL_MESSAGE = '"operatorEmail" must be an e-mail address when escalating';
+const ESCALATION_EMAIL = operatorEmail(ESCALATION_EMAIL_MESSAGE);
 
 export interface RestOptions {
   accessToken: string;
   botKey: string;
 }
 
-const MAX_MESSAGE = 10_000;
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
 
@@ -28,22 +31,7 @@ export function createRestRoutes(engine: SimulatorEngine, faults: FaultInjector,
 
   const send = async (c: Context): Promise<Response> => {
     if (c.req.param('botKey') !== o.botKey) throw new SimError(404, 'bot_not_found', 'No agent with this bot key');
-    const body = await readJsonObject(c);
-    const message = body.message;
-    if (typeof message !== 'string' || message.trim() === '') {
-      throw new SimError(400, 'invalid_request', '"message" must be a non-empty string');
-    }
-    if (message.length > MAX_MESSAGE) throw new SimError(400, 'invalid_request', `"message" must be at most ${MAX_MESSAGE} characters`);
-    const webhookUrl = optionalString(body, 'webhookUrl', 2000);
-    if (webhookUrl !== undefined && !isHttpUrl(webhookUrl)) throw new SimError(400, 'invalid_request', '"webhookUrl" must be an http(s) URL');
-    const result = await engine.send({
-      message,
-      profileName: optionalString(body, 'profileName', 200),
-      isTestChat: optionalBoolean(body, 'isTestChat'),
-      webhookOnly: optionalBoolean(body, 'webhookOnly'),
-      session: optionalString(body, 'session', 64),
-      webhookUrl,
-    });
+    const result = await engine.send(simBody(SendBody, await readJsonObject(c)));
     // Synchronous mode's body is "not shown" in the seed: we answer {session, messages:[…]}.
     return c.json(result.messages ? { session: result.session, messages: result.messages.map(historyItem) } : { session: result.session });
   };
@@ -67,10 +55,8 @@ export function createRestRoutes(engine: SimulatorEngine, faults: FaultInjector,
     const conversation = engine.get(c.req.param('id'));
     const body = await readJsonObject(c);
     if (body.state === 'escalated') {
-      const email = optionalString(body, 'operatorEmail', 320);
-      if (email === undefined || !/^[^\s@]+@[^\s@]+$/.test(email)) {
-        throw new SimError(400, 'invalid_request', '"operatorEmail" must be an e-mail address when escalating');
-      }
+      const email = simBody(ESCALATION_EMAIL, body.operatorEmail);
+      if (email === undefined) throw new SimError(400, 'invalid_request', ESCALATION_EMAIL_MESSAGE);
       engine.escalate(conversation, email);
     } else if (body.state === 'archived' || body.archived === true) {
       // The seed does not show the archive body; both plausible forms are accepted.
@@ -108,13 +94,4 @@ function variablesFrom(body: Record<string, unknown>): Record<string, VariableVa
     out[name] = value;
   }
   return out;
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
