@@ -26,8 +26,8 @@ afterAll(async () => {
 it('hands the conversation to a person, shows who answers, ends it and starts afresh', async () => {
   const { page } = tab;
   await launcher(page).click();
-  // No conversation yet: nothing to hand over.
-  expect(await panel(page).getByRole('button', { name: 'Talk to a person' }).count()).toBe(0);
+  // ESCALATION_OFFER=always (the default): a person is offered before the first message too.
+  await panel(page).getByRole('button', { name: 'Talk to a person' }).waitFor({ timeout: ANSWER_MS });
   // The demo's starter questions: one click asks.
   const starters = panel(page).getByRole('group', { name: 'Suggested questions' });
   await starters.waitFor({ timeout: ANSWER_MS }); // they come with /api/config

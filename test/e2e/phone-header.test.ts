@@ -28,7 +28,7 @@ it.each([
   // Alone beside the title, the close button still sits at the end of the header.
   const alone = (await closeButton.boundingBox())!;
   expect(alone.x + alone.width).toBe(375 - 10);
-  // "Talk to a person" shows once there is a conversation to hand over.
+  // "Talk to a person" is offered from the start (ESCALATION_OFFER=always) and stays once there is a conversation.
   const input = panel(page).getByRole('textbox');
   await input.fill('hello');
   await input.press('Enter');

@@ -60,7 +60,16 @@ export function createState() {
     proactive: signal<string | undefined>(undefined),
     /** The proactive message is showing in its bubble beside the launcher. */
     bubble: signal(false),
-    canEscalate: computed(() => !!config.value?.features.escalation && convo.value === 'active' && !escalating.value),
+    /**
+     * "Talk to a person" is offered: `ESCALATION_OFFER` (docs/api.md "People") `always` offers it
+     * before the first message too (the conversation that message starts then goes to a person),
+     * `after_first_message` once there is a conversation, `never` not at all.
+     */
+    canEscalate: computed(() => {
+      const offer = config.value?.handoff?.offer ?? 'always';
+      if (!config.value?.features.escalation || offer === 'never' || escalating.value) return false;
+      return convo.value === 'active' || (convo.value === 'none' && offer === 'always');
+    }),
   };
 }
 

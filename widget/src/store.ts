@@ -65,6 +65,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     st.user.value = r.user;
     st.convo.value = 'active';
     sync.live();
+    // "Talk to a person" before the first message: this conversation goes to a person now.
+    if (st.escalating.value) void askForPerson();
     if (pendingVars) {
       const variables = pendingVars;
       pendingVars = undefined;
@@ -109,9 +111,14 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     emit(on ? 'open' : 'close');
   }
 
+  /** Asks for a person; with no conversation yet, the first message starts one and asks then (`start`). */
   async function escalate() {
     if (!st.canEscalate.value) return;
     st.escalating.value = true;
+    if (st.convo.value !== 'none') await askForPerson();
+  }
+
+  async function askForPerson() {
     try {
       await auth.authed('/api/escalate', { method: 'POST' });
     } catch (e) {

@@ -113,6 +113,11 @@ function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
           {away ? strings.escalatedAway : strings.escalated}
         </p>
       )}
+      {store.escalating.value && convo === 'none' && (
+        <p class="banner" role="status">
+          {away ? strings.escalateFirstAway : strings.escalateFirst}
+        </p>
+      )}
       {!store.online.value && (
         <p class="banner" role="status">
           {strings.offline}
