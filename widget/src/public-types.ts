@@ -23,6 +23,11 @@ export interface ParleyOptions {
   bot?: { name?: string; avatarUrl?: string };
   /** Questions offered as buttons in an empty conversation (one click sends it); over `WIDGET_STARTERS`. `[]` shows none. */
   starters?: string[];
+  /**
+   * A form before an anonymous visitor's first message asking for `fields` (`name`, `email`); with
+   * `required` it cannot be skipped. Over `PRECHAT_FIELDS`/`PRECHAT_REQUIRED`; `false` asks nothing.
+   */
+  prechat?: { fields: Array<'name' | 'email'>; required?: boolean } | false;
   theme?: {
     /** Any CSS color; the page may also set `--parley-accent` (and `--parley-accent-text`). */
     accent?: string;

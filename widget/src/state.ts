@@ -2,6 +2,7 @@
 import { computed, signal } from '@preact/signals';
 import type { ConversationSummary, FeedbackValue, PublicConfig, SessionUser } from '../../shared/types.js';
 import type { ChatMessage } from './messages.js';
+import type { PrechatAnswers } from './prechat.js';
 
 /** Where the conversation stands: not started, with the agent, with a person, or over. */
 export type Convo = 'none' | 'active' | 'escalated' | 'archived';
@@ -56,6 +57,8 @@ export function createState() {
     rating: signal<{ score: number; comment?: string } | undefined>(undefined),
     /** The address the visitor left for the team while it was away (POST /api/contact), from any tab. */
     contact: signal<string | undefined>(undefined),
+    /** The visitor's answers to the pre-chat form in this tab (`{}`: skipped), until then undefined (prechat.ts). */
+    prechat: signal<PrechatAnswers | undefined>(undefined),
     /** The proactive message of `Parley('show', text)`: the first bot line until dismissed. */
     proactive: signal<string | undefined>(undefined),
     /** The proactive message is showing in its bubble beside the launcher. */

@@ -14,6 +14,7 @@ import { sendRating } from './csat.js';
 import { createEngage } from './engage.js';
 import { serverCount } from './messages.js';
 import { createOutbox } from './outbox.js';
+import { createPrechat } from './prechat.js';
 import { loadSession } from './session.js';
 import { createSignedIn, sessionOf, type IdentitySource } from './signed-in.js';
 import { createState, type Outgoing, type State } from './state.js';
@@ -52,14 +53,16 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   };
 
   const engage = createEngage(st, auth, report, remember, conversation.history);
+  const prechat = createPrechat(st, auth, remember, report);
 
   /** Starts a conversation with the item's text; variables set before it existed follow. */
   async function start(item: Outgoing) {
     // Where the BFF verifies identities, names come from identity tokens only (it refuses a page's).
-    const named = name && (st.config.value?.identity || 'off') === 'off';
+    const profile = name || prechat.name();
+    const named = profile && (st.config.value?.identity || 'off') === 'off';
     // The proactive message the visitor answers goes along as context (docs/api.md "Engagement").
     const context = st.proactive.value;
-    const body = { text: item.text, clientId: item.clientId, ...(named ? { profileName: name } : {}), ...(context ? { context } : {}) };
+    const body = { text: item.text, clientId: item.clientId, ...(named ? { profileName: profile } : {}), ...(context ? { context } : {}) };
     const r = await signedIn.start(body);
     auth.set(sessionOf(r));
     st.user.value = r.user;
@@ -67,6 +70,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     sync.live();
     // "Talk to a person" before the first message: this conversation goes to a person now.
     if (st.escalating.value) void askForPerson();
+    prechat.started();
     if (pendingVars) {
       const variables = pendingVars;
       pendingVars = undefined;
@@ -97,6 +101,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   /** `Parley('reset')`, e.g. on logout: this browser forgets the conversation, its tokens and the user, in every tab. */
   function reset() {
     clearAll();
+    prechat.forget();
     signedIn.logout();
   }
 
@@ -172,6 +177,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     document.addEventListener('visibilitychange', onVisible);
     const s = loadSession(auth.key);
     if (s) conversation.resume(s);
+    prechat.restore();
     let saved: Outgoing[] = [];
     try {
       saved = JSON.parse(sessionStorage.getItem(auth.key + ':q') || '[]') as Outgoing[];
@@ -226,6 +232,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
       await auth.authed('/api/contact', { body: { email, ...(consent !== undefined && { consent }) } });
       conversation.contacted(email);
     },
+    /** The pre-chat form's answers (`{}`: skipped); they go along once the first message starts a conversation. */
+    givePrechat: prechat.give,
     ...engage,
   };
   const state: ReadonlyState = st;

@@ -137,11 +137,16 @@ textarea::placeholder{color:var(--mu)}
 .team{margin:0;padding:6px 18px;font-size:13px;color:var(--mu);border-bottom:1px solid var(--bd)}
 .contact{display:grid;gap:6px;padding:10px 14px;border-top:1px solid var(--bd);font-size:13px}
 .contact-row{display:flex;gap:8px}
-.contact input[type=email]{flex:1;min-width:0;height:40px;box-sizing:border-box;padding:0 12px;border:1px solid var(--bd);border-radius:20px;background:var(--bg);color:var(--fg);font:inherit;font-size:16px}
-.contact input[aria-invalid=true]{border-color:var(--ef)}
-.contact .primary{padding:0 16px;height:40px}
+.contact input[type=email],.prechat input:not([type=checkbox]){flex:1;min-width:0;height:40px;box-sizing:border-box;padding:0 12px;border:1px solid var(--bd);border-radius:20px;background:var(--bg);color:var(--fg);font:inherit;font-size:16px}
+.contact input[aria-invalid=true],.prechat input[aria-invalid=true]{border-color:var(--ef)}
+.contact .primary,.prechat .primary{padding:0 16px;height:40px}
+.prechat{display:grid;gap:8px;padding:12px 14px;border-top:1px solid var(--bd);font-size:13px}
+.prechat>p{margin:0;font-weight:600;font-size:14px}
+.prechat label{display:grid;gap:4px;color:var(--mu)}
+.prechat label.consent{display:flex}
+.prechat-actions{display:flex;gap:8px;align-items:center}
 .consent{display:flex;gap:8px;align-items:flex-start;color:var(--mu)}
-.contact .error{padding:6px 10px;border-radius:8px}
+.contact .error,.prechat .error{padding:6px 10px;border-radius:8px;margin:0}
 .end .csat-thanks{font-weight:600;color:var(--fg);outline:0}
 .conversations{flex:1;display:flex;flex-direction:column;gap:10px;padding:14px 16px;overflow:auto;min-height:0}
 .conversations h3{margin:0;font-size:15px}

@@ -2,10 +2,12 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { asksForRating } from '../csat.js';
 import { langOf, localized } from '../i18n.js';
+import { asksPrechat } from '../prechat.js';
 import { whoOf } from './Author.js';
 import { Composer } from './Composer.js';
 import { ConversationList, PastConversation } from './Conversations.js';
 import { Csat } from './Csat.js';
+import { Prechat } from './Prechat.js';
 import { ContactForm, TeamLine } from './Team.js';
 import type { Ctx } from './ctx.js';
 import { CHAT, CLOSE, Icon, LIST } from './Icon.js';
@@ -161,6 +163,8 @@ function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
             {strings.transcript}
           </button>
         </div>
+      ) : asksPrechat(store, ctx.options) ? (
+        <Prechat ctx={ctx} onDone={focusInput} />
       ) : (
         <>
           <ContactForm ctx={ctx} />

@@ -42,14 +42,15 @@ export function ContactForm({ ctx }: { ctx: Ctx }) {
   const given = store.contact.value;
   useEffect(() => void (given && sentHere.current && thanks.current?.focus()), [given]);
 
-  if (given) {
+  // The thanks answers the away form; an address from the pre-chat form while the team is there needs none.
+  if (given && store.config.value?.handoff?.open === false) {
     return (
       <p class="banner contact-thanks" role="status" tabIndex={-1} ref={thanks}>
         {fill(strings.contactThanks, { email: given })}
       </p>
     );
   }
-  if (!asksForContact(ctx)) return null;
+  if (given || !asksForContact(ctx)) return null;
   const submit = async (e: Event) => {
     e.preventDefault();
     if (sending) return;

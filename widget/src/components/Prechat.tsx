@@ -1,0 +1,85 @@
+/**
+ * The pre-chat form (prechat.ts, docs/api.md "People"): in place of the composer before an
+ * anonymous visitor's first message, it asks for the configured fields. Each box is checked by the
+ * browser's own rules (type=email) with our words, and the first wrong one keeps focus; with
+ * `required` every field must be filled, else blank boxes or Skip go on without them.
+ */
+import { useRef, useState } from 'preact/hooks';
+import { prechatOf } from '../prechat.js';
+import type { Ctx } from './ctx.js';
+
+export function Prechat({ ctx, onDone }: { ctx: Ctx; onDone: () => void }) {
+  const { store, strings } = ctx;
+  const setting = prechatOf(ctx.options, store.config.value)!;
+  const asksName = setting.fields.includes('name');
+  const asksEmail = setting.fields.includes('email');
+  // The consent belongs to the address: asked only where an address is.
+  const consentText = asksEmail ? store.config.value?.consentText : undefined;
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [consent, setConsent] = useState(false);
+  const [problem, setProblem] = useState<{ text: string; field: Field } | undefined>();
+  const boxes = { name: useRef<HTMLInputElement>(null), email: useRef<HTMLInputElement>(null), consent: useRef<HTMLInputElement>(null) };
+
+  const wrong = (text: string, field: Field) => {
+    setProblem({ text, field });
+    boxes[field].current?.focus();
+  };
+  const done = (answers: Parameters<Store['givePrechat']>[0]) => {
+    store.givePrechat(answers);
+    // The form goes: focus moves to the composer that takes its place.
+    setTimeout(onDone);
+  };
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const n = name.trim();
+    const m = email.trim();
+    if (asksName && setting.required && !n) return wrong(strings.prechatNameMissing, 'name');
+    if (asksEmail && ((setting.required && !m) || !boxes.email.current?.checkValidity())) return wrong(strings.contactInvalid, 'email');
+    if (m && consentText && !consent) return wrong(strings.contactConsent, 'consent');
+    done({ ...(n && { name: n }), ...(m && { email: m }), ...(m && consentText && { consent: true }) });
+  };
+  const invalid = (field: Field) => (problem?.field === field ? { 'aria-invalid': true, 'aria-describedby': 'parley-prechat-problem' } : {});
+
+  return (
+    <form class="prechat" onSubmit={submit} noValidate aria-labelledby="parley-prechat-ask">
+      <p id="parley-prechat-ask">{strings.prechatAsk}</p>
+      {asksName && (
+        <label>
+          {strings.prechatName}
+          <input ref={boxes.name} type="text" autocomplete="name" maxLength={100} value={name} {...invalid('name')} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+      )}
+      {asksEmail && (
+        <label>
+          {strings.prechatEmail}
+          <input ref={boxes.email} type="email" autocomplete="email" maxLength={254} value={email} {...invalid('email')} onInput={(e) => setEmail(e.currentTarget.value)} />
+        </label>
+      )}
+      {consentText && (
+        <label class="consent">
+          <input ref={boxes.consent} type="checkbox" checked={consent} {...invalid('consent')} onChange={(e) => setConsent(e.currentTarget.checked)} />
+          {consentText}
+        </label>
+      )}
+      {problem && (
+        <p id="parley-prechat-problem" class="error" role="alert">
+          {problem.text}
+        </p>
+      )}
+      <div class="prechat-actions">
+        <button type="submit" class="primary">
+          {strings.prechatStart}
+        </button>
+        {!setting.required && (
+          <button type="button" class="pill" onClick={() => done({})}>
+            {strings.prechatSkip}
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+type Store = Ctx['store'];
+type Field = 'name' | 'email' | 'consent';

@@ -1,0 +1,68 @@
+/**
+ * The pre-chat form (docs/api.md "People"): `init({prechat})` or `/api/config` `prechat`
+ * (PRECHAT_FIELDS, PRECHAT_REQUIRED) asks an anonymous visitor for a name and an address before
+ * the first message. The answers wait in this tab (sessionStorage, like the queue) until that
+ * message starts a conversation: the name goes along as its `profileName`, the address (with the
+ * name and the consent) to POST /api/contact. A signed-in visitor is never asked: the site knows them.
+ */
+import type { PublicConfig } from '../../shared/types.js';
+import type { createAuth } from './auth.js';
+import type { ParleyOptions } from './public-types.js';
+import type { State } from './state.js';
+
+/** What the visitor gave; `{}` when they skipped the form. */
+export interface PrechatAnswers {
+  name?: string;
+  email?: string;
+  consent?: boolean;
+}
+
+/** Which fields to ask for, and whether the form may be skipped. */
+export type PrechatSetting = NonNullable<PublicConfig['prechat']>;
+
+/** The page's `init({prechat})` over the BFF's (`false` turns it off); undefined when nothing is asked. */
+export function prechatOf(options: ParleyOptions, config: PublicConfig | undefined): PrechatSetting | undefined {
+  const setting = options.prechat === undefined ? config?.prechat : options.prechat || undefined;
+  const fields = setting?.fields.filter((f) => f === 'name' || f === 'email') ?? [];
+  return fields.length > 0 ? { fields, required: !!setting?.required } : undefined;
+}
+
+/** Whether the form stands before the composer: no conversation yet, an anonymous visitor, not answered in this tab. */
+export function asksPrechat(st: Pick<State, 'convo' | 'user' | 'prechat' | 'config'>, options: ParleyOptions): boolean {
+  return st.convo.value === 'none' && !st.user.value && !st.prechat.value && !!prechatOf(options, st.config.value);
+}
+
+type Auth = ReturnType<typeof createAuth>;
+
+/** The answers of this tab: kept, restored after a reload, and sent once a conversation exists. */
+export function createPrechat(st: State, auth: Auth, remember: (key: string, value: string) => void, report: (e: unknown) => void) {
+  const key = auth.key + ':p';
+  return {
+    restore() {
+      try {
+        const saved = sessionStorage.getItem(key);
+        if (saved) st.prechat.value = JSON.parse(saved) as PrechatAnswers;
+      } catch {
+        // unreadable: the form asks again
+      }
+    },
+    give(answers: PrechatAnswers) {
+      st.prechat.value = answers;
+      remember(key, JSON.stringify(answers));
+    },
+    /** The name for the conversation's `profileName`, when the page set none. */
+    name: () => st.prechat.value?.name,
+    /** A conversation started: the address goes to the team (every tab learns it from the stream). */
+    started() {
+      const { email, name, consent } = st.prechat.value ?? {};
+      if (!email) return;
+      const body = { email, ...(name && { name }), ...(consent !== undefined && { consent }) };
+      auth.authed('/api/contact', { body }).catch(report);
+    },
+    /** `Parley('reset')`: the next person at this browser is asked again. */
+    forget() {
+      st.prechat.value = undefined;
+      remember(key, '');
+    },
+  };
+}
