@@ -73,6 +73,8 @@ describe('the pre-chat form', () => {
     await start();
     expect(screen.getByRole('alert').textContent).toBe('Please tick the box to agree first.');
     fireEvent.click(screen.getByRole('checkbox', { name: 'You may email me about this request.' }));
+    // Ticked: the warning about it goes.
+    expect(screen.queryByRole('alert')).toBeNull();
     await start();
     await write('Hello');
     await waitFor(() => expect(api.to('POST', '/api/contact')).toHaveLength(1));

@@ -39,6 +39,8 @@ export function Prechat({ ctx, onDone }: { ctx: Ctx; onDone: () => void }) {
     if (m && consentText && !consent) return wrong(strings.contactConsent, 'consent');
     done({ ...(n && { name: n }), ...(m && { email: m }), ...(m && consentText && { consent: true }) });
   };
+  // A box changed: what was said about it no longer holds.
+  const edited = (field: Field) => problem?.field === field && setProblem(undefined);
   const invalid = (field: Field) => (problem?.field === field ? { 'aria-invalid': true, 'aria-describedby': 'parley-prechat-problem' } : {});
 
   return (
@@ -47,18 +49,18 @@ export function Prechat({ ctx, onDone }: { ctx: Ctx; onDone: () => void }) {
       {asksName && (
         <label>
           {strings.prechatName}
-          <input ref={boxes.name} type="text" autocomplete="name" maxLength={100} value={name} {...invalid('name')} onInput={(e) => setName(e.currentTarget.value)} />
+          <input ref={boxes.name} type="text" autocomplete="name" maxLength={100} value={name} {...invalid('name')} onInput={(e) => (setName(e.currentTarget.value), edited('name'))} />
         </label>
       )}
       {asksEmail && (
         <label>
           {strings.prechatEmail}
-          <input ref={boxes.email} type="email" autocomplete="email" maxLength={254} value={email} {...invalid('email')} onInput={(e) => setEmail(e.currentTarget.value)} />
+          <input ref={boxes.email} type="email" autocomplete="email" maxLength={254} value={email} {...invalid('email')} onInput={(e) => (setEmail(e.currentTarget.value), edited('email'))} />
         </label>
       )}
       {consentText && (
         <label class="consent">
-          <input ref={boxes.consent} type="checkbox" checked={consent} {...invalid('consent')} onChange={(e) => setConsent(e.currentTarget.checked)} />
+          <input ref={boxes.consent} type="checkbox" checked={consent} {...invalid('consent')} onChange={(e) => (setConsent(e.currentTarget.checked), edited('consent'))} />
           {consentText}
         </label>
       )}
