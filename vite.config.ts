@@ -1,11 +1,16 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { minify } from 'terser';
+import { transformWithOxc } from 'vite';
 import { defineConfig } from 'vitest/config';
-import { SERVED_LOCALES } from './widget/src/i18n.js';
-import de from './widget/src/locales/de.js';
 import { CSS } from './widget/src/styles.js';
-import fr from './widget/src/locales/fr.js';
 
-const LOCALES: Record<string, object> = { de, fr };
+// The languages besides English: one file each in widget/src/locales, nothing else to list.
+const LOCALES_DIR = fileURLToPath(new URL('./widget/src/locales/', import.meta.url));
+const LOCALES = readdirSync(LOCALES_DIR)
+  .filter((f) => /^[a-z]{2}\.ts$/.test(f))
+  .map((f) => f.slice(0, 2))
+  .sort();
 
 // One config: the chat's build (an IIFE the loader inserts; scripts/build-widget.mjs then builds the
 // loader, widget.js, and widget.mjs for npm users from it) and the test projects.
@@ -36,11 +41,15 @@ export default defineConfig({
       // Served beside widget.js and fetched by the widget when needed: languages besides English,
       // and the CSS for browsers that cannot construct a stylesheet.
       name: 'parley-assets',
-      generateBundle(output) {
+      async generateBundle(output) {
         if (output.format !== 'iife') return;
         this.emitFile({ type: 'asset', fileName: 'widget.css', source: CSS });
-        for (const lang of SERVED_LOCALES) {
-          this.emitFile({ type: 'asset', fileName: `widget-locales/${lang}.json`, source: JSON.stringify(LOCALES[lang]) });
+        for (const lang of LOCALES) {
+          // The file compiled as Vite compiles it (its only import is a type, so it stands alone), run once for its strings.
+          const file = `${LOCALES_DIR}${lang}.ts`;
+          const { code } = await transformWithOxc(readFileSync(file, 'utf8'), file);
+          const strings = ((await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)) as { default: object }).default;
+          this.emitFile({ type: 'asset', fileName: `widget-locales/${lang}.json`, source: JSON.stringify(strings) });
         }
       },
     },
@@ -48,6 +57,8 @@ export default defineConfig({
   // Classic JSX (`h(type, props, ...children)`): smaller calls than the automatic runtime's, and no
   // jsx-runtime module in the bundle. Type checking keeps `jsxImportSource: preact` (tsconfig.json).
   oxc: { jsx: { runtime: 'classic', pragma: 'h', pragmaFrag: 'Fragment' } },
+  // The list the widget fetches from (i18n.ts SERVED_LOCALES), made from the folder above.
+  define: { __PARLEY_LOCALES__: JSON.stringify(LOCALES) },
   build: {
     outDir: 'dist/widget',
     emptyOutDir: true,

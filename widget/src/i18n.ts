@@ -1,5 +1,5 @@
 /**
- * The widget's strings: English here, German and French in `locales/` (served by the BFF).
+ * The widget's strings: English here, every other language one file in `locales/` (served by the BFF).
  * Every string can be overridden through `options.strings`; `{n}`, `{i}` and `{name}` are placeholders
  * filled in by `fill` (`{n}` of `tooBig` is in megabytes: the unit's name differs by language).
  */
@@ -102,8 +102,11 @@ const en = {
 /** Every string the widget shows. */
 export type Strings = typeof en;
 
+// Written by the build (vite.config.ts) from the files in locales/: a new language is one file there.
+declare const __PARLEY_LOCALES__: readonly string[];
+
 /** Languages besides English, whose strings are served beside widget.js and fetched when needed. */
-export const SERVED_LOCALES = ['de', 'fr'];
+export const SERVED_LOCALES: readonly string[] = __PARLEY_LOCALES__;
 const RTL = /^(ar|he|fa|ur|yi|ps|dv|ku|sd|ug)\b/i;
 
 /** The two-letter language of `locale`, else of the browser. */

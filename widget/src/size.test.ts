@@ -61,6 +61,17 @@ describe('the built widget', () => {
     expect(readFileSync(join(out, 'widget.css'), 'utf8')).toBe(CSS);
   });
 
+  it('serves every language that has a file in widget/src/locales, and the loader names the launcher in each', () => {
+    const files = readdirSync(join(ROOT, 'widget/src/locales'))
+      .filter((f) => /^[a-z]{2}\.ts$/.test(f))
+      .map((f) => f.slice(0, 2))
+      .sort();
+    expect(files.length).toBeGreaterThan(1);
+    expect([...SERVED_LOCALES].sort()).toEqual(files);
+    expect(readdirSync(join(out, 'widget-locales')).sort()).toEqual(files.map((l) => `${l}.json`));
+    for (const lang of files) expect(js.toString('utf8')).toContain(JSON.parse(readFileSync(join(out, 'widget-locales', `${lang}.json`), 'utf8')).open);
+  });
+
   it('ships English inside and every other language as a complete file beside it', () => {
     const keys = Object.keys(pickStrings()).sort();
     expect(chat.toString()).not.toContain('Chat öffnen');
