@@ -1,3 +1,5 @@
+import { vi } from 'vitest';
+
 /** Waiting in tests that talk to real processes: by condition, never by a guessed delay alone. */
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -11,10 +13,11 @@ export async function until(what: string, check: () => Promise<boolean> | boolea
 }
 
 /**
- * Waits until the current minute has at least `needMs` left: rate limits count in fixed windows
- * aligned to the minute, so a test that needs several calls in one window must not straddle two.
+ * Stops the in-process clock (`Date`, not timers) at the start of the next minute, until
+ * `vi.useRealTimers()`: rate limits count in fixed windows aligned to the minute, so a test that
+ * needs several calls in one window gets it at once instead of waiting for the real clock.
  */
-export async function roomInThisMinute(needMs = 15_000): Promise<void> {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < needMs) await sleep(left + 50);
+export function startOfAMinute(): void {
+  const next = Math.ceil((Date.now() + 1) / 60_000) * 60_000;
+  vi.useFakeTimers({ toFake: ['Date'], now: next });
 }

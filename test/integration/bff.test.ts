@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { RunningServer } from '../../bff/src/server.js';
-import { roomInThisMinute } from '../helpers/wait.js';
+import { startOfAMinute } from '../helpers/wait.js';
 import { call, JWT_SECRET, postWebhook, startBff } from '../helpers/bff.js';
 import { openSse } from '../helpers/sse.js';
 
@@ -344,7 +344,8 @@ describe('limits on the other conversation calls', () => {
   afterAll(() => slow.stop());
 
   it('history, variables, escalation and archive share 4× the message rate; stream opens 2×', async () => {
-    await roomInThisMinute();
+    startOfAMinute();
+    onTestFinished(() => void vi.useRealTimers());
     const s = (await call(slow.url, 'POST', '/api/session', { body: { text: 'hi' } })).body as { token: string };
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) statuses.push((await call(slow.url, 'GET', '/api/messages', { token: s.token })).status);

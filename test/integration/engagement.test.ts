@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../bff/src/server.js';
 import { call, startBff } from '../helpers/bff.js';
 import { openSse, type SseClient, type SseEvent } from '../helpers/sse.js';
+import { until } from '../helpers/wait.js';
 import { pageContext } from '../../bff/src/chat/model-chat.js';
 
 // docs/api.md "Engagement" in model mode: votes on answers (log event, metrics, signed webhook) and Stop.
@@ -126,6 +127,8 @@ describe('POST /api/feedback', () => {
 
   it('POSTs each vote to FEEDBACK_WEBHOOK_URL, signed, and retries after a 500', async () => {
     receiver.failFirst.n = 1;
+    const delivered = async () => Number(/parley_feedback_forwards_total\{outcome="delivered"\} (\d+)/.exec((await call(base, 'GET', '/metrics')).body)?.[1] ?? 0);
+    const before = await delivered();
     const c = await converse('Webhook please');
     const answer = data(await c.sse.next(isBot, 10_000));
     const started = Date.now();
@@ -144,7 +147,8 @@ describe('POST /api/feedback', () => {
       expect(d.headers['content-type']).toBe('application/json');
       expect(JSON.parse(d.body)).toMatchObject({ messageId: answer.id, value: 'down', comment: 'Wrong size', sessionId: expect.stringMatching(/^m_/) });
     }
-    await new Promise((r) => setTimeout(r, 300));
+    // Counted once the forward is over (after its retry): then nothing more can be sent for this vote.
+    await until('the forward counted as delivered', async () => (await delivered()) === before + 1);
     expect(receiver.deliveries).toHaveLength(2); // delivered on the retry, not again
     c.sse.close();
   });
@@ -183,11 +187,8 @@ describe('POST /api/stop', () => {
     expect(stopped.text).toBe(deltas.join(''));
 
     const [request] = ((await sim('GET', '/requests')).body.requests as Array<{ path: string; closedByClient?: boolean; framesSent?: number }>).filter((r) => r.path === '/chat/completions');
+    // The BFF closed the gateway stream itself: nothing more of it can be read.
     expect(request!.closedByClient).toBe(true);
-    const sent = request!.framesSent!;
-    await new Promise((r) => setTimeout(r, 200));
-    const later = ((await sim('GET', '/requests')).body.requests as Array<{ path: string; framesSent?: number }>).find((r) => r.path === '/chat/completions');
-    expect(later!.framesSent).toBe(sent); // nothing more was read
     expect(c.sse.events.some((e) => e.event === 'error')).toBe(false);
 
     // The next question carries the stopped answer in its history.
@@ -207,9 +208,11 @@ describe('POST /api/stop', () => {
     const c = await converse('Short');
     const answer = await c.sse.next(isBot, 10_000);
     expect((await call(base, 'POST', '/api/stop', { token: c.token })).status).toBe(202);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(c.sse.events.filter(isBot)).toEqual([answer]);
-    expect(data(answer).stopped).toBeUndefined();
+    // The next question's answer comes after anything the stop could have written: the stream is in order.
+    expect((await call(base, 'POST', '/api/messages', { token: c.token, body: { text: 'And another' } })).status).toBe(202);
+    const next = await c.sse.next((e) => isBot(e) && e !== answer, 10_000);
+    expect(c.sse.events.filter(isBot)).toEqual([answer, next]);
+    expect([data(answer).stopped, data(next).stopped]).toEqual([undefined, undefined]);
     c.sse.close();
   });
 });

@@ -6,7 +6,8 @@ import type { RateLimiter, RateLimitResult } from '../ports/rate-limiter.js';
 export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  // Looked up on each call (not `= Date.now`), so a test's fake clock reaches a running server.
+  constructor(private readonly now: () => number = () => Date.now()) {}
 
   async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
     const now = this.now();
