@@ -41,4 +41,22 @@ describe('Dockerfile', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('reads a heredoc RUN and a JSON-form COPY (dockerfile-ast), so the checks still speak about the stages', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-dockerfile-'));
+    try {
+      // USER root keeps the check static (no install); the hand-written parser stopped at the heredoc.
+      const other = readFileSync(join(ROOT, 'Dockerfile'), 'utf8')
+        .replace(/^RUN npm run build$/m, 'RUN <<EOF\nnpm run build\nls dist\nEOF')
+        .replace(/^COPY scripts\/start\.mjs scripts\/start\.mjs$/m, 'COPY ["scripts/start.mjs", "scripts/start.mjs"]')
+        .replace(/^USER node$/m, 'USER root');
+      writeFileSync(join(dir, 'Dockerfile'), other);
+      const { code, output } = await check(join(dir, 'Dockerfile'));
+      expect(code).toBe(1);
+      expect(output).toContain('PROBLEM  final stage runs as root');
+      expect(output).toContain('1 problem(s)');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
