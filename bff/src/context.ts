@@ -47,7 +47,7 @@ export interface AppDeps {
   logger: Logger;
   observer?: Observer;
   /** Prometheus text for `/metrics`; the route is absent when undefined. */
-  metrics?: { render(): string };
+  metrics?: { render(): Promise<string> };
   widget?: WidgetAsset;
   /** Flow triggers (area C); without it the flow and upload routes answer `feature_disabled`. */
   flows?: FlowClient;

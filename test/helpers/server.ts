@@ -30,6 +30,8 @@ export async function startServer(
     compiled?: boolean;
     /** Flags for node itself, e.g. ['--cpu-prof'] (some are not allowed in NODE_OPTIONS). */
     nodeArgs?: string[];
+    /** Another checkout to run (bench/builds.ts compares two builds); this one by default. */
+    root?: string;
   } = {},
 ): Promise<SpawnedServer> {
   const childEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env };
@@ -40,7 +42,7 @@ export async function startServer(
     : ['--import', 'tsx', demo ? 'demo/main.ts' : 'bff/src/server.ts'];
   const argv = [...(options.prefix ?? []), process.execPath, ...(options.nodeArgs ?? []), ...entry];
   const child = spawn(argv[0]!, argv.slice(1), {
-    cwd: ROOT,
+    cwd: options.root ?? ROOT,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -47,7 +47,7 @@ describe('FeedbackWebhook', () => {
     expect(JSON.parse(got[0]!.body)).toEqual(vote(1));
     expect(got[0]!.signature).toBe(signWebhook(SECRET, got[0]!.timestamp, got[0]!.body));
     await sink.close();
-    expect(metrics.render()).toContain('parley_feedback_forwards_total{outcome="delivered"} 1');
+    expect(await metrics.render()).toContain('parley_feedback_forwards_total{outcome="delivered"} 1');
   });
 
   it('never follows a redirect: a 3xx is a failed delivery', async () => {
@@ -62,7 +62,7 @@ describe('FeedbackWebhook', () => {
     sink.deliver(vote(1));
     await sink.close();
     expect(paths).toEqual(['/hook']);
-    expect(metrics.render()).toContain('parley_feedback_forwards_total{outcome="failed"} 1');
+    expect(await metrics.render()).toContain('parley_feedback_forwards_total{outcome="failed"} 1');
   });
 
   it('against a receiver that never answers, holds at most `concurrency` sockets and drops past its queue', async () => {
@@ -73,7 +73,7 @@ describe('FeedbackWebhook', () => {
     await until('four sockets', () => sockets.size === 4);
     await new Promise((r) => setTimeout(r, 200)); // room for any socket more to show up
     expect(sockets.size).toBe(4);
-    expect(metrics.render()).toContain('parley_feedback_forwards_total{outcome="dropped"} 190');
+    expect(await metrics.render()).toContain('parley_feedback_forwards_total{outcome="dropped"} 190');
     await sink.close(50);
   });
 

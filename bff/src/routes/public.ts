@@ -51,12 +51,12 @@ export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
 
   if (deps.metrics) {
     const metrics = deps.metrics;
-    app.get('/metrics', (c) => {
+    app.get('/metrics', async (c) => {
       // Optional bearer protection: metrics reveal traffic levels, not secrets.
       if (config.metricsToken && c.req.header('authorization') !== `Bearer ${config.metricsToken}`) {
         throw new AuthError('unauthorized', 'Metrics need the metrics token');
       }
-      return c.text(metrics.render(), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+      return c.text(await metrics.render(), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
     });
   }
 
