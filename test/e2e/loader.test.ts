@@ -68,6 +68,18 @@ describe('the loader', () => {
     await context.close();
   });
 
+  it('keyboard only: tabbing to the launcher fetches the chat, focus moves to its launcher, Enter opens it', async () => {
+    const { page, context, problems } = await openHostPage(world, {});
+    await page.locator('[data-parley-loader] button.launcher').waitFor();
+    await page.locator('[data-parley-loader] button.launcher').focus();
+    await expect.poll(() => page.locator('[data-parley-loader]').count()).toBe(0); // the chat's launcher took over
+    await expect.poll(() => page.locator('[data-parley] button.launcher').evaluate((b) => b === (b.getRootNode() as ShadowRoot).activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => composer(page).evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('handlers registered before the chat fire after it comes, and queued calls run in order', async () => {
     const { page, context } = await openHostPage(world, {});
     await page.addInitScript(() => {

@@ -110,8 +110,11 @@ function start(script: HTMLScriptElement): void {
   }
 
   function removeLauncher(): void {
+    // A visitor who tabbed to our launcher (which fetched the chat) keeps focus: on the chat's own.
+    const focused = !!host?.shadowRoot?.activeElement;
     host?.remove();
     host = launcher = frame = undefined;
+    if (focused) document.querySelector('[data-parley]')?.shadowRoot?.querySelector<HTMLElement>('.launcher')?.focus();
   }
 
   /** Opens at once: a frame where the panel will be, then the chat fills it. */
