@@ -3,7 +3,7 @@
  * typed `StreamEvent` union. The store applies the result and carries out the effects it names.
  */
 import type { FeedbackValue, Message, StreamEvent } from '../../shared/types.js';
-import { applyDelta, mergeMessages, type ChatMessage } from './messages.js';
+import { applyDelta, endStreams, mergeMessages, type ChatMessage } from './messages.js';
 import type { Convo } from './state.js';
 
 /** The part of a widget's state that stream events change. */
@@ -71,7 +71,7 @@ export function applyEvent(state: Conversation, event: StreamEvent, seen: boolea
       return { next: { ...state, convo, typing: convo === 'active' && state.typing } };
     }
     case 'archived':
-      return { next: { ...state, convo: 'archived', typing: false } };
+      return { next: { ...state, convo: 'archived', typing: false, messages: endStreams(state.messages) } };
     case 'csat':
       return { next: { ...state, rating: { score: event.data.score, ...(event.data.comment && { comment: event.data.comment }) } } };
     case 'contact':
@@ -82,7 +82,8 @@ export function applyEvent(state: Conversation, event: StreamEvent, seen: boolea
       const { code, message } = event.data;
       if (code === 'token_expired') return { next: state, expired: true };
       // A store hiccup only means the stream reconnects; anything else the user should know.
-      return { next: { ...state, typing: false, notice: code === 'store_unavailable' ? state.notice : code }, error: { code, message } };
+      if (code === 'store_unavailable') return { next: { ...state, typing: false }, error: { code, message } };
+      return { next: { ...state, typing: false, notice: code, messages: endStreams(state.messages) }, error: { code, message } };
     }
     case 'feedback':
       return { next: { ...state, votes: { ...state.votes, [event.data.messageId]: event.data.value } } };

@@ -27,6 +27,8 @@ export function createEngage(st: State, auth: Auth, report: (e: unknown) => void
   }
 
   function stop() {
+    // The button goes at once and the answer says it was stopped; the last words may still arrive.
+    st.messages.value = st.messages.value.map((m) => (m.streaming ? { ...m, stopped: true } : m));
     auth.authed('/api/stop', { method: 'POST' }).catch(report);
   }
 

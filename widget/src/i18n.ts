@@ -65,6 +65,8 @@ const en = {
   up: 'Helpful',
   down: 'Not helpful',
   comment: 'What was missing?',
+  commentThanks: 'Thanks, that helps us improve.',
+  stopped: 'Stopped',
   transcript: 'Download transcript',
   csatQuestion: 'How did we do?',
   /** The five answers, worst to best, separated by `|`. */

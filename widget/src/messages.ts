@@ -68,6 +68,11 @@ export function applyDelta(list: ChatMessage[], id: string, delta: string): Chat
   return out;
 }
 
+/** The list with no answer still streaming: none will end with its `message` any more (error, conversation ended). */
+export function endStreams(list: ChatMessage[]): ChatMessage[] {
+  return list.some((m) => m.streaming) ? list.map((m) => (m.streaming ? { ...m, streaming: undefined } : m)) : list;
+}
+
 /** How many messages the BFF knows of, i.e. the `offset` of the next older page. */
 export function serverCount(list: ChatMessage[]): number {
   return list.filter((m) => m.src !== 'l').length;

@@ -119,6 +119,7 @@ textarea::placeholder{color:var(--mu)}
 .send,.primary{border:0;background:var(--a);color:var(--at)}
 .send{width:42px;height:42px;border-radius:50%;display:grid;place-items:center;flex:none}
 .send:disabled{cursor:default;background:var(--bb);color:var(--mu)}
+.btn:disabled{opacity:.55;cursor:default}
 .end{padding:16px;text-align:center;border-top:1px solid var(--bd)}
 .end p{margin:0 0 10px;color:var(--mu)}
 .primary{border-radius:99px;padding:10px 18px;font-weight:600}
@@ -160,7 +161,8 @@ textarea::placeholder{color:var(--mu)}
 .feedback{display:flex;flex-wrap:wrap}
 .feedback [aria-pressed=true]{color:var(--ac);background:var(--bb)}
 .down svg{transform:scaleY(-1)}
-.comment{display:flex;gap:6px;width:100%}
+.comment{display:flex;align-items:flex-end;gap:6px;width:100%}
+.comment textarea{min-height:64px;border-radius:12px;font-size:14px;padding:8px 12px}
 .panel>.pill{flex:none;align-self:center}
 .panel>.pill,.end .pill{margin:8px}
 .proactive{bottom:92px;max-width:280px;display:flex;background:var(--bg);border-radius:var(--rad);box-shadow:0 6px 20px rgba(0,0,0,.22)}

@@ -50,7 +50,7 @@ export function BadgeView({ badge, ctx, last }: { badge: Badge; ctx: Ctx; last: 
       return (
         <>
           <Lead text={badge.text} />
-          {last && <div class="replies">{badge.replies.map((x, i) => <Btn key={i} button={x} ctx={ctx} />)}</div>}
+          {last && <div class="replies">{badge.replies.map((x, i) => <Btn key={i} button={x} ctx={ctx} sendsLabel />)}</div>}
         </>
       );
     case 'card':

@@ -6,19 +6,24 @@ import { Zoomable } from './Lightbox.js';
 
 export const ext = { target: '_blank', rel: 'noopener noreferrer' } as const;
 
-/** A postback button (sends its value as the user's message) or a link that opens in a new tab. */
-export function Btn({ button, ctx }: { button: BadgeButton; ctx: Ctx }) {
+/**
+ * A postback button (sends its value as the user's message; a quick reply, `sendsLabel`, sends the label the
+ * visitor chose) or a link that opens in a new tab. In an ended conversation it is disabled: "Start a new
+ * conversation" is the way on, not a button that silently leaves the thread behind.
+ */
+export function Btn({ button, ctx, sendsLabel }: { button: BadgeButton; ctx: Ctx; sendsLabel?: boolean }) {
   if (button.action !== 'link')
     return (
       <button
         type="button"
         class="btn"
+        disabled={ctx.store.convo.value === 'archived'}
         onClick={(e) => {
           // A quick reply goes away once chosen: focus moves to the composer first (the panel on touch screens, where
           // the keyboard would cover the conversation), never to <body>.
           const panel = e.currentTarget.closest<HTMLElement>('.panel');
           (matchMedia('(pointer: coarse)').matches ? panel : panel?.querySelector('textarea') || panel)?.focus();
-          void ctx.store.send(button.value);
+          void ctx.store.send(sendsLabel ? button.label : button.value);
         }}
       >
         {button.label}

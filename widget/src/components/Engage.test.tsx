@@ -85,6 +85,7 @@ describe('answer feedback', () => {
     const items = [
       { id: 'u', role: 'user', text: 'Q' },
       { id: 'a', role: 'bot', text: 'A', feedback: 'down' },
+      { id: 'u2', role: 'user', text: 'Talk to a person' },
       { id: 'o', role: 'operator', operatorName: 'Sam', text: 'Hi, Sam here' },
     ];
     await mount({ 'GET /api/messages': { body: { items, hasMore: false } }, 'POST /api/feedback': { status: 400, body: { error: { code: 'unknown_message', message: 'x' } } } });

@@ -1,5 +1,5 @@
-/** Thumbs up and down under an answer, with an optional comment after a thumbs down. */
-import { useState } from 'preact/hooks';
+/** Thumbs up and down under an answer, with an optional comment after a thumbs down, and a short thanks for it. */
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { FeedbackValue } from '../../../shared/types.js';
 import type { Ctx } from './ctx.js';
 import { Icon, THUMB } from './Icon.js';
@@ -8,33 +8,69 @@ import { Icon, THUMB } from './Icon.js';
 export function Feedback({ ctx, id }: { ctx: Ctx; id: string }) {
   const { store, strings } = ctx;
   const vote = store.votes.value[id];
-  const [asking, setAsking] = useState(false);
+  const [step, setStep] = useState<'idle' | 'asking' | 'thanked'>('idle');
+  const box = useRef<HTMLTextAreaElement>(null);
+  const down = useRef<HTMLButtonElement>(null);
+  // The box opens for typing: a keyboard user should not have to look for it.
+  useEffect(() => {
+    if (step === 'asking') box.current?.focus();
+  }, [step]);
   const press = (value: FeedbackValue) => {
     if (vote !== value) void store.vote(id, value);
-    setAsking(value === 'down');
+    setStep(value === 'down' ? 'asking' : 'idle');
+  };
+  const send = () => {
+    const comment = box.current!.value.trim();
+    if (comment) void store.vote(id, 'down', comment);
+    setStep(comment ? 'thanked' : 'idle');
+    // The box goes away: focus goes back to the button that opened it, not to <body>.
+    down.current?.focus();
   };
   return (
     <div class="feedback" role="group" aria-label={strings.rate}>
       {(['up', 'down'] as const).map((value) => (
-        <button type="button" class={`icon ${value}`} aria-label={strings[value]} aria-pressed={vote === value} onClick={() => press(value)}>
+        <button
+          type="button"
+          ref={value === 'down' ? down : undefined}
+          class={`icon ${value}`}
+          aria-label={strings[value]}
+          aria-pressed={vote === value}
+          onClick={() => press(value)}
+        >
           <Icon d={THUMB} />
         </button>
       ))}
-      {asking && (
+      {step === 'asking' && (
         <form
           class="comment"
           onSubmit={(e) => {
             e.preventDefault();
-            const comment = (e.currentTarget.elements[0] as HTMLTextAreaElement).value.trim();
-            if (comment) void store.vote(id, 'down', comment);
-            setAsking(false);
+            send();
           }}
         >
-          <textarea rows={1} aria-label={strings.comment} placeholder={strings.comment} maxLength={1000} />
+          <textarea
+            ref={box}
+            rows={3}
+            aria-label={strings.comment}
+            placeholder={strings.comment}
+            maxLength={1000}
+            onKeyDown={(e) => {
+              // As in the composer: Enter sends, Shift+Enter breaks the line.
+              if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+                e.preventDefault();
+                send();
+              }
+            }}
+          />
           <button type="submit" class="pill">
             {strings.send}
           </button>
         </form>
+      )}
+      {step === 'thanked' && (
+        <p class="muted" role="status">
+          {strings.commentThanks}
+        </p>
       )}
     </div>
   );

@@ -48,7 +48,8 @@ export function MessageItem({ m, ctx, last, prev, votable, joined }: { m: ChatMe
         )}
         {m.pending === 'queued' && <div class="status">{strings.queued}</div>}
         {m.pending === 'uncertain' && <div class="status">{strings.uncertain}</div>}
-        {votable && m.role === 'bot' && m.src !== 'l' && !m.streaming && <Feedback ctx={ctx} id={m.id} />}
+        {m.stopped && <div class="status">{strings.stopped}</div>}
+        {votable && !m.streaming && <Feedback ctx={ctx} id={m.id} />}
       </div>
     </>
   );

@@ -127,7 +127,7 @@ function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
       )}
       <MessageList ctx={ctx} />
       {/* Only model replies stream, and they can be stopped. */}
-      {store.messages.value.some((m) => m.streaming) && (
+      {store.messages.value.some((m) => m.streaming && !m.stopped) && (
         <button
           type="button"
           class="pill"

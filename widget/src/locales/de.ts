@@ -61,6 +61,8 @@ const de: Strings = {
   up: 'Hilfreich',
   down: 'Nicht hilfreich',
   comment: 'Was hat gefehlt?',
+  commentThanks: 'Danke, das hilft uns weiter.',
+  stopped: 'Angehalten',
   transcript: 'Verlauf herunterladen',
   csatQuestion: 'Wie zufrieden waren Sie?',
   csatScale: 'Sehr unzufrieden|Unzufrieden|Neutral|Zufrieden|Sehr zufrieden',

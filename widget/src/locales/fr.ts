@@ -61,6 +61,8 @@ const fr: Strings = {
   up: 'Utile',
   down: 'Pas utile',
   comment: 'Que manquait-il ?',
+  commentThanks: 'Merci, cela nous aide à nous améliorer.',
+  stopped: 'Arrêté',
   transcript: 'Télécharger la conversation',
   csatQuestion: 'Êtes-vous satisfait de notre aide ?',
   csatScale: 'Très insatisfait|Insatisfait|Neutre|Satisfait|Très satisfait',

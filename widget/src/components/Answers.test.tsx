@@ -1,0 +1,90 @@
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeEventSource, mockEventSource, mountApp, PUBLIC_CONFIG, seedSession } from '../test-utils.js';
+
+// Issue 21 items 4–6: thumbs on answers, a stopped answer, quick replies of an ended conversation.
+const MODEL_CONFIG = { ...PUBLIC_CONFIG, mode: 'model', features: { escalation: false, upload: false, flows: [] } };
+const emit = (event: string, data: unknown, id: number) => act(() => FakeEventSource.last.emit(event, data, id));
+const open = () => fireEvent.click(screen.getByRole('button', { name: /^Open chat/ }));
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  mockEventSource();
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('thumbs', () => {
+  it('only under the last answer of a bot turn', async () => {
+    seedSession();
+    await mountApp();
+    open();
+    emit('message', { id: 'u1', role: 'user', text: 'Which boots?' }, 2);
+    emit('message', { id: 'lead', role: 'bot', text: 'Let me look.' }, 3);
+    emit('message', { id: 'ans', role: 'bot', text: 'The Ridge boots.' }, 4);
+    const groups = screen.getAllByRole('group', { name: 'Rate this answer' });
+    expect(groups).toHaveLength(1);
+    expect(groups[0]!.closest('.msg')!.textContent).toContain('The Ridge boots.');
+  });
+
+  it('a thumbs down opens a comment box with focus; Shift+Enter breaks the line, Enter sends, a short thanks follows', async () => {
+    seedSession();
+    const { api } = await mountApp({ 'POST /api/feedback': { status: 202, body: {} } });
+    open();
+    emit('message', { id: 'a1', role: 'bot', text: 'An answer' }, 2);
+    fireEvent.click(screen.getByRole('button', { name: 'Not helpful' }));
+    const box = screen.getByRole('textbox', { name: 'What was missing?' }) as HTMLTextAreaElement;
+    await waitFor(() => expect(document.activeElement).toBe(box));
+    expect(box.getAttribute('rows')).toBe('3');
+    const shifted = fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
+    expect(shifted).toBe(true); // not prevented: the browser breaks the line
+    fireEvent.input(box, { target: { value: 'The size\nchart' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(api.to('POST', '/api/feedback').at(-1)!.body).toEqual({ messageId: 'a1', value: 'down', comment: 'The size\nchart' }));
+    expect(screen.queryByRole('textbox', { name: 'What was missing?' })).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe('Thanks, that helps us improve.');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Not helpful' }));
+  });
+});
+
+describe('a stopped answer', () => {
+  it('Stop goes as soon as it is pressed, and the answer says it was stopped', async () => {
+    seedSession();
+    await mountApp({ 'POST /api/stop': { status: 202, body: {} } }, {}, MODEL_CONFIG);
+    open();
+    emit('message_delta', { id: 'b_1', delta: 'Once upon' }, 2);
+    fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    emit('message', { id: 'b_1', role: 'bot', text: 'Once upon', stopped: true }, 3);
+    expect(screen.getByText('Once upon').closest('.msg')!.textContent).toContain('Stopped');
+  });
+
+  it('Stop goes when the stream reports an error instead of the answer’s end', async () => {
+    seedSession();
+    await mountApp({}, {}, MODEL_CONFIG);
+    open();
+    emit('message_delta', { id: 'b_2', delta: 'Half' }, 2);
+    expect(screen.getByRole('button', { name: 'Stop' })).toBeTruthy();
+    emit('error', { code: 'upstream_unavailable', message: 'x' }, 3);
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+  });
+});
+
+describe('quick replies of an ended conversation', () => {
+  it('are disabled; "Start a new conversation" is the way on', async () => {
+    seedSession();
+    const { api } = await mountApp();
+    open();
+    const badge = { type: 'quick_replies', text: 'Pick one', replies: [{ label: 'Returns', action: 'postback', value: 'How do returns work?' }] };
+    emit('message', { id: 'q', role: 'bot', badge }, 2);
+    emit('archived', {}, 3);
+    const reply = screen.getByRole('button', { name: 'Returns' }) as HTMLButtonElement;
+    expect(reply.disabled).toBe(true);
+    fireEvent.click(reply);
+    expect(api.to('POST', '/api/session')).toHaveLength(0);
+    expect(within(document.querySelector('.end') as HTMLElement).getByRole('button', { name: 'Start a new conversation' })).toBeTruthy();
+  });
+});

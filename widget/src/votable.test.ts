@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatMessage } from './messages.js';
+import { votableIds } from './votable.js';
+
+const bot = (id: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({ id, role: 'bot', text: id, ...extra });
+const user = (id: string): ChatMessage => ({ id, role: 'user', text: id });
+const file = (id: string) => bot(id, { text: undefined, badge: { type: 'file', url: 'https://x.example/a.pdf', name: 'a.pdf' } });
+
+describe('votableIds: the answers that get thumbs', () => {
+  it('one per bot turn, its last answer: not the lead-ins, and never a file', () => {
+    const list = [user('q1'), bot('lead'), bot('answer'), file('pdf'), user('q2'), bot('only')];
+    expect([...votableIds(list, 'active')]).toEqual(['answer', 'only']);
+  });
+
+  it('none in a turn with an operator (the handoff notice), nor in the last turn while a person is awaited', () => {
+    const list = [user('q1'), bot('a1'), user('q2'), bot('notice'), { id: 'op', role: 'operator', text: 'Hi' } as ChatMessage, user('q3'), bot('waiting')];
+    expect([...votableIds(list, 'active')]).toEqual(['a1', 'waiting']);
+    expect([...votableIds(list, 'escalated')]).toEqual(['a1']);
+  });
+});
