@@ -149,6 +149,23 @@ it('a vote survives a reload and shows in a second tab, live', async () => {
   await context.close();
 });
 
+it('Stop pressed from the keyboard goes at once, leaves focus in the composer, and the answer says Stopped', async () => {
+  const { page, context, problems } = await openHostPage(world);
+  await launcher(page).click();
+  await gateway('POST', '/pace', { chunkDelayMs: 150 });
+  await sendMessage(page, 'Tell me all about sleeping bags');
+  const stop = panel(page).getByRole('button', { name: 'Stop' });
+  await stop.waitFor({ timeout: ANSWER_MS });
+  await stop.focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => stop.count()).toBe(0);
+  const inWidget = await page.evaluate(() => document.querySelector('[data-parley]')!.shadowRoot!.activeElement?.getAttribute('aria-label'));
+  expect(inWidget).toBe('Message');
+  await answers(page).last().getByText('Stopped').waitFor({ timeout: ANSWER_MS });
+  expect(problems).toEqual([]);
+  await context.close();
+});
+
 it('Stop ends a streaming reply within 200 ms and closes the gateway stream', async () => {
   const { page, context, problems } = await openHostPage(world);
   await launcher(page).click();

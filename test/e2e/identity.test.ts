@@ -83,7 +83,7 @@ describe('one signed-in user on two devices', () => {
     laptop = await device();
     await sendMessage(laptop, 'Started on the laptop');
     await log(laptop).getByText('Started on the laptop').waitFor();
-    await expect.poll(() => laptop.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('parley:')).length)).toBeGreaterThan(0);
+    await expect.poll(() => laptop.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('parley:')).length), { timeout: ANSWER_MS }).toBeGreaterThan(0);
 
     phone = await device();
     await log(phone).getByText('Started on the laptop').waitFor({ timeout: ANSWER_MS });
@@ -138,5 +138,54 @@ describe('a signed-in user with no conversation yet', () => {
     await panel(page).getByText('No conversations yet.').waitFor();
     expect(refused).toEqual([]);
     await context.close();
+  });
+});
+
+describe('one signed-in user, two tabs of one browser', () => {
+  it('an open conversation picked from the list becomes the current one in both tabs; an ended one opens read-only', async () => {
+    const a = await device('?user=two-tabs-3003');
+    await sendMessage(a, 'First topic');
+    await log(a).getByText('First topic').waitFor({ timeout: ANSWER_MS });
+    const stored = (page: Page) => page.evaluate((key) => JSON.parse(localStorage.getItem(key) || '{}').sessionId as string | undefined, `parley:${bffOrigin}`);
+    await expect.poll(async () => (await stored(a)) !== undefined, { timeout: ANSWER_MS }).toBe(true);
+    const first = await stored(a);
+    await panel(a).getByRole('button', { name: 'Conversations' }).click();
+    await panel(a).getByRole('button', { name: 'New conversation' }).click();
+    await sendMessage(a, 'Second topic');
+    await log(a).getByText('Second topic').waitFor({ timeout: ANSWER_MS });
+    await expect.poll(async () => ![undefined, first].includes(await stored(a)), { timeout: ANSWER_MS }).toBe(true);
+    const second = await stored(a);
+
+    const b = await a.context().newPage();
+    await b.goto(hostUrl + '?user=two-tabs-3003');
+    await launcher(b).click();
+    await log(b).getByText('Second topic').waitFor({ timeout: ANSWER_MS });
+
+    await panel(a).getByRole('button', { name: 'Conversations' }).click();
+    await panel(a).getByRole('button', { name: /First topic/ }).click();
+    await composer(a).waitFor();
+    // Both tabs follow: the first topic is the current conversation, and either tab writes into it.
+    await log(b).getByText('First topic').waitFor({ timeout: ANSWER_MS });
+    expect(await log(b).textContent()).not.toContain('Second topic');
+    await sendMessage(b, 'Continued in tab B');
+    await log(a).getByText('Continued in tab B').waitFor({ timeout: ANSWER_MS });
+
+    // The second topic ends (the operator closes it): it opens read-only, with nothing to write in.
+    expect((await fetch(`${bff.url}/sim/operator/conversations/${second}/archive`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBeLessThan(300);
+    const token = await a.evaluate((key) => JSON.parse(localStorage.getItem(key) || '{}').token as string, `parley:${bffOrigin}`);
+    const stateOf = async () => {
+      const list = (await (await fetch(`${bff.url}/api/conversations`, { headers: { authorization: `Bearer ${token}` } })).json()) as { items: Array<{ sessionId: string; state: string }> };
+      return list.items.find((c) => c.sessionId === second)?.state;
+    };
+    await expect.poll(stateOf, { timeout: ANSWER_MS }).toBe('archived');
+    await panel(a).getByRole('button', { name: 'Conversations' }).click();
+    const ended = panel(a).getByRole('button', { name: /Second topic/ });
+    // The list on screen is the one shown last until the fresh one arrives.
+    await expect.poll(async () => (await ended.textContent()) ?? '', { timeout: ANSWER_MS }).toContain('Ended');
+    await ended.click();
+    await panel(a).getByText('Past conversation, read-only.').waitFor();
+    expect(await composer(a).count()).toBe(0);
+    expect(await stored(b)).not.toBe(second);
+    await a.context().close();
   });
 });
