@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { boot } from './embed.js';
 import de from './locales/de.js';
 import fr from './locales/fr.js';
-import { FakeEventSource, flush, mockEventSource, mockFetch, PUBLIC_CONFIG, sessionBody } from './test-utils.js';
+import { FakeEventSource, flush, mockEventSource, mockFetch, PUBLIC_CONFIG, sessionBody } from '../test/support.js';
 
 type Global = { Parley?: any };
 const w = window as unknown as Global;

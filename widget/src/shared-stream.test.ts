@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Stream } from './events.js';
 import { sharedStream, type Relayed } from './shared-stream.js';
-import { flush } from './test-utils.js';
+import { flush } from '../test/support.js';
 
 /** Web Locks as the browser keeps them: one holder per name, the others wait in order; `steal` preempts. */
 class FakeLocks {

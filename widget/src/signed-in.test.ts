@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createStore, type Store } from './store.js';
-import { BFF, FakeEventSource, flush, freshBrowserEachTest, KEY, mockFetch, PUBLIC_CONFIG, seedSession, sessionBody, stored } from './test-utils.js';
+import { BFF, FakeEventSource, flush, freshBrowserEachTest, KEY, mockFetch, PUBLIC_CONFIG, seedSession, sessionBody, stored } from '../test/support.js';
 
 let store: Store | undefined;
 

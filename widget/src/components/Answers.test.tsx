@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeEventSource, mockEventSource, mountApp, PUBLIC_CONFIG, seedSession } from '../test-utils.js';
+import { FakeEventSource, mockEventSource, mountApp, PUBLIC_CONFIG, seedSession } from '../../test/support.js';
 
 // Issue 21 items 4–6: thumbs on answers, a stopped answer, quick replies of an ended conversation.
 const MODEL_CONFIG = { ...PUBLIC_CONFIG, mode: 'model', features: { escalation: false, upload: false, flows: [] } };

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pickStrings } from '../i18n.js';
 import de from '../locales/de.js';
 import fr from '../locales/fr.js';
-import { FakeEventSource, flush, freshBrowserEachTest, makeCtx, mockEventSource, mockFetch, PUBLIC_CONFIG, sessionBody } from '../test-utils.js';
+import { FakeEventSource, flush, freshBrowserEachTest, makeCtx, mockEventSource, mockFetch, PUBLIC_CONFIG, sessionBody } from '../../test/support.js';
 import { App } from './App.js';
 
 const KEY = 'parley:https://bff.test';

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Badge } from '../../../shared/types.js';
-import { flush, freshBrowserEachTest, makeCtx, mockEventSource, mockFetch, sessionBody } from '../test-utils.js';
+import { flush, freshBrowserEachTest, makeCtx, mockEventSource, mockFetch, sessionBody } from '../../test/support.js';
 import { BadgeView } from './Badge.js';
 
 async function show(badge: Badge, last = true) {

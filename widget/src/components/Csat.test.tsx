@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
 import { asksForRating } from '../csat.js';
-import { FakeEventSource, flush, freshBrowserEachTest, mountApp, PUBLIC_CONFIG, sessionBody } from '../test-utils.js';
+import { FakeEventSource, flush, freshBrowserEachTest, mountApp, PUBLIC_CONFIG, sessionBody } from '../../test/support.js';
 
 const KEY = 'parley:https://bff.test';
 const config = (csat: string) => ({ ...PUBLIC_CONFIG, csat });

@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pickStrings } from '../i18n.js';
 import { createStore } from '../store.js';
-import { BFF, FakeEventSource, flush, mockEventSource, mockFetch, mountApp, PUBLIC_CONFIG, seedSession, sessionBody } from '../test-utils.js';
+import { BFF, FakeEventSource, flush, mockEventSource, mockFetch, mountApp, PUBLIC_CONFIG, seedSession, sessionBody } from '../../test/support.js';
 
 // The engagement controls of docs/api.md "Engagement", through the rendered widget and its store.
 const MODEL_CONFIG = { ...PUBLIC_CONFIG, mode: 'model', features: { escalation: false, upload: false, flows: [] } };

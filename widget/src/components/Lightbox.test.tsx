@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
 import type { Badge } from '../../../shared/types.js';
-import { freshBrowserEachTest, makeCtx, mockFetch, sessionBody } from '../test-utils.js';
+import { freshBrowserEachTest, makeCtx, mockFetch, sessionBody } from '../../test/support.js';
 import { BadgeView } from './Badge.js';
 
 async function show(badge: Badge) {

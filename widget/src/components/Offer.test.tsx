@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
-import { flush, freshBrowserEachTest, mountApp, PUBLIC_CONFIG, seedSession, sessionBody } from '../test-utils.js';
+import { flush, freshBrowserEachTest, mountApp, PUBLIC_CONFIG, seedSession, sessionBody } from '../../test/support.js';
 
 // When "Talk to a person" is offered (ESCALATION_OFFER, docs/api.md "People").
 const handoff = (offer: string, open = true) => ({ offer, open, replyTime: 'minutes', launcher: 'show', ...(!open && { opensAt: '2026-11-30T08:00:00.000Z' }) });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pickStrings } from '../i18n.js';
 import de from '../locales/de.js';
 import fr from '../locales/fr.js';
-import { FakeEventSource, freshBrowserEachTest, mountApp, PUBLIC_CONFIG, seedSession, sessionBody } from '../test-utils.js';
+import { FakeEventSource, freshBrowserEachTest, mountApp, PUBLIC_CONFIG, seedSession, sessionBody } from '../../test/support.js';
 
 // The people behind the chat (docs/api.md "People"): authors grouped with name and picture,
 // the line when an operator joins, and starter questions, through the rendered widget.

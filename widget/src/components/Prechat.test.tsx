@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pickStrings } from '../i18n.js';
 import de from '../locales/de.js';
 import fr from '../locales/fr.js';
-import { FakeEventSource, flush, freshBrowserEachTest, mountApp, PUBLIC_CONFIG, seedSession, sessionBody } from '../test-utils.js';
+import { FakeEventSource, flush, freshBrowserEachTest, mountApp, PUBLIC_CONFIG, seedSession, sessionBody } from '../../test/support.js';
 
 // The pre-chat form (docs/api.md "People"): PRECHAT_FIELDS / init({prechat}) before an anonymous visitor's first message.
 const config = (required: boolean, more: object = {}) => ({ ...PUBLIC_CONFIG, prechat: { fields: ['name', 'email'], required }, starters: ['Where is my order?'], ...more });

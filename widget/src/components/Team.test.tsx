@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatOpening } from '../hours.js';
-import { FakeEventSource, flush, freshBrowserEachTest, mountApp, PUBLIC_CONFIG, sessionBody } from '../test-utils.js';
+import { FakeEventSource, flush, freshBrowserEachTest, mountApp, PUBLIC_CONFIG, sessionBody } from '../../test/support.js';
 
 const KEY = 'parley:https://bff.test';
 const OPEN = { offer: 'always', open: true, replyTime: 'hour', launcher: 'show' };

@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, screen } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pickStrings } from '../i18n.js';
 import fr from '../locales/fr.js';
-import { FakeEventSource, FakeXHR, flush, freshBrowserEachTest, makeCtx, mockEventSource, mockFetch, mockXHR, mountApp, PUBLIC_CONFIG, seedSession, sessionBody, stored } from '../test-utils.js';
+import { FakeEventSource, FakeXHR, flush, freshBrowserEachTest, makeCtx, mockEventSource, mockFetch, mockXHR, mountApp, PUBLIC_CONFIG, seedSession, sessionBody, stored } from '../../test/support.js';
 
 const MB = 1024 * 1024;
 const UPLOADS = { ...PUBLIC_CONFIG, features: { ...PUBLIC_CONFIG.features, upload: true }, limits: { textMaxLength: 4000, maxUploadBytes: 10 * MB, maxUploadFiles: 5 } };

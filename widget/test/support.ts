@@ -173,9 +173,9 @@ export const PUBLIC_CONFIG = {
 /** Stores made by `makeCtx`, destroyed after each test so none reconnects once the fakes are gone. */
 const ctxStores = new Set<{ destroy(): void }>();
 
-export async function makeCtx(overrides: Partial<import('./components/ctx.js').Ctx> = {}) {
-  const { createStore } = await import('./store.js');
-  const { pickStrings } = await import('./i18n.js');
+export async function makeCtx(overrides: Partial<import('../src/components/ctx.js').Ctx> = {}) {
+  const { createStore } = await import('../src/store.js');
+  const { pickStrings } = await import('../src/i18n.js');
   const events: Array<[string, unknown]> = [];
   const s = createStore('https://bff.test', (name, data) => events.push([name, data]));
   ctxStores.add(s);
@@ -186,7 +186,7 @@ export async function makeCtx(overrides: Partial<import('./components/ctx.js').C
 export async function mountApp(routes: Record<string, Answer | Route> = {}, options: Parameters<typeof makeCtx>[0] = {}, config: object = PUBLIC_CONFIG) {
   const { act, render } = await import('@testing-library/preact');
   const { h } = await import('preact');
-  const { App } = await import('./components/App.js');
+  const { App } = await import('../src/components/App.js');
   const api = mockFetch({ 'GET /api/config': { body: config }, 'GET /api/messages': { body: { items: [], hasMore: false } }, ...routes });
   const { ctx, events } = await makeCtx(options);
   render(h(App, { ctx }));
