@@ -216,12 +216,12 @@ it('after the conversation ends, the transcript has every message, and a new con
   expect(await axeProblems(page)).toEqual([]);
 
   const [download] = await Promise.all([page.waitForEvent('download'), panel(page).getByRole('button', { name: 'Download transcript' }).click()]);
-  expect(download.suggestedFilename()).toBe('transcript.txt');
+  // The site's title and the date in the name; the greeting, every message and who said it inside.
+  expect(download.suggestedFilename()).toMatch(/^Nimbus Outdoor \d{4}-\d{2}-\d{2}\.txt$/);
   const transcript = readFileSync((await download.path())!, 'utf8');
-  // The greeting is the page's, not the conversation's: every message after it is in the file.
-  for (const text of texts.slice(1)) expect(transcript).toContain(text.trim());
+  for (const text of texts) expect(transcript).toContain(text.trim());
   expect(transcript.match(/^\[.+\] You: /gm)).toHaveLength(2);
-  expect(transcript.match(/^\[.+\] Assistant: /gm)).toHaveLength(2);
+  expect(transcript.match(/^\[.+\] Juniper: /gm)).toHaveLength(2); // the two answers (the greeting opens the file, without a time)
 
   await panel(page).getByRole('button', { name: 'Start a new conversation' }).click();
   expect(await log(page).locator('.msg.user').count()).toBe(0);
