@@ -99,6 +99,10 @@ const en = {
   joined: '{name} joined the conversation',
   teamJoined: 'A team member joined the conversation',
   starters: 'Suggested questions',
+  /** The header's menu of secondary actions, and two of its switches. */
+  more: 'More',
+  expand: 'Full height',
+  sound: 'Sound',
 };
 
 /** Every string the widget shows. */

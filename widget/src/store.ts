@@ -15,6 +15,7 @@ import { createEngage } from './engage.js';
 import { serverCount } from './messages.js';
 import { createOutbox } from './outbox.js';
 import { createPrechat } from './prechat.js';
+import { createPrefs } from './prefs.js';
 import { loadSession } from './session.js';
 import { createSignedIn, sessionOf, type IdentitySource } from './signed-in.js';
 import { createState, type Outgoing, type State } from './state.js';
@@ -35,7 +36,9 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   };
   const auth = createAuth(bff, () => conversation.lost(), report);
   const sync = createSync(bff, auth, (event, id) => conversation.apply(event, id));
-  const conversation = createConversation(st, auth, sync, emit, report, () => sound && beep());
+  // The visitor's sound switch (remembered) over the page's `sound` option.
+  const prefs = createPrefs(sound);
+  const conversation = createConversation(st, auth, sync, emit, report, () => prefs.sound.value && beep());
   const untitle = titleCount(st.unread);
   const signedIn = createSignedIn(bff, st, auth, conversation, report);
   const openKey = auth.key + ':o';
@@ -238,7 +241,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   };
   const state: ReadonlyState = st;
   // `bff`: site-relative pictures (operators, the bot) are on its origin.
-  return { ...state, ...actions, ...signedIn.actions, bff };
+  return { ...state, ...actions, ...signedIn.actions, bff, prefs };
 }
 
 /** One widget instance's store. */

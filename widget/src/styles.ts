@@ -6,8 +6,9 @@
  * Colors come from custom properties: `--parley-accent`, `--parley-accent-text`, `--parley-bg`,
  * `--parley-fg`, `--parley-muted`, `--parley-border`, `--parley-bubble`, `--parley-radius`,
  * `--parley-font`.
- * In the header the title keeps its width and "Talk to a person" gives way first, wrapping onto more
- * lines (German's "Mit einem Menschen sprechen" is long); only a title wider than the rest is cut.
+ * The header is one line: the title, then icon buttons (conversations, the "More" menu, close); only a
+ * title wider than the rest is cut. "Talk to a person" sits below it (German's "Mit einem Menschen
+ * sprechen" is long), secondary actions in the menu.
  */
 
 const DARK = '--bg:#17191e;--fg:#eceef2;--mu:#a5abb6;--bd:#30343d;--bb:#252830;--ac:color-mix(in srgb,var(--a) 55%,#fff);--eb:#3b1e20;--ef:#ffc2c2';
@@ -167,6 +168,13 @@ textarea::placeholder{color:var(--mu)}
 .panel>.pill,.end .pill{margin:8px}
 .proactive{bottom:92px;max-width:280px;display:flex;background:var(--bg);border-radius:var(--rad);box-shadow:0 6px 20px rgba(0,0,0,.22)}
 .bare .proactive,.bare .panel{bottom:20px}
+.menu-wrap{position:relative;flex:none}
+.menu{position:absolute;top:calc(100% + 6px);inset-inline-end:0;z-index:2;min-width:190px;padding:4px;background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:10px;box-shadow:0 8px 24px rgba(0,0,0,.2)}
+.menu button{display:flex;gap:12px;width:100%;border:0;border-radius:6px;background:none;color:inherit;font:inherit;padding:8px 12px;text-align:start;cursor:pointer;white-space:nowrap}
+.menu button:hover,.menu button:focus{background:var(--bb)}
+.menu [aria-checked]::after{content:'';margin-inline-start:auto;width:1em}
+.menu [aria-checked=true]::after{content:'✓'}
+@media(min-width:481px){.float.expanded .panel{top:20px;height:auto;width:min(560px,calc(100vw - 40px))}}
 .proactive-text{border:0;background:none;text-align:start;padding:8px}
 @media(prefers-reduced-motion:no-preference){.proactive{animation:in .3s}}
 @media(max-width:480px){.float .panel{left:0;right:0;top:var(--vt,0);bottom:auto;width:100%;height:var(--vh,100%);border-radius:0}.float.open .launcher{display:none}}

@@ -53,7 +53,7 @@ export function App({ ctx }: { ctx: Ctx }) {
     <div
       ref={root}
       dir={ctx.dir}
-      class={`root ${ctx.inline ? 'inline' : 'float'} ${scheme}${left ? ' left' : ''}${open ? ' open' : ''}${options.launcher === false ? ' bare' : ''}`}
+      class={`root ${ctx.inline ? 'inline' : 'float'} ${scheme}${left ? ' left' : ''}${open ? ' open' : ''}${store.prefs.expanded.value ? ' expanded' : ''}${options.launcher === false ? ' bare' : ''}`}
       style={{
         '--pa': theme?.accent,
         '--pat': textOn(theme?.accent),

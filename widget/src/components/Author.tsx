@@ -24,7 +24,7 @@ export function GroupHeader({ who, ctx, time }: { who: Who; ctx: Ctx; time?: Com
   return (
     <div class="who">
       <Avatar who={who} bff={ctx.store.bff} />
-      <span class="name">{who.name}</span>
+      <bdi class="name">{who.name}</bdi>
       {time}
     </div>
   );

@@ -5,6 +5,8 @@ export const SEND = 'M4 12h15M13 6l6 6-6 6';
 export const PREV = 'M15 18l-6-6 6-6';
 export const NEXT = 'M9 18l6-6-6-6';
 export const CLIP = 'M21 11l-9 9a6 6 0 0 1-8.5-8.5l9-9a4 4 0 0 1 5.7 5.7l-9 9a2 2 0 0 1-2.9-2.9l8.5-8.4';
+/** Three dots: the menu of secondary actions. */
+export const MORE = 'M5 12h.01M12 12h.01M19 12h.01';
 export const LIST = 'M9 6h12M9 12h12M9 18h12M4 6h.01M4 12h.01M4 18h.01';
 /** Thumbs up; thumbs down is the same turned over (CSS). */
 export const THUMB = 'M7 10v11H3V10zM7 10l4-8a3 3 0 0 1 3 3v4h5.5a2 2 0 0 1 2 2.3l-1.4 8a2 2 0 0 1-2 1.7H7';

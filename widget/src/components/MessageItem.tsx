@@ -22,7 +22,8 @@ export function MessageItem({ m, ctx, last, prev, votable, joined }: { m: ChatMe
   const first = startsGroup(who, prev && author(prev));
   const named = first && who.kind !== 'user';
   const time = m.createdAt && (
-    <time class={run ? 'time' : 'sr-only'} dateTime={m.createdAt} title={formatTime(m.createdAt, ctx.locale, true)} tabIndex={run ? 0 : undefined}>
+    // dir="auto" isolates the time: "2:28 AM" in an English time stays so in a right-to-left panel, not "AM 2:28".
+    <time dir="auto" class={run ? 'time' : 'sr-only'} dateTime={m.createdAt} title={formatTime(m.createdAt, ctx.locale, true)} tabIndex={run ? 0 : undefined}>
       {formatTime(m.createdAt, ctx.locale)}
     </time>
   );

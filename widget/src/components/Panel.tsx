@@ -8,6 +8,7 @@ import { Composer } from './Composer.js';
 import { ConversationList, PastConversation } from './Conversations.js';
 import { Csat } from './Csat.js';
 import { Prechat } from './Prechat.js';
+import { HeaderMenu } from './HeaderMenu.js';
 import { ContactForm, TeamLine } from './Team.js';
 import type { Ctx } from './ctx.js';
 import { CHAT, CLOSE, Icon, LIST } from './Icon.js';
@@ -71,25 +72,27 @@ export function Panel({ ctx, onClose }: { ctx: Ctx; onClose?: () => void }) {
             <Icon d={view === 'chat' ? LIST : CHAT} />
           </button>
         )}
-        {view === 'chat' && store.canEscalate.value && (
-          <button
-            type="button"
-            class="pill"
-            onClick={() => {
-              // The button goes away once asked: focus must not fall to <body>, where Escape does nothing.
-              focusInput();
-              void store.escalate();
-            }}
-          >
-            {strings.human}
-          </button>
-        )}
+        <HeaderMenu ctx={ctx} />
         {onClose && (
           <button type="button" class="icon" aria-label={strings.close} onClick={onClose}>
             <Icon d={CLOSE} />
           </button>
         )}
       </div>
+      {/* Below the header, not in it: "Mit einem Menschen sprechen" would not fit beside the title on a phone. */}
+      {view === 'chat' && store.canEscalate.value && (
+        <button
+          type="button"
+          class="pill"
+          onClick={() => {
+            // The button goes away once asked: focus must not fall to <body>, where Escape does nothing.
+            focusInput();
+            void store.escalate();
+          }}
+        >
+          {strings.human}
+        </button>
+      )}
       {view === 'list' && <ConversationList ctx={ctx} />}
       {view === 'past' && <PastConversation ctx={ctx} />}
       {view === 'chat' && <Chat ctx={ctx} focusInput={focusInput} />}

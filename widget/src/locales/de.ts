@@ -94,6 +94,9 @@ const de: Strings = {
   joined: '{name} ist dem Gespräch beigetreten',
   teamJoined: 'Ein Teammitglied ist dem Gespräch beigetreten',
   starters: 'Vorgeschlagene Fragen',
+  more: 'Mehr',
+  expand: 'Volle Höhe',
+  sound: 'Ton',
 };
 
 export default de;

@@ -94,6 +94,9 @@ const fr: Strings = {
   joined: '{name} a rejoint la conversation',
   teamJoined: 'Un membre de l’équipe a rejoint la conversation',
   starters: 'Questions suggérées',
+  more: 'Plus',
+  expand: 'Pleine hauteur',
+  sound: 'Son',
 };
 
 export default fr;
