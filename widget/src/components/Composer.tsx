@@ -1,6 +1,7 @@
 /**
  * The text box: Enter sends, Shift+Enter adds a line; a refused message comes back with a retry.
- * With uploads on, an attach button opens the file picker; files over the limits are refused here.
+ * With uploads on, an attach button opens the file picker, and files pasted into the box are sent
+ * the same way; files over the limits are refused here.
  */
 import { useRef } from 'preact/hooks';
 import { fill } from '../i18n.js';
@@ -83,6 +84,13 @@ export function Composer({ ctx }: { ctx: Ctx }) {
           maxLength={lim?.textMaxLength || 4000}
           value={text}
           onInput={(e) => store.setDraft(e.currentTarget.value)}
+          onPaste={(e) => {
+            // A pasted screenshot or copied file is attached; pasted text stays text.
+            const files = Array.from(e.clipboardData?.files || []);
+            if (!config?.features.upload || !files.length) return;
+            e.preventDefault();
+            store.attach(files);
+          }}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
               e.preventDefault();

@@ -49,6 +49,7 @@ export function Panel({ ctx, onClose }: { ctx: Ctx; onClose?: () => void }) {
     }
   };
 
+  const canDrop = (e: DragEvent) => !!store.config.value?.features.upload && view === 'chat' && convo !== 'archived' && !!e.dataTransfer?.types.includes('Files');
   return (
     <section
       ref={ref}
@@ -63,6 +64,15 @@ export function Panel({ ctx, onClose }: { ctx: Ctx; onClose?: () => void }) {
           onClose();
         }
         if (e.key === 'Tab' && modal) trapTab(e);
+      }}
+      // Files dropped anywhere on the panel go the way of the attach button (same limits, same message).
+      onDragOver={(e) => {
+        if (canDrop(e)) e.preventDefault();
+      }}
+      onDrop={(e) => {
+        if (!canDrop(e)) return;
+        e.preventDefault();
+        store.attach(Array.from(e.dataTransfer!.files));
       }}
     >
       <div class="header">

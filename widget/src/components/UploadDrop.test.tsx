@@ -1,0 +1,63 @@
+import { act, cleanup, fireEvent, screen } from '@testing-library/preact';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { FakeXHR, flush, freshBrowserEachTest, mockXHR, mountApp, PUBLIC_CONFIG, seedSession } from '../test-utils.js';
+
+const UPLOADS = { ...PUBLIC_CONFIG, features: { ...PUBLIC_CONFIG.features, upload: true }, limits: { textMaxLength: 4000, maxUploadBytes: 1024 * 1024, maxUploadFiles: 5 } };
+const file = (name: string) => new File(['hello'], name, { type: 'image/png' });
+
+async function mount(config: object = UPLOADS) {
+  seedSession();
+  await mountApp({}, {}, config);
+  fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+}
+
+/** A drag event carrying `files` (happy-dom has no DataTransfer of files to build one from). */
+function dragged(type: string, files: File[]) {
+  const e = new Event(type, { bubbles: true, cancelable: true });
+  Object.defineProperty(e, 'dataTransfer', { value: { types: ['Files'], files } });
+  return e;
+}
+
+freshBrowserEachTest(cleanup);
+beforeEach(() => mockXHR());
+
+describe('files dropped on the panel or pasted into the message box', () => {
+  it('a drop anywhere on the panel sends the files like the attach button', async () => {
+    await mount();
+    const over = dragged('dragover', []);
+    screen.getByRole('log').dispatchEvent(over);
+    expect(over.defaultPrevented).toBe(true); // the browser would otherwise open the file itself
+    const drop = dragged('drop', [file('shot.png')]);
+    screen.getByRole('dialog').dispatchEvent(drop);
+    await act(flush);
+    expect(drop.defaultPrevented).toBe(true);
+    expect(FakeXHR.all).toHaveLength(1);
+    expect(FakeXHR.last.fields.files).toEqual(['shot.png']);
+  });
+
+  it('a pasted file is attached; pasted text stays text', async () => {
+    await mount();
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    const paste = (files: File[]) => {
+      const e = new Event('paste', { bubbles: true, cancelable: true });
+      Object.defineProperty(e, 'clipboardData', { value: { files } });
+      box.dispatchEvent(e);
+      return e;
+    };
+    expect(paste([]).defaultPrevented).toBe(false);
+    expect(FakeXHR.all).toHaveLength(0);
+    expect(paste([file('clip.png')]).defaultPrevented).toBe(true);
+    await act(flush);
+    expect(FakeXHR.last.fields.files).toEqual(['clip.png']);
+  });
+
+  it('nothing is taken when uploads are off: the drop is not accepted', async () => {
+    await mount(PUBLIC_CONFIG);
+    const over = dragged('dragover', []);
+    screen.getByRole('dialog').dispatchEvent(over);
+    expect(over.defaultPrevented).toBe(false);
+    screen.getByRole('dialog').dispatchEvent(dragged('drop', [file('shot.png')]));
+    await act(flush);
+    expect(FakeXHR.all).toHaveLength(0);
+  });
+});
