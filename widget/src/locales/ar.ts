@@ -85,6 +85,16 @@ const ar: Strings = {
   more: 'المزيد',
   expand: 'ملء الارتفاع',
   sound: 'الصوت',
+  zoom: 'تكبير الصورة: {name}',
+  closeImage: 'إغلاق الصورة',
+  escalateFirst: 'اكتب سؤالك وسيجيب عنه أحد أعضاء فريقنا.',
+  escalateFirstAway: 'اكتب سؤالك. فريقنا غير متاح الآن، وسيرد هنا عند عودته.',
+  prechatAsk: 'قبل أن نبدأ، أخبرنا كيف نتواصل معك.',
+  prechatName: 'اسمك',
+  prechatEmail: 'البريد الإلكتروني',
+  prechatStart: 'ابدأ المحادثة',
+  prechatSkip: 'تخطٍّ',
+  prechatNameMissing: 'يُرجى إدخال اسمك.',
 };
 
 export default ar;

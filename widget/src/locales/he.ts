@@ -85,6 +85,16 @@ const he: Strings = {
   more: 'עוד',
   expand: 'גובה מלא',
   sound: 'צליל',
+  zoom: 'הגדלת התמונה: {name}',
+  closeImage: 'סגירת התמונה',
+  escalateFirst: 'כתבו את השאלה ואחד מאנשי הצוות שלנו יענה עליה.',
+  escalateFirstAway: 'כתבו את השאלה. הצוות שלנו לא זמין כרגע; הם יענו כאן כשיחזרו.',
+  prechatAsk: 'לפני שנתחיל, ספרו לנו איך ליצור איתכם קשר.',
+  prechatName: 'השם שלך',
+  prechatEmail: 'כתובת אימייל',
+  prechatStart: 'התחלת שיחה',
+  prechatSkip: 'דילוג',
+  prechatNameMissing: 'נא להזין את שמך.',
 };
 
 export default he;
