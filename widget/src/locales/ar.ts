@@ -95,6 +95,8 @@ const ar: Strings = {
   prechatStart: 'ابدأ المحادثة',
   prechatSkip: 'تخطٍّ',
   prechatNameMissing: 'يُرجى إدخال اسمك.',
+  commentThanks: 'شكرًا، هذا يساعدنا على التحسين.',
+  stopped: 'أُوقفت',
 };
 
 export default ar;

@@ -95,6 +95,8 @@ const he: Strings = {
   prechatStart: 'התחלת שיחה',
   prechatSkip: 'דילוג',
   prechatNameMissing: 'נא להזין את שמך.',
+  commentThanks: 'תודה, זה עוזר לנו להשתפר.',
+  stopped: 'נעצרה',
 };
 
 export default he;
