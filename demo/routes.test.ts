@@ -111,6 +111,13 @@ describe('demo pages', () => {
     for (const word of ['carousel', 'card', 'list', 'image', 'file', 'talk to a human']) expect(hidden).toContain(`>${word}<`);
   });
 
+  it("serves marked's ESM build for the console's Markdown", async () => {
+    const res = await demo().request('/demo/vendor/marked.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await res.text()).toMatch(/export\s*\{[^}]*\blexer\b/);
+  });
+
   it('puts the simulator base into the console and inspector pages', async () => {
     expect(await (await demo().request('/console')).text()).toContain('data-sim-base="/sim"');
     expect(await (await demo().request('/inspector')).text()).toContain('data-sim-base="/sim"');

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import { SignJWT } from 'jose';
 import { FORGE_KINDS, forgeWebhook, type ForgeKind } from './forge.js';
@@ -66,6 +68,14 @@ export function createDemoRoutes(deps: DemoDeps): Hono {
     return c.body(found.body);
   };
   app.get('/demo/operators.json', (c) => c.json(deps.operators ?? {}));
+  // The console renders Markdown with marked's own ESM build, the package the simulator uses too.
+  app.get('/demo/vendor/marked.js', async (c) => {
+    markedSource ??= readFile(fileURLToPath(import.meta.resolve('marked')), 'utf8');
+    c.header('content-type', 'text/javascript; charset=utf-8');
+    c.header('x-content-type-options', 'nosniff');
+    c.header('cache-control', 'no-cache');
+    return c.body(await markedSource);
+  });
   app.get('/demo/site/:file', asset(''));
   app.get('/demo/assets/:file', asset('assets'));
 
@@ -97,6 +107,9 @@ export function createDemoRoutes(deps: DemoDeps): Hono {
 
   return app;
 }
+
+/** marked's ESM build, read once. */
+let markedSource: Promise<string> | undefined;
 
 /** The shop's two sample customers, by the key the page sends. */
 const SAMPLE_CUSTOMERS: Record<string, { id: string; name: string; email: string }> = {

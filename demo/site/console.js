@@ -1,6 +1,7 @@
 // Operator console: polls the simulator's operator API (demo-only, no auth) every 1.5 s,
 // shows conversations, and lets a human take over, reply, send example badges and archive.
-import { ago, api, badgeOf, clock, el, inlineMarkdown, status } from './dom.js';
+import { ago, api, badgeOf, clock, el, status } from './dom.js';
+import { markdownNodes } from './markdown.js';
 
 const SIM = document.body.dataset.simBase || '/sim';
 const POLL_MS = 1500;
@@ -60,7 +61,9 @@ function renderMessage(m) {
     ? el('details', { class: 'badge' },
         el('summary', { text: `Rich element: ${badge.type || badge.kind || 'unknown'}` }),
         el('pre', { text: JSON.stringify(badge, null, 2) }))
-    : el('p', { class: 'text' }, m.hbo === 'user' ? String(m.message) : inlineMarkdown(String(m.message)));
+    : m.hbo === 'user'
+      ? el('p', { class: 'text' }, String(m.message)) // what the customer typed, exactly
+      : el('div', { class: 'text md' }, markdownNodes(String(m.message)));
   return el('li', { class: `msg ${m.hbo}` },
     el('span', { class: 'who', text: `${who} · ${clock(m.createdAt)}` }),
     body);

@@ -42,26 +42,6 @@ export function ago(ms) {
   return clock(ms);
 }
 
-const INLINE = /\*\*([^*]+)\*\*|`([^`]+)`|(?<![\w*])[_*]([^_*\n]+)[_*](?![\w*])/g;
-
-/**
- * The agent's light Markdown (**bold**, _italic_, `code`) as nodes for an operator to read; all
- * text stays text. Line breaks are kept by the element's `white-space: pre-wrap`.
- */
-export function inlineMarkdown(text) {
-  const nodes = [];
-  let last = 0;
-  for (const m of String(text).matchAll(INLINE)) {
-    if (m.index > last) nodes.push(text.slice(last, m.index));
-    if (m[1] !== undefined) nodes.push(el('strong', { text: m[1] }));
-    else if (m[2] !== undefined) nodes.push(el('code', { text: m[2] }));
-    else nodes.push(el('em', { text: m[3] }));
-    last = m.index + m[0].length;
-  }
-  if (last < text.length) nodes.push(text.slice(last));
-  return nodes;
-}
-
 /** Parses a badge JSON string; undefined when the message is plain text. */
 export function badgeOf(message) {
   const text = String(message).trim();

@@ -63,6 +63,18 @@ it("the console's status line after a reply does not cover the reply box on a ph
   const send = page.getByRole('button', { name: 'Send', exact: true });
   await send.click();
   await page.getByRole('status').filter({ hasText: 'Reply sent' }).waitFor({ timeout: ANSWER_MS });
+  // The thread shows the agent's Markdown as formatting: bold, code, a link that opens elsewhere.
+  const thread = page.locator('#thread');
+  const link = thread.getByRole('link', { name: 'tracking page' });
+  expect(await link.getAttribute('href')).toBe('https://nimbus-outdoor.example/track/NO-48213');
+  expect(await thread.locator('.msg.bot strong').first().textContent()).toBe('TrailPost');
+  expect(await thread.textContent()).not.toMatch(/\*\*|\]\(|`/);
+  // Formatting only: markup in a message stays text, and only an http(s) address becomes a link.
+  await operatorAction(world, shop.page, 'messages', { text: 'See [the form](javascript:alert(1)) <img src=x onerror="window.pwned=1">', name: 'mara' });
+  await thread.getByText('See the form').waitFor({ timeout: ANSWER_MS });
+  expect(await thread.getByRole('link', { name: 'the form' }).count()).toBe(0);
+  expect(await thread.locator('img').count()).toBe(0);
+  expect(await thread.textContent()).toContain('<img src=x onerror="window.pwned=1">');
   // The operator goes on typing with the reply box at the bottom of the screen: nothing lies over it.
   await send.evaluate((el) => el.scrollIntoView({ block: 'end' }));
   for (const control of [text, send]) {
