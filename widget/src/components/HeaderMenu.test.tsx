@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
 import { createStore } from '../store.js';
-import { BFF, FakeEventSource, flush, freshBrowserEachTest, mockFetch, mountApp, PUBLIC_CONFIG, seedSession } from '../test-utils.js';
+import { BFF, FakeEventSource, flush, freshBrowserEachTest, mockFetch, mountApp, PUBLIC_CONFIG, seedSession } from '../../test/support.js';
 
 freshBrowserEachTest(cleanup);
 

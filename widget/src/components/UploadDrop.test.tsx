@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/preact';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FakeXHR, flush, freshBrowserEachTest, mockXHR, mountApp, PUBLIC_CONFIG, seedSession } from '../test-utils.js';
+import { FakeXHR, flush, freshBrowserEachTest, mockXHR, mountApp, PUBLIC_CONFIG, seedSession } from '../../test/support.js';
 
 const UPLOADS = { ...PUBLIC_CONFIG, features: { ...PUBLIC_CONFIG.features, upload: true }, limits: { textMaxLength: 4000, maxUploadBytes: 1024 * 1024, maxUploadFiles: 5 } };
 const file = (name: string) => new File(['hello'], name, { type: 'image/png' });
