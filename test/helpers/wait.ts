@@ -21,3 +21,12 @@ export function startOfAMinute(): void {
   const next = Math.ceil((Date.now() + 1) / 60_000) * 60_000;
   vi.useFakeTimers({ toFake: ['Date'], now: next });
 }
+
+/**
+ * Waits until the current minute has at least `needMs` left (real clock): for the one test whose
+ * identity tokens must be made with the real time (identity.test.ts). Keep `needMs` small.
+ */
+export async function roomInThisMinute(needMs: number): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < needMs) await sleep(left + 50);
+}
