@@ -75,6 +75,8 @@ export default defineConfig({
     projects: [
       {
         extends: true,
+        // The demo pages load marked from the demo's vendor path (demo/routes.ts); tests use the package.
+        resolve: { alias: { '/demo/vendor/marked.js': 'marked' } },
         test: {
           name: 'unit',
           environment: 'node',
