@@ -205,17 +205,21 @@ describe('inline and dark', () => {
     await panel(page).waitFor();
     const direction = (el: Element) => getComputedStyle(el).direction;
     expect(await panel(page).evaluate(direction)).toBe('rtl');
-    // The empty box shows its English placeholder left to right ("Type a message…", not "…Type a message").
-    expect(await composer(page).evaluate(direction)).toBe('ltr');
-    await composer(page).fill('مرحبا');
-    expect(await composer(page).evaluate(direction)).toBe('rtl');
-    await composer(page).fill('');
-    await sendMessage(page, 'Hello there.');
-    await sendMessage(page, 'مرحبا بكم');
+    // The Arabic locale's box, empty, reads right to left like its placeholder; each text then sets its own direction.
+    const box = panel(page).getByRole('textbox', { name: 'رسالة' });
+    expect(await box.evaluate(direction)).toBe('rtl');
+    await box.fill('Hello');
+    expect(await box.evaluate(direction)).toBe('ltr');
+    await box.fill('مرحبا');
+    expect(await box.evaluate(direction)).toBe('rtl');
+    for (const text of ['Hello there.', 'مرحبا بكم']) {
+      await box.fill(text);
+      await box.press('Enter');
+    }
     await expect.poll(() => userBubbles(page).count()).toBe(2);
     expect(await userBubbles(page).evaluateAll((els) => els.map((el) => getComputedStyle(el).direction))).toEqual(['ltr', 'rtl']);
-    // The agent's English answer too.
-    const answer = log(page).locator('.msg.bot .bubble').last();
+    // The agent's English answer too (the Arabic greeting above it reads right to left).
+    const answer = log(page).locator('.msg.bot .bubble').filter({ hasText: /[A-Za-z]/ }).last();
     await answer.waitFor({ timeout: ANSWER_MS });
     expect(await answer.evaluate(direction)).toBe('ltr');
     await page.screenshot({ path: `${SCREENSHOTS}desktop-rtl.png` });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localized } from './i18n.js';
+import { localized, textDir } from './i18n.js';
 
 describe('localized: the operator’s title or greeting for a language', () => {
   const byLanguage = { en: 'Help', de: 'Hilfe' };
@@ -16,5 +16,15 @@ describe('localized: the operator’s title or greeting for a language', () => {
   it('a shipped language without an entry gets nothing, so the widget’s own string in that language', () => {
     expect(localized(byLanguage, 'fr')).toBeUndefined();
     expect(localized(undefined, 'en')).toBeUndefined();
+  });
+});
+
+describe('textDir: the direction of a text by its first strong letter', () => {
+  it('Arabic and Hebrew read right to left, Latin, Greek and Cyrillic left to right', () => {
+    expect(['اكتب رسالة…', 'הקלד הודעה…', '…Type a message', 'Écrivez…', 'Напишите…'].map(textDir)).toEqual(['rtl', 'rtl', 'ltr', 'ltr', 'ltr']);
+  });
+
+  it('leading digits and punctuation do not decide; a text without letters is left to right', () => {
+    expect(['12 رسالة', '«Hello»', '42'].map(textDir)).toEqual(['rtl', 'ltr', 'ltr']);
   });
 });

@@ -156,6 +156,11 @@ export function pickDir(locale: string | undefined, dir?: 'ltr' | 'rtl'): 'ltr' 
   return dir || (RTL.test(locale || navigator.language || '') ? 'rtl' : 'ltr');
 }
 
+/** The direction of `text` by its first strong letter (Hebrew or Arabic script: right to left). */
+export function textDir(text: string): 'ltr' | 'rtl' {
+  return /^[^A-Za-z\u00C0-\u024F\u0370-\u052F]*[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/.test(text) ? 'rtl' : 'ltr';
+}
+
 /** Fills `{name}` placeholders. */
 export function fill(text: string, values: Record<string, string | number>): string {
   return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));

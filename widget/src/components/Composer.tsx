@@ -4,7 +4,7 @@
  * the same way; files over the limits are refused here.
  */
 import { useRef } from 'preact/hooks';
-import { fill } from '../i18n.js';
+import { fill, textDir } from '../i18n.js';
 import type { Ctx } from './ctx.js';
 import { CLIP, CLOSE, Icon, SEND } from './Icon.js';
 
@@ -75,9 +75,10 @@ export function Composer({ ctx }: { ctx: Ctx }) {
             </button>
           </>
         )}
-        {/* dir=auto: typed text (and an empty box's placeholder) in its own direction, whatever the widget's */}
+        {/* Typed text in its own direction, whatever the widget's; an empty box in its placeholder's
+            (the browser reads an empty dir=auto box as left to right) */}
         <textarea
-          dir="auto"
+          dir={text ? 'auto' : textDir(strings.placeholder)}
           rows={1}
           aria-label={strings.message}
           placeholder={strings.placeholder}
