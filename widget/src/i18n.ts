@@ -1,7 +1,8 @@
 /**
  * The widget's strings: English here, every other language one file in `locales/` (served by the BFF).
  * Every string can be overridden through `options.strings`; `{n}`, `{i}` and `{name}` are placeholders
- * filled in by `fill` (`{n}` of `tooBig` is in megabytes: the unit's name differs by language).
+ * filled in by `fill` (`{n}` of `tooBig` is in megabytes: the unit's name differs by language;
+ * `{names}` of `notAdded` is a list of file names).
  */
 import type { LocalizedText } from '../../shared/types.js';
 
@@ -43,12 +44,16 @@ const en = {
   region: "The assistant can't answer: its AI model isn't available in the region this chat runs in.",
   budget: "The assistant has reached its usage limit and can't answer for now.",
   attach: 'Attach files',
-  uploading: 'Uploading',
+  uploading: 'Uploading {name}',
   tooMany: 'At most {n} files at a time.',
   tooBig: 'Files can be at most {n} MB each.',
   tooLarge: 'These files are too large to send.',
   uploadOff: "Files can't be sent here.",
   notUploaded: 'Your files were not sent.',
+  files: 'Files to send',
+  removeFile: 'Remove {name}',
+  fileFailed: 'Not sent',
+  notAdded: 'Not added: {names}',
   conversations: 'Conversations',
   yourConversations: 'Your conversations',
   newConversation: 'New conversation',

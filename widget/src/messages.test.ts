@@ -12,10 +12,10 @@ describe('mergeMessages', () => {
     expect(older.map((m) => [m.id, m.text])).toEqual([['1', 'one'], ['2', 'two, edited'], ['3', 'three']]);
   });
 
-  it('replaces the optimistic message with the echo of its clientId, clearing pending and progress', () => {
-    const list: ChatMessage[] = [{ id: 'c1', clientId: 'c1', role: 'user', text: 'hi', src: 'l', pending: 'sending', progress: 40 }];
+  it('replaces the optimistic message with the echo of its clientId, clearing pending', () => {
+    const list: ChatMessage[] = [{ id: 'c1', clientId: 'c1', role: 'user', text: 'hi', src: 'l', pending: 'sending' }];
     const out = mergeMessages(list, [{ id: 'u_9', clientId: 'c1', role: 'user', text: 'hi' }], 's');
-    expect(out).toEqual([{ id: 'u_9', clientId: 'c1', role: 'user', text: 'hi', src: 's', pending: undefined, progress: undefined, streaming: undefined }]);
+    expect(out).toEqual([{ id: 'u_9', clientId: 'c1', role: 'user', text: 'hi', src: 's', pending: undefined, streaming: undefined }]);
   });
 
   it('takes a user message from history and the same one from the stream, close in time, as one', () => {
@@ -27,7 +27,7 @@ describe('mergeMessages', () => {
 
   it('does not merge the same id twice within one batch', () => {
     expect(mergeMessages([], [{ id: '1', role: 'bot', text: 'a' }, { id: '1', role: 'bot', text: 'b' }], 's')).toEqual([
-      { id: '1', role: 'bot', text: 'b', src: 's', pending: undefined, progress: undefined, streaming: undefined },
+      { id: '1', role: 'bot', text: 'b', src: 's', pending: undefined, streaming: undefined },
     ]);
   });
 });

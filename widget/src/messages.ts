@@ -15,8 +15,6 @@ export interface ChatMessage extends Message {
    * possibly delivered (`uncertain`: the service may have it, so it is not offered for resending).
    */
   pending?: 'sending' | 'queued' | 'uncertain';
-  /** Percentage of an upload's files sent so far. */
-  progress?: number;
   /** Text still arriving as `message_delta` events. */
   streaming?: boolean;
 }
@@ -34,7 +32,7 @@ export function mergeMessages(list: ChatMessage[], incoming: Message[], src: Sou
   const out = list.slice();
   const added: ChatMessage[] = [];
   for (const m of incoming) {
-    const next: ChatMessage = { ...m, src, pending: undefined, progress: undefined, streaming: undefined };
+    const next: ChatMessage = { ...m, src, pending: undefined, streaming: undefined };
     const i = findIndex(out, m, src);
     const j = i < 0 ? findIndex(added, m, src) : -1;
     if (i >= 0) out[i] = { ...out[i], ...next };

@@ -42,11 +42,11 @@ export function createOutbox(key: string, d: OutboxDeps) {
   const save = () => d.remember(key, JSON.stringify(items.filter((o) => !o.files)));
 
   // Any source: a retried upload's text may already be confirmed while its files go again.
-  function mark(pending: ChatMessage['pending'], clientIds: string[], progress?: number) {
-    st.messages.value = st.messages.value.map((m) => (clientIds.includes(m.clientId!) ? { ...m, pending, progress } : m));
+  function mark(pending: ChatMessage['pending'], clientIds: string[]) {
+    st.messages.value = st.messages.value.map((m) => (clientIds.includes(m.clientId!) ? { ...m, pending } : m));
   }
 
-  /** A refused item: its text back in the box (or its files kept for Retry), and the reason reported. */
+  /** A refused item: its text back in the box (its files stay as chips for Retry), and the reason reported. */
   function refused(item: Outgoing, e: ApiErrorType) {
     if (e.code === 'conversation_archived') conversation.setConvo('archived');
     // Uploads being off is not the conversation's end.
@@ -55,7 +55,7 @@ export function createOutbox(key: string, d: OutboxDeps) {
       // A text that already arrived stays on screen.
       if (item.sent) mark(undefined, [item.clientId]);
       else st.messages.value = st.messages.value.filter((m) => m.clientId !== item.clientId || m.src !== 'l');
-      if (item.files) st.upload.value = { code: e.code, item };
+      if (item.files) uploads.refused(item, e.code);
       else {
         st.draft.value = st.draft.value ? item.text + '\n' + st.draft.value : item.text;
         st.failed.value = true;
@@ -123,7 +123,6 @@ export function createOutbox(key: string, d: OutboxDeps) {
   const uploads = createUploads(d.bff, st, auth, {
     start: d.start,
     queue,
-    mark,
     resend(item) {
       items.push(item);
       void pump();
@@ -138,7 +137,10 @@ export function createOutbox(key: string, d: OutboxDeps) {
       queue({ clientId: newId(), text });
       return true;
     },
+    /** Sends the composer's text with the chosen files; false when none are waiting. */
+    sendFiles: uploads.send,
     attach: uploads.attach,
+    removeFile: uploads.remove,
     retryUpload: uploads.retry,
     /** Back online: sends what waited, at once. */
     resume() {

@@ -15,6 +15,16 @@ export interface Outgoing {
   sent?: boolean;
 }
 
+/** A file chosen for the next message, shown as a chip above the composer until it has gone. */
+export interface Chosen {
+  id: string;
+  file: File;
+  /** Percentage sent while it uploads; undefined before the send and after a refusal. */
+  progress?: number;
+  /** The last try was refused: it stays for Retry or removal. */
+  failed?: boolean;
+}
+
 /** Creates the signals of one widget. */
 export function createState() {
   const convo = signal<Convo>('none');
@@ -37,8 +47,13 @@ export function createState() {
     /** The last message was refused; its text is back in `draft`. */
     failed: signal(false),
     online: signal(navigator.onLine !== false),
-    /** Why the last files were not sent (`too_many`, `too_big` or the BFF's code); `item` can be retried. */
-    upload: signal<{ code: string; item?: Outgoing } | undefined>(undefined),
+    /**
+     * Why files were not taken (`too_many`, `too_big`, with the refused `names`) or not sent (the
+     * BFF's code); `item`: files whose message already arrived, retried without it.
+     */
+    upload: signal<{ code: string; item?: Outgoing; names?: string[] } | undefined>(undefined),
+    /** The files chosen for the next message (chips), and those uploading or refused. */
+    chosen: signal<Chosen[]>([]),
     /** The code of a stream `error` (e.g. `budget_exhausted`) until the next answer arrives. */
     notice: signal<string | undefined>(undefined),
     escalating,

@@ -83,9 +83,9 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
 
   const outbox = createOutbox(auth.key + ':q', { bff, st, auth, conversation, start, startsNew: () => signedIn.fresh, restart, report, remember });
 
-  /** Sends the composer's text (also the retry after a failed send). */
+  /** Sends the composer's text, with the chosen files if any (also the retry after a failed send). */
   function submit() {
-    if (outbox.send(st.draft.value)) st.draft.value = '';
+    if (!outbox.sendFiles() && outbox.send(st.draft.value)) st.draft.value = '';
   }
 
   /** Starts over: the next message opens a new conversation (other tabs follow). */
@@ -104,6 +104,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   /** `Parley('reset')`, e.g. on logout: this browser forgets the conversation, its tokens and the user, in every tab. */
   function reset() {
     clearAll();
+    st.chosen.value = [];
     prechat.forget();
     signedIn.logout();
   }
@@ -217,7 +218,10 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     setInline: (inline: boolean) => void (st.inline.value = inline),
     send: outbox.send,
     submit,
+    /** Adds files as chips for the next message (those over the limits are refused). */
     attach: outbox.attach,
+    /** Takes a chosen file away. */
+    removeFile: outbox.removeFile,
     retryUpload: outbox.retryUpload,
     /** Hides the message about the last files (the × beside it). */
     dismissUpload: () => void (st.upload.value = undefined),

@@ -117,6 +117,18 @@ textarea::placeholder{color:var(--mu)}
 .composer .icon{width:42px;height:42px;color:var(--mu)}
 .progress{width:140px;max-width:100%;height:4px;border-radius:2px;background:var(--bd);overflow:hidden}
 .progress i{display:block;height:100%;background:var(--ac);transition:width .2s}
+.chips{display:flex;flex-wrap:wrap;gap:6px;margin:0;padding:8px 12px 0;list-style:none;max-height:35vh;overflow-y:auto;border-top:1px solid var(--bd)}
+.chips+.composer{border-top:0}
+.chip{display:flex;align-items:center;gap:6px;max-width:100%;padding:3px;padding-inline-start:4px;border:1px solid var(--bd);border-radius:10px;font-size:13px}
+.chip.failed{border-color:var(--ef)}
+.chip canvas,.chip>svg{flex:none;width:32px;height:32px;border-radius:6px}
+.chip>svg{padding:4px;color:var(--mu)}
+.chip .name{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:130px}
+.chip .size{color:var(--mu);white-space:nowrap}
+.chip .progress{width:48px}
+.chip .status{margin:0}
+.chip .icon{width:28px;height:28px}
+.chip .icon svg{width:16px;height:16px}
 .send,.primary{border:0;background:var(--a);color:var(--at)}
 .send{width:42px;height:42px;border-radius:50%;display:grid;place-items:center;flex:none}
 .send:disabled{cursor:default;background:var(--bb);color:var(--mu)}

@@ -1,12 +1,13 @@
 /**
- * File uploads: the limit check before anything is sent, the user's message for the files, and
- * the multipart request to `POST /api/upload` with upload progress. Uploads go through the
+ * File uploads: chosen files wait as chips (`st.chosen`, checked against the limits as they come)
+ * until the visitor sends; then they go with the composer's text as one message to `POST
+ * /api/upload`, each chip showing its share of the upload's progress. Uploads go through the
  * store's outbox, so they keep their place among the messages.
  */
 import { ApiError, refusal } from './api.js';
 import type { Auth } from './auth.js';
-import { newId, type ChatMessage } from './messages.js';
-import type { Outgoing, State } from './state.js';
+import { newId } from './messages.js';
+import type { Chosen, Outgoing, State } from './state.js';
 
 /** What the uploads need of the store's outbox. */
 interface Outbox {
@@ -16,53 +17,104 @@ interface Outbox {
   queue(item: Outgoing): void;
   /** Queues the item again without showing it twice. */
   resend(item: Outgoing): void;
-  mark(pending: ChatMessage['pending'], clientIds: string[], progress?: number): void;
 }
 
-/** The upload actions of one store: `attach` and `retry` for the UI, `upload` for the outbox. */
+/** The upload actions of one store: `attach`, `remove`, `send` and `retry` for the UI, `upload` and `refused` for the outbox. */
 export function createUploads(bff: string, st: State, auth: Auth, out: Outbox) {
+  /** Changes the chips of `files` (by `File` identity: a chip is its file). */
+  const chips = (files: File[], change: Partial<Chosen> | null) =>
+    (st.chosen.value = st.chosen.value.flatMap((c) => (!files.includes(c.file) ? [c] : change ? [{ ...c, ...change }] : [])));
+
   /** Sends an item's files, after starting the conversation with its text if there is none. */
   async function upload(item: Outgoing) {
+    const files = item.files!;
     if (!auth.session) {
       await out.start(item);
       item.sent = true;
     }
-    const progress = (p: number) => out.mark('sending', [item.clientId], p);
-    progress(0);
-    await auth.withToken((token) => post(bff, token, item, progress));
+    chips(files, { progress: 0, failed: false });
+    try {
+      // One request for all files, which go in order: each chip shows the part of its own bytes sent.
+      const starts = files.map((_, i) => files.slice(0, i).reduce((n, f) => n + f.size, 0));
+      const progress = (loaded: number) => {
+        st.chosen.value = st.chosen.value.map((c) => {
+          const i = files.indexOf(c.file);
+          const part = (loaded - starts[i]!) / (c.file.size || 1);
+          return i < 0 ? c : { ...c, progress: Math.round(100 * Math.min(1, Math.max(0, part))) };
+        });
+      };
+      await auth.withToken((token) => post(bff, token, item, progress));
+      chips(files, null);
+    } catch (e) {
+      // The service may have them: gone from the chips, the message says "may have been sent".
+      if (e instanceof ApiError && e.code === 'send_uncertain') chips(files, null);
+      throw e;
+    }
   }
 
-  /** Sends `files` with the composer's text; nothing goes when they break the limits. */
+  /** Adds `files` as chips; those over the limits are refused here, by name. */
   function attach(files: File[]) {
     const lim = st.config.value?.limits;
-    const code = !lim ? '' : files.length > lim.maxUploadFiles ? 'too_many' : files.some((f) => f.size > lim.maxUploadBytes) ? 'too_big' : '';
-    st.upload.value = code ? { code } : undefined;
-    if (code || !files.length) return;
+    const fit = files.filter((f) => !lim || f.size <= lim.maxUploadBytes);
+    const room = lim ? Math.max(0, lim.maxUploadFiles - st.chosen.value.length) : fit.length;
+    const left = files.filter((f) => !fit.includes(f)).concat(fit.slice(room));
+    // A refused send's message (with its Retry) stands until dealt with; an earlier limits message goes.
+    if (left.length) st.upload.value = { code: fit.length > room ? 'too_many' : 'too_big', names: left.map((f) => f.name) };
+    else if (st.upload.value?.names) st.upload.value = undefined;
+    st.chosen.value = [...st.chosen.value, ...fit.slice(0, room).map((file) => ({ id: newId(), file }))];
+  }
+
+  /** Sends the composer's text with the chips not already on their way; false when there are none. */
+  function send(): boolean {
+    const files = st.chosen.value.filter((c) => c.progress === undefined).map((c) => c.file);
+    if (!files.length) return false;
     // The message names the files after the composer's text (4000 characters at most, as the BFF wants).
     const draft = st.draft.value.trim();
     const names = '📎 ' + files.map((f) => f.name).join(', ');
     st.draft.value = '';
+    st.upload.value = undefined;
+    chips(files, { progress: 0, failed: false });
     out.queue({ clientId: newId(), text: (draft ? draft + '\n' + names : names).slice(0, 4000), files });
+    return true;
   }
 
-  /** Sends the failed upload again: only its files when its text already arrived (the message is on screen). */
+  /**
+   * Refused files: their chips say so and stay for Retry. A message that never arrived leaves the
+   * thread, and its text goes back into the composer, so nothing typed is lost.
+   */
+  function refused(item: Outgoing, code: string) {
+    const arrived = item.sent || st.messages.value.some((m) => m.clientId === item.clientId);
+    chips(item.files!, { progress: undefined, failed: true });
+    st.upload.value = { code, item: arrived ? item : undefined };
+    const typed = item.text.replace(/\n?📎 [^\n]*$/, '');
+    if (!arrived && typed) st.draft.value = st.draft.value ? typed + '\n' + st.draft.value : typed;
+  }
+
+  /** Retry: the refused files alone when their message is on screen, else the composer's text with the chips. */
   function retry() {
     const item = st.upload.value?.item;
     st.upload.value = undefined;
-    if (!item) return;
-    if (!item.sent && !st.messages.value.some((m) => m.clientId === item.clientId)) return out.queue(item);
+    if (!item) return void send();
+    item.files = st.chosen.value.filter((c) => c.failed).map((c) => c.file);
+    if (!item.files.length) return;
     item.sent = true;
+    chips(item.files, { progress: 0, failed: false });
     out.resend(item);
   }
 
-  return { upload, attach, retry };
+  /** Takes a chip away (the × on it). */
+  function remove(id: string) {
+    st.chosen.value = st.chosen.value.filter((c) => c.id !== id);
+  }
+
+  return { upload, attach, send, refused, retry, remove };
 }
 
 /**
  * Posts the item's files (and its text, unless that already arrived) as multipart with `token`;
- * `XMLHttpRequest` because `fetch` reports no upload progress. `progress` gets the percentage sent.
+ * `XMLHttpRequest` because `fetch` reports no upload progress. `progress` gets the bytes of the files sent so far.
  */
-function post(bff: string, token: string, item: Outgoing, progress: (pct: number) => void): Promise<unknown> {
+function post(bff: string, token: string, item: Outgoing, progress: (loaded: number) => void): Promise<unknown> {
   const form = new FormData();
   for (const f of item.files!) form.append('files', f);
   if (!item.sent) {
@@ -73,7 +125,9 @@ function post(bff: string, token: string, item: Outgoing, progress: (pct: number
     const x = new XMLHttpRequest();
     x.open('POST', bff + '/api/upload');
     x.setRequestHeader('authorization', 'Bearer ' + token);
-    x.upload.onprogress = (e) => e.lengthComputable && progress(Math.round((100 * e.loaded) / e.total));
+    // The multipart framing is spread over the files in proportion: `loaded` in file bytes.
+    const bytes = item.files!.reduce((n, f) => n + f.size, 0);
+    x.upload.onprogress = (e) => e.lengthComputable && progress((e.loaded / e.total) * bytes);
     x.onload = () => {
       let data: unknown = {};
       try {

@@ -1,10 +1,12 @@
 /**
  * The text box: Enter sends, Shift+Enter adds a line; a refused message comes back with a retry.
- * With uploads on, an attach button opens the file picker, and files pasted into the box are sent
- * the same way; files over the limits are refused here.
+ * With uploads on, an attach button opens the file picker; picked, pasted (and dropped, Panel.tsx)
+ * files wait as chips above the box and go with the next send. Files over the limits are refused
+ * as they come, by name.
  */
 import { useRef } from 'preact/hooks';
 import { fill, textDir } from '../i18n.js';
+import { Chips } from './Chips.js';
 import type { Ctx } from './ctx.js';
 import { CLIP, CLOSE, Icon, SEND } from './Icon.js';
 
@@ -16,6 +18,8 @@ export function Composer({ ctx }: { ctx: Ctx }) {
   const lim = config?.limits;
   const up = store.upload.value;
   const picker = useRef<HTMLInputElement>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const chosen = store.chosen.value;
   const upText =
     up &&
     (up.code === 'too_many'
@@ -40,7 +44,8 @@ export function Composer({ ctx }: { ctx: Ctx }) {
       {upText && (
         <p class="error" role="alert">
           {upText}
-          {up.item && (
+          {up.names && <bdi>{fill(strings.notAdded, { names: up.names.join(', ') })}</bdi>}
+          {(up.item || chosen.some((c) => c.failed)) && (
             <button type="button" onClick={store.retryUpload}>
               {strings.retry}
             </button>
@@ -50,6 +55,7 @@ export function Composer({ ctx }: { ctx: Ctx }) {
           </button>
         </p>
       )}
+      <Chips ctx={ctx} box={box} />
       <form
         class="composer"
         onSubmit={(e) => {
@@ -78,6 +84,7 @@ export function Composer({ ctx }: { ctx: Ctx }) {
         {/* Typed text in its own direction, whatever the widget's; an empty box in its placeholder's
             (the browser reads an empty dir=auto box as left to right) */}
         <textarea
+          ref={box}
           dir={text ? 'auto' : textDir(strings.placeholder)}
           rows={1}
           aria-label={strings.message}
@@ -99,7 +106,7 @@ export function Composer({ ctx }: { ctx: Ctx }) {
             }
           }}
         />
-        <button type="submit" class="send" aria-label={strings.send} disabled={!text.trim()}>
+        <button type="submit" class="send" aria-label={strings.send} disabled={!text.trim() && !chosen.some((c) => c.progress === undefined)}>
           <Icon d={SEND} />
         </button>
       </form>

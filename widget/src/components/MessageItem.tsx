@@ -41,12 +41,6 @@ export function MessageItem({ m, ctx, last, prev, votable, joined }: { m: ChatMe
           </div>
         )}
         {m.badge && <BadgeView badge={m.badge} ctx={ctx} last={last} />}
-        {m.progress !== undefined && (
-          <div class="progress" role="progressbar" aria-label={strings.uploading} aria-valuenow={m.progress}>
-            {/* A CSSOM width, not a style attribute: allowed under a CSP without unsafe-inline. */}
-            <i style={{ width: m.progress + '%' }} />
-          </div>
-        )}
         {m.pending === 'queued' && <div class="status">{strings.queued}</div>}
         {m.pending === 'uncertain' && <div class="status">{strings.uncertain}</div>}
         {m.stopped && <div class="status">{strings.stopped}</div>}

@@ -25,8 +25,14 @@ async function pick(...files: File[]) {
   fireEvent.change(picker(), { target: { files } });
   await act(flush);
 }
+/** Presses Send, which sends the composer's text with the chips' files. */
+async function send() {
+  fireEvent.submit(document.querySelector('form.composer')!);
+  await act(flush);
+}
 const log = () => screen.getByRole('log');
-const bar = () => screen.queryByRole('progressbar', { name: 'Uploading' });
+const bar = (name: string) => screen.queryByRole('progressbar', { name: 'Uploading ' + name });
+const chips = () => screen.queryAllByRole('listitem').filter((li) => li.closest('ul.chips'));
 
 freshBrowserEachTest(() => {
   cleanup();
@@ -58,30 +64,37 @@ describe('attach button', () => {
   });
 });
 
-describe('limits, checked before anything is sent', () => {
-  it('refuses more files than allowed at once', async () => {
+describe('limits, checked as files are chosen', () => {
+  it('takes files up to the number allowed and names those it refused', async () => {
     const { api } = await mount();
     await pick(...['a', 'b', 'c', 'd', 'e', 'f'].map((n) => file(n + '.txt')));
-    expect(screen.getByRole('alert').textContent).toBe('At most 5 files at a time.');
+    expect(screen.getByRole('alert').textContent).toBe('At most 5 files at a time.Not added: f.txt');
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    expect(chips().map((li) => li.querySelector('.name')!.textContent)).toEqual(['a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt']);
+    // Chips already count: one more is one too many.
+    await pick(file('g.txt'));
+    expect(screen.getByRole('alert').textContent).toBe('At most 5 files at a time.Not added: g.txt');
+    expect(chips()).toHaveLength(5);
     expect(FakeXHR.all).toHaveLength(0);
     expect(api.to('POST', '/api/').filter((call) => call.path !== '/api/events/ticket')).toHaveLength(0); // the stream's ticket aside
     expect(log().querySelector('.msg.user')).toBeNull();
   });
 
-  it('refuses a file over the size limit, naming the limit in megabytes', async () => {
+  it('refuses a file over the size limit by name, naming the limit in megabytes, and takes the others', async () => {
     seedSession();
     const { api } = await mount();
     await pick(file('small.txt'), file('huge.mov', 10 * MB + 1));
-    expect(screen.getByRole('alert').textContent).toBe('Files can be at most 10 MB each.');
+    expect(screen.getByRole('alert').textContent).toBe('Files can be at most 10 MB each.Not added: huge.mov');
+    expect(chips().map((li) => li.querySelector('.name')!.textContent)).toEqual(['small.txt']);
     expect(FakeXHR.all).toHaveLength(0);
     expect(api.to('POST', '/api/').filter((call) => call.path !== '/api/events/ticket')).toHaveLength(0); // the stream's ticket aside
-    expect(log().querySelector('.msg.user')).toBeNull();
 
-    // Files within the limits clear the message and go.
-    await pick(file('small.txt'), file('exact.mov', 10 * MB));
+    // Files within the limits clear the message; nothing goes before Send.
+    await pick(file('exact.mov', 10 * MB));
     expect(screen.queryByRole('alert')).toBeNull();
-    expect(FakeXHR.all).toHaveLength(1);
+    expect(FakeXHR.all).toHaveLength(0);
+    await send();
+    expect(FakeXHR.last.fields.files).toEqual(['small.txt', 'exact.mov']);
   });
 
   it('drops a limit refusal once a later message is sent, and the reader can dismiss it', async () => {
@@ -90,8 +103,7 @@ describe('limits, checked before anything is sent', () => {
     await pick(file('huge.mov', 11 * MB));
     expect(screen.getByRole('alert').textContent).toContain('Files can be at most 10 MB each.');
     fireEvent.input(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'never mind' } });
-    fireEvent.submit(document.querySelector('form.composer')!);
-    await act(flush);
+    await send();
     expect(screen.queryByRole('alert')).toBeNull();
 
     await pick(file('huge.mov', 11 * MB));
@@ -102,33 +114,42 @@ describe('limits, checked before anything is sent', () => {
   it('says it in the widget language', async () => {
     await mount({}, { strings: pickStrings(fr) });
     await pick(file('huge.mov', 11 * MB));
-    expect(screen.getByRole('alert').textContent).toBe('Chaque fichier doit faire au maximum 10 Mo.');
+    expect(screen.getByRole('alert').textContent).toBe('Chaque fichier doit faire au maximum 10 Mo.Non ajoutés : huge.mov');
   });
 });
 
 describe('sending', () => {
-  it('shows the files as a message with a progress bar that follows the upload, then reconciles the echo', async () => {
+  it('sends the composer text with the chips; each chip shows its own share of the upload, then the echo is reconciled', async () => {
     seedSession();
     await mount();
-    fireEvent.input(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'my receipt' } });
-    await pick(file('a.pdf'), file('b.png'));
+    const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
+    fireEvent.input(box, { target: { value: 'my receipt' } });
+    await pick(file('a.pdf', 300), file('b.png', 100));
+    // Chosen, not sent: the text stays in the box until Send.
+    expect(FakeXHR.all).toHaveLength(0);
+    expect(box.value).toBe('my receipt');
+    await send();
 
     const x = FakeXHR.last;
     expect([x.method, x.url, x.headers.authorization]).toEqual(['POST', 'https://bff.test/api/upload', 'Bearer tok1']);
     const clientId = x.fields.clientId![0]!;
     expect(x.fields).toEqual({ files: ['a.pdf', 'b.png'], text: ['my receipt\n📎 a.pdf, b.png'], clientId: [clientId] });
-    expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe('');
+    expect(box.value).toBe('');
     expect(screen.getByText('my receipt 📎 a.pdf, b.png', { normalizer: (s) => s.replace(/\s+/g, ' ') })).toBeTruthy();
-    expect(bar()!.getAttribute('aria-valuenow')).toBe('0');
+    expect([bar('a.pdf'), bar('b.png')].map((b) => b!.getAttribute('aria-valuenow'))).toEqual(['0', '0']);
+    // No removing what is on its way.
+    expect(screen.queryByRole('button', { name: 'Remove a.pdf' })).toBeNull();
 
-    act(() => x.progress(512, 1024));
-    expect(bar()!.getAttribute('aria-valuenow')).toBe('50');
-    act(() => x.progress(1024, 1024));
-    expect(bar()!.getAttribute('aria-valuenow')).toBe('100');
+    // 400 bytes of files in a body of 800 (the rest is multipart framing): half the body is a.pdf's 200 of 300.
+    act(() => x.progress(400, 800));
+    expect([bar('a.pdf'), bar('b.png')].map((b) => b!.getAttribute('aria-valuenow'))).toEqual(['67', '0']);
+    act(() => x.progress(700, 800));
+    expect([bar('a.pdf'), bar('b.png')].map((b) => b!.getAttribute('aria-valuenow'))).toEqual(['100', '50']);
 
     act(() => x.respond(202, { jobId: 'j1' }));
     await act(flush);
-    expect(bar()).toBeNull();
+    expect(chips()).toHaveLength(0);
+    expect(screen.queryByRole('progressbar')).toBeNull();
     expect(screen.getByRole('status', { name: 'Typing…' })).toBeTruthy();
     act(() => FakeEventSource.last.emit('message', { id: 'u9', role: 'user', text: 'my receipt\n📎 a.pdf, b.png', clientId }, 1));
     act(() => FakeEventSource.last.emit('message', { id: 'b9', role: 'bot', text: 'Received 2 files: a.pdf, b.png.' }, 2));
@@ -136,9 +157,24 @@ describe('sending', () => {
     expect(screen.getByText('Received 2 files: a.pdf, b.png.')).toBeTruthy();
   });
 
+  it('Enter sends the chips without any text; Send is enabled by chips alone', async () => {
+    seedSession();
+    await mount();
+    const sendButton = screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement;
+    expect(sendButton.disabled).toBe(true);
+    await pick(file('a.pdf'));
+    expect(sendButton.disabled).toBe(false);
+    fireEvent.keyDown(screen.getByRole('textbox', { name: 'Message' }), { key: 'Enter' });
+    await act(flush);
+    expect(FakeXHR.last.fields).toMatchObject({ files: ['a.pdf'], text: ['📎 a.pdf'] });
+    // The only chip is on its way: nothing left to send.
+    expect(sendButton.disabled).toBe(true);
+  });
+
   it('starts the conversation with the file names first when there is none', async () => {
     const { api } = await mount({ 'POST /api/session': { status: 201, body: sessionBody(1) } });
     await pick(file('a.pdf'));
+    await send();
     const [start] = api.to('POST', '/api/session');
     expect(start!.body.text).toBe('📎 a.pdf');
     // The text already arrived with the session: the upload carries the files only.
@@ -154,6 +190,7 @@ describe('sending', () => {
     seedSession();
     const { api } = await mount({ 'POST /api/token': { body: { token: 'tok2', refreshToken: 'ref2', expiresAt: new Date(Date.now() + 900_000).toISOString() } } });
     await pick(file('a.pdf'));
+    await send();
     act(() => FakeXHR.last.respond(401, { error: { code: 'token_expired', message: 'expired' } }));
     await act(flush);
     expect(api.to('POST', '/api/token')).toHaveLength(1);
@@ -168,6 +205,7 @@ describe('sending', () => {
     seedSession();
     await mount();
     await pick(file('a.pdf'));
+    await send();
     act(() => FakeXHR.last.fail());
     await act(flush);
     expect(screen.getByText('Waiting for connection…')).toBeTruthy();
@@ -179,45 +217,61 @@ describe('sending', () => {
   });
 });
 
-describe('refusals keep the files for Retry', () => {
+describe('refusals keep the files as chips for Retry, and the text in the box', () => {
   it.each([
     [413, 'payload_too_large', 'These files are too large to send.'],
     [403, 'feature_disabled', "Files can't be sent here."],
     [503, 'upstream_unavailable', 'Your files were not sent.'],
-  ])('%i %s: says so, and Retry sends the same files again', async (status, code, text) => {
+  ])('%i %s: says so on the chips, the text comes back, and Retry sends both again', async (status, code, text) => {
     seedSession();
     const { events } = await mount();
-    await pick(file('a.pdf'));
+    const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
+    fireEvent.input(box, { target: { value: 'my receipt' } });
+    await pick(file('a.pdf'), file('b.pdf'));
+    await send();
     act(() => FakeXHR.last.respond(status, { error: { code, message: 'no' } }));
     await act(flush);
     expect(screen.getByRole('alert').textContent).toBe(text + 'Retry');
-    expect(screen.queryByText('📎 a.pdf')).toBeNull();
+    expect(screen.queryByText(/📎 a\.pdf/)).toBeNull();
+    // Nothing typed is lost; each refused file says so and can still be removed.
+    expect(box.value).toBe('my receipt');
+    expect(chips().map((li) => li.textContent)).toEqual(['a.pdf5 bytesNot sent', 'b.pdf5 bytesNot sent']);
+    expect(screen.getByRole('button', { name: 'Remove b.pdf' })).toBeTruthy();
     expect(events).toContainEqual(['error', { code, message: 'no' }]);
     // Refused files are not the end of the conversation.
     expect(stored().sessionId).toBe('s1');
-    expect(screen.getByRole('textbox', { name: 'Message' })).toBeTruthy();
 
+    fireEvent.click(screen.getByRole('button', { name: 'Remove b.pdf' }));
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await act(flush);
     expect(screen.queryByRole('alert')).toBeNull();
     expect(FakeXHR.all).toHaveLength(2);
     expect(FakeXHR.last.fields.files).toEqual(['a.pdf']);
-    expect(FakeXHR.last.fields.text).toEqual(['📎 a.pdf']);
+    expect(FakeXHR.last.fields.text).toEqual(['my receipt\n📎 a.pdf']);
+    expect(box.value).toBe('');
     act(() => FakeXHR.last.respond(202, { jobId: 'j2' }));
     await act(flush);
-    expect(screen.getByText('📎 a.pdf')).toBeTruthy();
+    expect(screen.getByText('my receipt 📎 a.pdf', { normalizer: (s) => s.replace(/\s+/g, ' ') })).toBeTruthy();
+    expect(chips()).toHaveLength(0);
   });
 
   it('does not send the text twice when only the files failed', async () => {
     const { api } = await mount({ 'POST /api/session': { status: 201, body: sessionBody(1) } });
     await pick(file('a.pdf'));
+    await send();
     act(() => FakeXHR.last.respond(500, { error: { code: 'internal_error', message: 'boom' } }));
     await act(flush);
-    // The conversation started with the names: that message stays.
+    // The conversation started with the names: that message stays, and its text is not put back.
     expect(screen.getByText('📎 a.pdf')).toBeTruthy();
+    expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe('');
+    expect(chips().map((li) => li.textContent)).toEqual(['a.pdf5 bytesNot sent']);
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await act(flush);
     expect(FakeXHR.last.fields).toEqual({ files: ['a.pdf'] });
+    expect(bar('a.pdf')).toBeTruthy();
+    act(() => FakeXHR.last.respond(202, { jobId: 'j2' }));
+    await act(flush);
+    expect(chips()).toHaveLength(0);
     expect(api.to('POST', '/api/session')).toHaveLength(1);
     expect(log().querySelectorAll('.msg.user')).toHaveLength(1);
   });
@@ -226,6 +280,7 @@ describe('refusals keep the files for Retry', () => {
     seedSession();
     await mount();
     await pick(file('a.pdf'));
+    await send();
     const clientId = FakeXHR.last.fields.clientId![0];
     act(() => FakeEventSource.last.emit('message', { id: 'u1', role: 'user', text: '📎 a.pdf', clientId }, 1));
     act(() => FakeXHR.last.respond(502, { error: { code: 'upstream_unavailable', message: 'flow down' } }));

@@ -22,7 +22,7 @@ freshBrowserEachTest(cleanup);
 beforeEach(() => mockXHR());
 
 describe('files dropped on the panel or pasted into the message box', () => {
-  it('a drop anywhere on the panel sends the files like the attach button', async () => {
+  it('a drop anywhere on the panel adds the files as chips, like the attach button', async () => {
     await mount();
     const over = dragged('dragover', []);
     screen.getByRole('log').dispatchEvent(over);
@@ -31,6 +31,9 @@ describe('files dropped on the panel or pasted into the message box', () => {
     screen.getByRole('dialog').dispatchEvent(drop);
     await act(flush);
     expect(drop.defaultPrevented).toBe(true);
+    expect(screen.getByRole('button', { name: 'Remove shot.png' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await act(flush);
     expect(FakeXHR.all).toHaveLength(1);
     expect(FakeXHR.last.fields.files).toEqual(['shot.png']);
   });
@@ -48,6 +51,9 @@ describe('files dropped on the panel or pasted into the message box', () => {
     expect(FakeXHR.all).toHaveLength(0);
     expect(paste([file('clip.png')]).defaultPrevented).toBe(true);
     await act(flush);
+    expect(screen.getByRole('list', { name: 'Files to send' }).textContent).toContain('clip.png');
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await act(flush);
     expect(FakeXHR.last.fields.files).toEqual(['clip.png']);
   });
 
@@ -58,6 +64,7 @@ describe('files dropped on the panel or pasted into the message box', () => {
     expect(over.defaultPrevented).toBe(false);
     screen.getByRole('dialog').dispatchEvent(dragged('drop', [file('shot.png')]));
     await act(flush);
+    expect(screen.queryByRole('list', { name: 'Files to send' })).toBeNull();
     expect(FakeXHR.all).toHaveLength(0);
   });
 });
