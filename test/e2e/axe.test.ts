@@ -82,6 +82,22 @@ it('the widget: closed launcher, open and empty, with rich answers, handed to a 
   expect(tab.problems).toEqual([]);
 });
 
+it('the widget with files chosen as chips, and one refused for its size', async () => {
+  const phone = await openHostPage(world);
+  const { page } = phone;
+  await launcher(page).click();
+  await panel(page).getByRole('button', { name: 'Attach files' }).waitFor();
+  await page.locator('[data-parley] input[type=file]').setInputFiles([
+    { name: 'receipt.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') },
+    { name: 'too-big.mov', mimeType: 'video/quicktime', buffer: Buffer.alloc(10 * 1024 * 1024 + 1) },
+  ]);
+  await panel(page).getByRole('button', { name: 'Remove receipt.pdf' }).waitFor();
+  await panel(page).getByRole('alert').filter({ hasText: 'Not added: too-big.mov' }).waitFor();
+  await checkAtEachWidth(page, 'files chosen, one refused');
+  expect(phone.problems).toEqual([]);
+  await phone.context.close();
+});
+
 it('the demo shop, signed out and signed in', async () => {
   const page = await tab.context.newPage();
   await page.goto(`${world.bffOrigin}/`);
