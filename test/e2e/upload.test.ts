@@ -142,3 +142,39 @@ it('at 375 px: two images as chips with thumbnails, one removed by keyboard, the
   expect(phone.problems).toEqual([]);
   await context.close();
 });
+
+it('a refused upload: each chip says so, the text is back in the box, Retry sends them again', async () => {
+  const phone = await openHostPage(world, { viewport: { width: 375, height: 740 } });
+  const { page, context } = phone;
+  await launcher(page).click();
+  await panel(page).getByRole('button', { name: 'Attach files' }).waitFor();
+  // The first upload is answered as if the service's upload flow were down; the next one goes through.
+  let refuse = true;
+  await page.route('**/api/upload', (route) =>
+    refuse
+      ? ((refuse = false), route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { code: 'upstream_unavailable', message: 'down' } }) }))
+      : route.continue(),
+  );
+  await sendMessage(page, 'help');
+  await log(page).getByText("Here's what I can do in this demo:").waitFor({ timeout: ANSWER_MS });
+  await composer(page).fill('my receipts');
+  await page.locator('[data-parley] input[type=file]').setInputFiles([
+    { name: 'march.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 march') },
+    { name: 'april.png', mimeType: 'image/png', buffer: png(48, [40, 160, 90]) },
+  ]);
+  await send(page);
+  await panel(page).getByRole('alert').filter({ hasText: 'Your files were not sent.' }).waitFor({ timeout: ANSWER_MS });
+  const chips = panel(page).getByRole('list', { name: 'Files to send' }).getByRole('listitem');
+  expect(await chips.locator('.status').allTextContents()).toEqual(['Not sent', 'Not sent']);
+  expect(await composer(page).inputValue()).toBe('my receipts');
+  expect(await userBubbles(page).allTextContents()).toEqual(['help']);
+  await page.screenshot({ path: `${SCREENSHOTS}phone-upload-refused.png` });
+
+  await panel(page).getByRole('button', { name: 'Retry' }).click();
+  await expect.poll(() => userBubbles(page).allTextContents(), { timeout: ANSWER_MS }).toEqual(['help', 'my receipts\n📎 march.pdf, april.png']);
+  await log(page).getByText(/Received 2 files: march\.pdf .*april\.png/).waitFor({ timeout: ANSWER_MS });
+  expect(await chips.count()).toBe(0);
+  // The refusal was the route's, not the page's: the console has only the failed request to show.
+  expect(phone.problems.filter((p) => !/status of 503/.test(p))).toEqual([]);
+  await context.close();
+});
