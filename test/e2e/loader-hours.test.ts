@@ -52,7 +52,7 @@ describe('a launcher that follows the support hours', () => {
   it('is drawn for a visitor who already has a conversation, without asking first', async () => {
     const { page, context, problems } = await openHostPage(world, { url: host.url });
     await page.evaluate(() => (window as unknown as { Parley(m: string, t: string): void }).Parley('send', 'Where is my order?'));
-    await expect.poll(() => page.evaluate((key) => !!localStorage.getItem(key), `parley:${world.bffOrigin}`)).toBe(true);
+    await expect.poll(() => page.evaluate((key) => !!localStorage.getItem(key), `parley:${world.bffOrigin}`), { timeout: 20_000 }).toBe(true);
 
     await page.reload({ waitUntil: 'load' });
     await launcher(page).waitFor();

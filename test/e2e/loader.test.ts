@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composer, launcher, openHostPage, panel, startWorld, type World } from './harness.js';
+import { composer, launcher, openHostPage, panel, sendMessage, startWorld, type World } from './harness.js';
 
 let world: World;
 beforeAll(async () => {
@@ -52,6 +52,39 @@ describe('the loader', () => {
     await page.reload({ waitUntil: 'load' });
     await launcher(page).waitFor();
     expect(await page.evaluate(() => (window as unknown as { drawnBy: object }).drawnBy)).toEqual({ domContentLoaded: false, load: false });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('a returning visitor gets the chat at idle, found without a synchronous storage read; after a reset the next visit is a first one', async () => {
+    const { page, context, problems } = await openHostPage(world, {});
+    const key = `parley:${world.bffOrigin}`;
+    const marked = () => page.evaluate(async (name) => (await indexedDB.databases()).some((db) => db.name === name), key);
+    await launcher(page).click();
+    await sendMessage(page, 'hello');
+    await expect.poll(marked).toBe(true);
+    // Counts the page's localStorage reads made before the chat's script is on the page.
+    await page.addInitScript(() => {
+      const w = window as unknown as { earlyReads: number };
+      const get = Storage.prototype.getItem;
+      w.earlyReads = 0;
+      Storage.prototype.getItem = function (this: Storage, k: string) {
+        if (!document.querySelector('script[src*="parley-chat"]')) w.earlyReads++;
+        return get.call(this, k);
+      };
+    });
+    const chat = page.waitForRequest((r) => chatFile.test(r.url()));
+    await page.reload({ waitUntil: 'load' });
+    await chat; // nobody touched the launcher
+    expect(await page.evaluate(() => (window as unknown as { earlyReads: number }).earlyReads)).toBe(0);
+    await page.evaluate(() => (window as unknown as { Parley(...a: unknown[]): void }).Parley('reset'));
+    await expect.poll(marked).toBe(false);
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.reload({ waitUntil: 'load' });
+    await launcher(page).waitFor();
+    await page.waitForTimeout(1500); // idle callbacks
+    expect(requests.filter((u) => chatFile.test(u))).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
   });

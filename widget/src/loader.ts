@@ -45,6 +45,7 @@ function start(script: HTMLScriptElement): void {
   let host: HTMLElement | undefined;
   let launcher: HTMLButtonElement | undefined;
   let frame: HTMLElement | undefined;
+  let knowing: Promise<boolean> | undefined;
 
   const option = (name: string): unknown => {
     let value: unknown;
@@ -182,20 +183,37 @@ function start(script: HTMLScriptElement): void {
 
   /** Draws the launcher, unless it follows the support hours and the team is away (visitors with a conversation always get it). */
   function show(): void {
-    if ((option('launcher') ?? d.launcher) !== 'hours' || known()) return draw();
-    // The one request a first visit makes, and only where the page asked for it (docs/embedding.md).
-    fetch(bff + '/api/config')
-      .then((r) => r.json())
-      .then(({ handoff: h }: { handoff?: { open: boolean; launcher: string } }) => (h?.launcher === 'hide' && !h.open) || draw())
-      .catch(draw); // unknown hours: the launcher rather than no way in
+    if ((option('launcher') ?? d.launcher) !== 'hours') return draw();
+    void known().then((yes) => {
+      if (yes) return draw();
+      // The one request a first visit makes, and only where the page asked for it (docs/embedding.md).
+      fetch(bff + '/api/config')
+        .then((r) => r.json())
+        .then(({ handoff: h }: { handoff?: { open: boolean; launcher: string } }) => (h?.launcher === 'hide' && !h.open) || draw())
+        .catch(draw); // unknown hours: the launcher rather than no way in
+    });
   }
 
-  /** This browser has a conversation with this BFF. */
-  function known(): boolean {
+  /**
+   * Whether this browser has a conversation with this BFF, asked without blocking the page: the chat
+   * keeps an empty IndexedDB database named like its storage key while it has one (session.ts), and
+   * `indexedDB.databases()` answers asynchronously, where a page's first localStorage read waits on
+   * the browser (15 ms of the main thread at 4× CPU, bench/page.ts). localStorage where the list is
+   * unavailable (Firefox before 126) or refused.
+   */
+  function known(): Promise<boolean> {
+    const key = 'parley:' + bff;
+    const stored = () => {
+      try {
+        return !!localStorage.getItem(key);
+      } catch {
+        return false; // storage blocked: a first visit as far as we can tell
+      }
+    };
     try {
-      return !!localStorage.getItem('parley:' + bff);
+      return (knowing ??= indexedDB.databases().then((list) => list.some((db) => db.name === key), stored));
     } catch {
-      return false; // storage blocked: a first visit as far as we can tell
+      return Promise.resolve(stored());
     }
   }
 
@@ -204,9 +222,8 @@ function start(script: HTMLScriptElement): void {
   whenReady(() => document.querySelector('parley-chat') && load());
   afterLoad(() => {
     show();
-    // This browser has a conversation: the chat comes now, so its stream, unread count and alerts stay
-    // live. (In a task of its own: the first storage read costs about as much as drawing the launcher.)
-    afterLoad(() => known() && load());
+    // This browser has a conversation: the chat comes now, so its stream, unread count and alerts stay live.
+    void known().then((yes) => yes && load());
   });
 }
 

@@ -37,8 +37,29 @@ export function loadSession(key: string): SessionData | undefined {
   }
 }
 
+const marked = new Map<string, boolean>();
+
+/**
+ * Keeps an empty IndexedDB database named `key` while this browser has a conversation. The loader
+ * asks `indexedDB.databases()` for it at idle, which answers without blocking the page, instead of
+ * reading localStorage (a page's first read of it waits on the browser). Without IndexedDB (some
+ * private modes) the loader reads localStorage.
+ */
+export function markConversation(key: string, has: boolean): void {
+  if (marked.get(key) === has) return;
+  marked.set(key, has);
+  try {
+    if (!has) return void indexedDB.deleteDatabase(key);
+    const open = indexedDB.open(key);
+    open.onsuccess = () => open.result.close();
+  } catch {
+    // No IndexedDB here: the loader's fallback finds the conversation in localStorage.
+  }
+}
+
 /** Stores the session, or removes it (which tells other tabs the conversation was reset). */
 export function saveSession(key: string, s: SessionData | undefined): void {
+  markConversation(key, !!s);
   try {
     if (s) localStorage.setItem(key, JSON.stringify(s));
     else localStorage.removeItem(key);

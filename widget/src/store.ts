@@ -16,7 +16,7 @@ import { serverCount } from './messages.js';
 import { createOutbox } from './outbox.js';
 import { createPrechat } from './prechat.js';
 import { createPrefs } from './prefs.js';
-import { loadSession } from './session.js';
+import { loadSession, markConversation } from './session.js';
 import { createSignedIn, sessionOf, type IdentitySource } from './signed-in.js';
 import { createState, type Outgoing, type State } from './state.js';
 import { createSync, type Emit } from './sync.js';
@@ -180,6 +180,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     addEventListener('offline', onOffline);
     document.addEventListener('visibilitychange', onVisible);
     const s = loadSession(auth.key);
+    markConversation(auth.key, !!s); // also for a conversation begun before the loader looked for the mark
     if (s) conversation.resume(s);
     prechat.restore();
     let saved: Outgoing[] = [];
