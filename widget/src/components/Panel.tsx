@@ -1,5 +1,5 @@
 /** The chat panel: header with actions, banners, the log, and the composer or the ended notice. */
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { asksForRating } from '../csat.js';
 import { langOf, localized } from '../i18n.js';
 import { asksPrechat } from '../prechat.js';
@@ -31,7 +31,8 @@ export function Panel({ ctx, onClose }: { ctx: Ctx; onClose?: () => void }) {
     const coarse = matchMedia('(pointer: coarse)').matches;
     (coarse ? box : box?.querySelector('textarea') || box)?.focus();
   };
-  useEffect(() => {
+  // Before the first paint, not a frame later: a click on the launcher lands in the text box at once.
+  useLayoutEffect(() => {
     if (onClose) focusInput();
   }, []);
   // Full screen on a phone, the floating panel is modal: Tab cycles inside it, not into the page behind.
