@@ -102,6 +102,9 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // A real browser on a shared CI machine: a test that fails is run once more, and the
+          // report still lists it as flaky (a real regression fails both times).
+          retry: process.env.CI ? 1 : 0,
         },
       },
       {
