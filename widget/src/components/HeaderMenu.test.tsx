@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, screen } from '@testing-library/preact';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
 import { createStore } from '../store.js';
 import { BFF, FakeEventSource, flush, freshBrowserEachTest, mockFetch, mountApp, PUBLIC_CONFIG, seedSession } from '../../test/support.js';
@@ -53,6 +53,22 @@ describe('the header menu', () => {
     await act(flush);
     expect(screen.queryByRole('menuitem', { name: 'Download transcript' })).toBeNull();
     expect(item('Sound')).toBeTruthy();
+  });
+
+  it('saves the transcript as the ended panel does: named after the site`s title, the greeting first', async () => {
+    seedSession();
+    await openPanel({ 'GET /api/messages': { body: { items: [{ id: '1', role: 'user', text: 'Where is my order?' }], hasMore: false } } });
+    let saved: Blob | undefined;
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (b: Blob) => ((saved = b), 'blob:x'), revokeObjectURL() {} }));
+    let file = '';
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      file = this.download;
+    });
+    fireEvent.click(more());
+    await act(flush);
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Download transcript' }));
+    await waitFor(() => expect(file).toMatch(/^Nimbus help \d{4}-\d\d-\d\d\.txt$/));
+    expect(await saved!.text()).toMatch(/^Nimbus help\n.*\n\nAssistant: Hello from the config\n\nYou: Where is my order\?\n\n$/);
   });
 
   it('Full height widens the floating panel to the window, and is remembered', async () => {

@@ -5,11 +5,11 @@
  * it and gives focus back to the button, Tab closes it and moves on.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { whoOf } from './Author.js';
 import type { Ctx } from './ctx.js';
 import { Icon, MORE } from './Icon.js';
 
-export function HeaderMenu({ ctx }: { ctx: Ctx }) {
+/** `transcript` saves the conversation as the panel shows it (its title and greeting, as the ended panel's button does). */
+export function HeaderMenu({ ctx, transcript }: { ctx: Ctx; transcript: () => void }) {
   const { store, strings } = ctx;
   const { prefs } = store;
   const [open, setOpen] = useState(false);
@@ -73,7 +73,7 @@ export function HeaderMenu({ ctx }: { ctx: Ctx }) {
       {open && (
         <div ref={list} id="parley-menu" class="menu" role="menu" aria-label={strings.more} onKeyDown={onKey}>
           {store.messages.value.length > 0 && (
-            <button type="button" role="menuitem" tabIndex={-1} onClick={pick(() => store.transcript(strings, ctx.locale, whoOf(ctx)))}>
+            <button type="button" role="menuitem" tabIndex={-1} onClick={pick(transcript)}>
               {strings.transcript}
             </button>
           )}

@@ -18,6 +18,9 @@ import { greetingOf, MessageList } from './MessageList.js';
 export const titleOf = ({ options, store, strings }: Ctx): string =>
   options.title || options.strings?.title || localized(store.config.value?.title, langOf(options.locale)) || strings.title;
 
+/** Saves the transcript (header menu and ended panel alike): named after the panel's title, starting with the greeting shown. */
+const saveTranscript = (ctx: Ctx) => void ctx.store.transcript(ctx.strings, ctx.locale, whoOf(ctx), { title: titleOf(ctx), greeting: greetingOf(ctx) });
+
 /** The panel; floating it is a dialog that `onClose` closes (button or Escape), inline a region. */
 export function Panel({ ctx, onClose }: { ctx: Ctx; onClose?: () => void }) {
   const { store, strings } = ctx;
@@ -83,7 +86,7 @@ export function Panel({ ctx, onClose }: { ctx: Ctx; onClose?: () => void }) {
             <Icon d={view === 'chat' ? LIST : CHAT} />
           </button>
         )}
-        <HeaderMenu ctx={ctx} />
+        <HeaderMenu ctx={ctx} transcript={() => saveTranscript(ctx)} />
         {onClose && (
           <button type="button" class="icon" aria-label={strings.close} onClick={onClose}>
             <Icon d={CLOSE} />
@@ -173,7 +176,7 @@ function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
           >
             {strings.restart}
           </button>
-          <button type="button" class="pill" onClick={() => store.transcript(strings, ctx.locale, whoOf(ctx), { title: titleOf(ctx), greeting: greetingOf(ctx) })}>
+          <button type="button" class="pill" onClick={() => saveTranscript(ctx)}>
             {strings.transcript}
           </button>
         </div>
