@@ -1,7 +1,7 @@
 /**
  * The demo's own pages in the browser (issue 21 item 13): the webhook inspector and the operator
- * console on a phone, the shop's header following a sign-out in another tab, and the shop's copy
- * in model mode, where no person can join the chat.
+ * console on a phone, the console's list on a desktop, the shop's header following a sign-out in
+ * another tab, and the shop's copy in model mode, where no person can join the chat.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -87,6 +87,29 @@ it("the console's status line after a reply does not cover the reply box on a ph
   }
   expect(await sideways(page)).toBe(0);
   await page.screenshot({ path: `${SCREENSHOTS}phone-console.png`, fullPage: true });
+  await context.close();
+  await shop.context.close();
+});
+
+it("the console's list on a desktop: a long preview and the state pill stay inside their row", async () => {
+  const shop = await openHostPage(world);
+  await launcher(shop.page).click();
+  await sendMessage(shop.page, 'Where is my order?');
+  await panel(shop.page).getByText(/TrailPost/).first().waitFor({ timeout: ANSWER_MS });
+  await operatorAction(world, shop.page, 'escalate');
+  await operatorAction(world, shop.page, 'messages', { text: "Hi, I'm Mara from the Nimbus team. Happy to help: which size are you after?", name: 'mara' });
+
+  const context = await world.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${world.bffOrigin}/console`);
+  const row = page.locator('#conversations button.conversation', { hasText: 'escalated' }).first();
+  await expect.poll(() => row.locator('.preview').textContent(), { timeout: ANSWER_MS }).toMatch(/^Operator: Hi, I'm Mara/);
+  // Every line of the row (title and pill, preview, id and time) ends inside the row's border.
+  const overflow = await row.evaluate((button) => {
+    const right = button.getBoundingClientRect().right;
+    return [...button.querySelectorAll('*')].map((el) => Math.round(el.getBoundingClientRect().right - right)).filter((d) => d > 0);
+  });
+  expect(overflow).toEqual([]);
   await context.close();
   await shop.context.close();
 });
