@@ -129,7 +129,7 @@ async function main() {
   });
   for (const [name, run] of [['bare node:http twin', bare], ['Parley BFF (memory store)', bff]] as const) {
     console.log(`\n== ${name}: ${run.rps.toFixed(0)} webhooks/s under the profiler, ${(run.busy / run.requests).toFixed(1)} µs busy per webhook`);
-    printTable('self time per webhook, by place', run.byPlace, run.requests, 18);
+    printTable("self time per webhook, by place", run.byPlace, run.requests, Number(process.env.BENCH_PLACES ?? 18));
   }
   printTable('bare twin: heaviest functions (self time per webhook, ← callers)', bare.byFunction, bare.requests, 12, bare.callers);
   printTable('BFF: heaviest functions (self time per webhook, ← callers)', bff.byFunction, bff.requests, TOP, bff.callers);

@@ -29,6 +29,7 @@ const env = (extra: Record<string, string> = {}) => ({
   ALLOWED_ORIGINS: 'http://bench.local',
   LOG_LEVEL: 'info',
   RATE_LIMIT_SESSIONS_PER_MIN: '1000000',
+  MAX_STREAMS_PER_CLIENT: '100000', // every stream comes from 127.0.0.1
   ...extra,
 });
 const results: Array<[string, string]> = [];
@@ -166,6 +167,7 @@ async function main() {
   // Each comparison starts fresh servers: a memory BFF that has taken a million webhooks holds
   // a million retained events in its heap, and its GC would be measured instead of the code.
   const memory = () => startServer(env(), { prefix: pin, compiled: true });
+  if (process.env.BENCH_ONLY === 'streams') return idleStreams(memory);
 
   // 1. Memory mode against the bare twin, with the same work on Hono between them.
   const bare = await spawnTwin('bench/bare-server.mjs');
@@ -227,6 +229,19 @@ async function main() {
     report(`RSS per idle stream, Redis (${REDIS_STREAMS} streams over A+B)`, `${((await rssPerStream([a, b], REDIS_STREAMS)) / 1024).toFixed(1)} KB`);
     await finish([a, b]);
     await redis.stop();
+  }
+}
+
+/**
+ * `BENCH_ONLY=streams`: RSS per idle stream at each of BENCH_STREAM_COUNTS (default 2,000, 5,000
+ * and 10,000), a fresh memory-mode server for each count.
+ */
+async function idleStreams(memory: () => Promise<SpawnedServer>): Promise<void> {
+  const counts = (process.env.BENCH_STREAM_COUNTS ?? '2000,5000,10000').split(',').map(Number);
+  for (const count of counts) {
+    const server = await memory();
+    report(`RSS per idle stream, memory (${count} streams)`, `${((await rssPerStream([server], count)) / 1024).toFixed(1)} KB`);
+    await finish([server]);
   }
 }
 

@@ -19,7 +19,7 @@ export interface AuthorBook {
 /** The author of a message of `role`, written by `username` when the service named one. */
 export function authorOf(role: Role, username: string | undefined, book: AuthorBook | undefined): Author {
   if (role === 'user') return { kind: 'user' };
-  if (role === 'bot') return { kind: 'bot', ...book?.bot };
+  if (role === 'bot') return book ? botOf(book) : ANY_BOT;
   const profile = username === undefined ? undefined : book?.operators[username.toLowerCase()];
   const name = profile?.name ?? username;
   return { kind: 'operator', ...(name !== undefined && { name }), ...(profile?.avatarUrl !== undefined && { avatarUrl: profile.avatarUrl }) };
@@ -42,6 +42,22 @@ export function parseProfiles(json: string): Record<string, Profile> {
     out[key.toLowerCase()] = profile;
   }
   return out;
+}
+
+const ANY_BOT: Author = Object.freeze({ kind: 'bot' });
+const bots = new WeakMap<AuthorBook, Author>();
+
+/**
+ * The bot's author, one frozen object per book shared by every bot message: the webhook path
+ * made a new one (with an object spread) for each message it stored.
+ */
+function botOf(book: AuthorBook): Author {
+  let bot = bots.get(book);
+  if (!bot) {
+    bot = Object.freeze({ kind: 'bot', ...book.bot });
+    bots.set(book, bot);
+  }
+  return bot;
 }
 
 /** Pictures load in the visitor's browser: https, or a path on the widget's own origin. */

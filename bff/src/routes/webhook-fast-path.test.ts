@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -132,5 +133,33 @@ describe('webhook fast path (Node, before Hono)', () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/webhooks/agent`)).status).toBe(404);
     expect(handedOn.count).toBe(2);
+  });
+
+  it('takes a body that arrives in several pieces, and one whose declared length is over the cap at once', async () => {
+    const twin = bff();
+    const { base } = await serveWithFastPath(twin);
+    const { port } = new URL(base);
+    const { body, headers } = signed(message('pieces-1'));
+    const socket = connect(Number(port), '127.0.0.1');
+    const answer = new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (c: Buffer) => {
+        text += c.toString();
+        if (text.includes('{"ok":true}')) resolve(text);
+      });
+    });
+    const head = Object.entries(headers!).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    socket.write(`POST /webhooks/agent HTTP/1.1\r\nHost: x\r\n${head}Content-Length: ${Buffer.byteLength(body!)}\r\n\r\n`);
+    for (const piece of [body!.slice(0, 10), body!.slice(10, 40), body!.slice(40)]) {
+      await new Promise((r) => setTimeout(r, 20));
+      socket.write(piece);
+    }
+    expect(await answer).toMatch(/^HTTP\/1\.1 200 /);
+    socket.destroy();
+    expect((await twin.store.read('7', 0, 10)).map((e) => e.id)).toHaveLength(1);
+
+    const tooLarge = await fetch(`${base}/webhooks/agent`, { method: 'POST', ...signed('x'.repeat(1024 * 1024 + 1)) });
+    expect(tooLarge.status).toBe(413);
+    expect(((await tooLarge.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
   });
 });

@@ -1,9 +1,9 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { AppDeps } from '../context.js';
 import { errorAnswer } from '../error-response.js';
-import { readIncomingBody } from '../lib/http.js';
+import { takeIncomingBody } from '../lib/http.js';
 import { requestIdFrom, requestLogger } from '../middleware.js';
-import { ingestWebhook, webhookBodyLimits } from './webhook-ingest.js';
+import { ingestBody, MAX_WEBHOOK_BYTES, webhookBodyLimits, webhookReadFailed } from './webhook-ingest.js';
 
 const PATH = '/webhooks/agent';
 
@@ -20,35 +20,49 @@ export function withWebhookFastPath(deps: AppDeps, next: RequestListener): Reque
   const logRequest = requestLogger(deps);
   const bodyLimits = webhookBodyLimits(deps);
 
-  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = performance.now();
-    const requestId = requestIdFrom(header(req, 'x-request-id'));
-    let status = 200;
-    let json: string;
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': requestId };
-    try {
-      json = await ingestWebhook(deps, (maxBytes) => readIncomingBody(req, maxBytes, bodyLimits), {
-        requestId,
-        signature: header(req, 'x-service-signature'),
-        timestamp: header(req, 'x-service-timestamp'),
-      });
-    } catch (err) {
-      const failed = errorAnswer(err, deps.logger, { requestId, method: 'POST', path: PATH });
-      status = failed.status;
-      json = JSON.stringify(failed.body);
-      if (failed.retryAfterSec !== undefined) headers['retry-after'] = String(failed.retryAfterSec);
-    }
-    headers['content-length'] = String(Buffer.byteLength(json));
+  /** Writes the answer; anything thrown here is the response's own failure. */
+  function send(res: ServerResponse, requestId: string, started: number, status: number, json: string, retryAfterSec?: number): void {
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': requestId, 'content-length': String(Buffer.byteLength(json)) };
+    if (retryAfterSec !== undefined) headers['retry-after'] = String(retryAfterSec);
     res.writeHead(status, headers).end(json);
     logRequest?.(requestId, 'POST', PATH, status, started);
   }
 
+  function refuse(res: ServerResponse, requestId: string, started: number, err: unknown): void {
+    const failed = errorAnswer(err, deps.logger, { requestId, method: 'POST', path: PATH });
+    send(res, requestId, started, failed.status, JSON.stringify(failed.body), failed.retryAfterSec);
+  }
+
+  function unwritten(res: ServerResponse, err: unknown): void {
+    // Only writing the answer itself can land here; the connection is all that is left to close.
+    deps.logger.error('webhook answer not written', { error: err instanceof Error ? err.stack : String(err) });
+    res.destroy();
+  }
+
+  // No promise until the store's append: the body comes by callback and the checks before the
+  // store are synchronous (a promise chain per webhook showed in the profile, docs/benchmarks.md).
   return (req, res) => {
     if (req.method !== 'POST' || !isWebhookPath(req.url)) return next(req, res);
-    answer(req, res).catch((err: unknown) => {
-      // Only writing the answer itself can land here; the connection is all that is left to close.
-      deps.logger.error('webhook answer not written', { error: err instanceof Error ? err.stack : String(err) });
-      res.destroy();
+    const started = performance.now();
+    const requestId = requestIdFrom(header(req, 'x-request-id'));
+    takeIncomingBody(req, MAX_WEBHOOK_BYTES, bodyLimits, (readError, raw) => {
+      try {
+        let answer: string | Promise<string>;
+        try {
+          answer = readError
+            ? webhookReadFailed(deps, started, readError)
+            : ingestBody(deps, raw!, { requestId, signature: header(req, 'x-service-signature'), timestamp: header(req, 'x-service-timestamp') }, started);
+        } catch (err) {
+          return refuse(res, requestId, started, err);
+        }
+        if (typeof answer === 'string') return send(res, requestId, started, 200, answer);
+        answer.then(
+          (json) => send(res, requestId, started, 200, json),
+          (err: unknown) => refuse(res, requestId, started, err),
+        ).catch((err: unknown) => unwritten(res, err));
+      } catch (err) {
+        unwritten(res, err);
+      }
     });
   };
 }

@@ -7,6 +7,7 @@ import type { BodyLimits } from '../lib/http.js';
 import { jsonDepthWithin, MAX_JSON_DEPTH } from '../lib/json-depth.js';
 import { EnvelopeError, normalizeWebhook, type NormalizedWebhook } from '../adapters/agent-shapes.js';
 import type { WebhookOutcome } from '../ports/observer.js';
+import type { StreamEvent } from '../../../shared/types.js';
 
 /** Largest webhook body accepted (docs/api.md "Webhooks"). */
 export const MAX_WEBHOOK_BYTES = 1024 * 1024;
@@ -33,7 +34,8 @@ const IGNORED = '{"ok":true,"ignored":true}';
  * event is stored; throws an `AppError` for every refusal. Every outcome is reported to the
  * observer. Fan-out to streams is done by the store's subscribers after the append.
  *
- * Framework-free, so the Hono route and the Node fast path (`webhook-fast-path.ts`) share it.
+ * Framework-free, so the Hono route and the Node fast path (`webhook-fast-path.ts`) share it; the
+ * fast path reads the body with a callback and calls `webhookRead` and `ingestBody` itself.
  */
 export async function ingestWebhook(
   deps: AppDeps,
@@ -45,10 +47,24 @@ export async function ingestWebhook(
   try {
     raw = await readBody(MAX_WEBHOOK_BYTES);
   } catch (err) {
-    if (err instanceof PayloadTooLargeError) report(deps, started, 'too_large');
-    throw err;
+    return webhookReadFailed(deps, started, err);
   }
+  return ingestBody(deps, raw, request, started);
+}
 
+/** A webhook body that could not be read (too large, cut, aborted): reported, and thrown on. */
+export function webhookReadFailed(deps: AppDeps, started: number, err: unknown): never {
+  if (err instanceof PayloadTooLargeError) report(deps, started, 'too_large');
+  throw err;
+}
+
+/**
+ * The webhook's work once its body is read (`started` is when reading began): the JSON of the
+ * `200`, at once when nothing is stored (ignored) or as a promise settled by the store's append.
+ * Throws (synchronously) an `AppError` for a refusal before the store; the promise rejects with
+ * one when the store fails.
+ */
+export function ingestBody(deps: AppDeps, raw: Uint8Array, request: WebhookRequest, started: number): string | Promise<string> {
   const verdict = deps.verifier.verify(raw, request.signature, request.timestamp);
   if (!verdict.ok) {
     const stale = verdict.reason === 'stale_timestamp';
@@ -80,12 +96,19 @@ export async function ingestWebhook(
     throw new ValidationError(err.message);
   }
 
-  const { conversationId, event } = normalized;
-  if (!event || conversationId === undefined) {
+  if (!normalized.event || normalized.conversationId === undefined) {
     if (normalized.skipped) deps.logger.info('webhook left out', { eventId: normalized.dedupKey, kind: normalized.kind, reason: normalized.skipped });
     report(deps, started, 'ignored', normalized);
     return IGNORED;
   }
+  return store(deps, normalized as StorableWebhook, started);
+}
+
+type StorableWebhook = NormalizedWebhook & { conversationId: string; event: StreamEvent };
+
+/** Dedup + append, then the answer; the only step that waits. */
+async function store(deps: AppDeps, normalized: StorableWebhook, started: number): Promise<string> {
+  const { conversationId, event } = normalized;
   let result;
   try {
     result = await deps.store.append(conversationId, event, { dedupKey: normalized.dedupKey });
