@@ -95,7 +95,18 @@ describe('the loader', () => {
     await launcher(page).hover();
     const request = await chat;
     expect((await request.response())?.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+    // Still pointed at, the chat's launcher draws the panel ahead of the click: out of sight and reach.
+    const drawn = page.locator('[data-parley] section.panel');
+    await expect.poll(() => drawn.getAttribute('inert')).toBe('');
+    expect(await drawn.evaluate((el) => getComputedStyle(el).visibility)).toBe('hidden');
+    expect(await panel(page).count()).toBe(0);
     await launcher(page).click();
+    await expect.poll(() => composer(page).evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)).toBe(true);
+    // Closed again, it is hidden, not gone, and focus is on the launcher; Enter opens it into the text box.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel(page).count()).toBe(0);
+    await expect.poll(() => page.locator('[data-parley] button.launcher').evaluate((b) => b === (b.getRootNode() as ShadowRoot).activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
     await expect.poll(() => composer(page).evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)).toBe(true);
     expect(problems).toEqual([]);
     await context.close();

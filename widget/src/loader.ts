@@ -46,6 +46,7 @@ function start(script: HTMLScriptElement): void {
   let launcher: HTMLButtonElement | undefined;
   let frame: HTMLElement | undefined;
   let knowing: Promise<boolean> | undefined;
+  let pointed = false;
 
   const option = (name: string): unknown => {
     let value: unknown;
@@ -112,10 +113,13 @@ function start(script: HTMLScriptElement): void {
 
   function removeLauncher(): void {
     // A visitor who tabbed to our launcher (which fetched the chat) keeps focus: on the chat's own.
+    // One who points at it points at the chat's now, which draws its panel ahead of the click.
     const focused = !!host?.shadowRoot?.activeElement;
     host?.remove();
     host = launcher = frame = undefined;
-    if (focused) document.querySelector('[data-parley]')?.shadowRoot?.querySelector<HTMLElement>('.launcher')?.focus();
+    const theirs = document.querySelector('[data-parley]')?.shadowRoot?.querySelector<HTMLElement>('.launcher');
+    if (focused) theirs?.focus();
+    else if (pointed) theirs?.dispatchEvent(new PointerEvent('pointerenter'));
   }
 
   /** Opens at once: a frame where the panel will be, then the chat fills it. */
@@ -174,7 +178,11 @@ function start(script: HTMLScriptElement): void {
     svg.appendChild(path);
     launcher.appendChild(svg);
     // Pointing at the launcher or tabbing to it fetches the chat, so it is there by the click.
-    launcher.addEventListener('pointerenter', load);
+    launcher.addEventListener('pointerenter', () => {
+      pointed = true;
+      load();
+    });
+    launcher.addEventListener('pointerleave', () => (pointed = false));
     launcher.addEventListener('focus', load);
     launcher.addEventListener('click', open);
     root.appendChild(launcher);

@@ -4,8 +4,8 @@ import { fill } from '../i18n.js';
 import type { Ctx } from './ctx.js';
 import { CHAT, CLOSE, Icon } from './Icon.js';
 
-/** The launcher. */
-export function Launcher({ ctx, btn }: { ctx: Ctx; btn: Ref<HTMLButtonElement> }) {
+/** The launcher; `onIntent` when it is pointed at or focused, before a press. */
+export function Launcher({ ctx, btn, onIntent }: { ctx: Ctx; btn: Ref<HTMLButtonElement>; onIntent: () => void }) {
   const { store, strings } = ctx;
   const open = store.open.value;
   const n = store.unread.value;
@@ -16,6 +16,8 @@ export function Launcher({ ctx, btn }: { ctx: Ctx; btn: Ref<HTMLButtonElement> }
       class="launcher"
       aria-label={open ? strings.close : n ? `${strings.open}, ${fill(strings.unread, { n })}` : strings.open}
       aria-expanded={open}
+      onPointerEnter={onIntent}
+      onFocus={onIntent}
       onClick={() => store.setOpen(!open)}
     >
       <Icon d={open ? CLOSE : CHAT} />

@@ -21,8 +21,11 @@ export const titleOf = ({ options, store, strings }: Ctx): string =>
 /** Saves the transcript (header menu and ended panel alike): named after the panel's title, starting with the greeting shown. */
 const saveTranscript = (ctx: Ctx) => void ctx.store.transcript(ctx.strings, ctx.locale, whoOf(ctx), { title: titleOf(ctx), greeting: greetingOf(ctx) });
 
-/** The panel; floating it is a dialog that `onClose` closes (button or Escape), inline a region. */
-export function Panel({ ctx, onClose }: { ctx: Ctx; onClose?: () => void }) {
+/**
+ * The panel; floating it is a dialog that `onClose` closes (button or Escape), inline a region.
+ * `hidden`: drawn ahead of opening, out of sight and out of reach (inert) until it opens.
+ */
+export function Panel({ ctx, onClose, hidden }: { ctx: Ctx; onClose?: () => void; hidden?: boolean }) {
   const { store, strings } = ctx;
   const ref = useRef<HTMLElement>(null);
   const title = titleOf(ctx);
@@ -34,10 +37,10 @@ export function Panel({ ctx, onClose }: { ctx: Ctx; onClose?: () => void }) {
     const coarse = matchMedia('(pointer: coarse)').matches;
     (coarse ? box : box?.querySelector('textarea') || box)?.focus();
   };
-  // Before the first paint, not a frame later: a click on the launcher lands in the text box at once.
+  // On opening, before the first paint, not a frame later: a click on the launcher lands in the text box at once.
   useLayoutEffect(() => {
-    if (onClose) focusInput();
-  }, []);
+    if (onClose && !hidden) focusInput();
+  }, [hidden]);
   // Full screen on a phone, the floating panel is modal: Tab cycles inside it, not into the page behind.
   const modal = !!onClose && !ctx.inline && matchMedia('(max-width: 480px)').matches;
   const trapTab = (e: KeyboardEvent) => {
@@ -57,7 +60,9 @@ export function Panel({ ctx, onClose }: { ctx: Ctx; onClose?: () => void }) {
   return (
     <section
       ref={ref}
-      class="panel"
+      class={hidden ? 'panel warm' : 'panel'}
+      inert={hidden}
+      aria-hidden={hidden || undefined}
       role={onClose ? 'dialog' : 'region'}
       aria-label={title}
       aria-modal={modal || undefined}
