@@ -33,14 +33,16 @@ afterAll(() => {
   server.close();
 });
 
-const policy = { retries: 2, timeoutMs: 300, baseDelayMs: 1, maxDelayMs: 5 };
+// `/slow` times out after 300 ms; every other request has seconds, so that a loaded machine (a
+// process's first fetch loads undici) never turns a refusal or an answer into a timeout.
+const policy = { retries: 2, timeoutMs: 5_000, baseDelayMs: 1, maxDelayMs: 5 };
 
 async function attempt(url: string, idempotent: boolean): Promise<{ error?: UpstreamError; calls: number; hits: number }> {
   seen.length = 0;
   let calls = 0;
   const req: UpstreamRequest = { target: 'agent', operation: 'send', url, init: { method: 'POST', body: '{"message":"hi"}' }, idempotent };
   try {
-    await fetchWithRetry(req, policy, { observer: { upstreamCall: () => void calls++ } });
+    await fetchWithRetry(req, url.endsWith('/slow') ? { ...policy, timeoutMs: 300 } : policy, { observer: { upstreamCall: () => void calls++ } });
     return { calls, hits: seen.length };
   } catch (error) {
     return { error: error as UpstreamError, calls, hits: seen.length };
