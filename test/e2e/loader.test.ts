@@ -112,6 +112,21 @@ describe('the loader', () => {
     await context.close();
   });
 
+  it('a press begun on the loader’s launcher opens the chat on release, though the chat’s own launcher took its place in between', async () => {
+    const { page, context, problems } = await openHostPage(world, {});
+    const ours = page.locator('[data-parley-loader] button.launcher');
+    await ours.waitFor();
+    const box = (await ours.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2); // pointing at it fetches the chat
+    await page.mouse.down();
+    // The chat arrives while the button is held and draws its launcher over the loader's.
+    await page.locator('[data-parley] button.launcher').waitFor();
+    await page.mouse.up();
+    await expect.poll(() => composer(page).isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('keyboard only: tabbing to the launcher fetches the chat, focus moves to its launcher, Enter opens it', async () => {
     const { page, context, problems } = await openHostPage(world, {});
     await page.locator('[data-parley-loader] button.launcher').waitFor();

@@ -185,6 +185,15 @@ function start(script: HTMLScriptElement): void {
     launcher.addEventListener('pointerleave', () => (pointed = false));
     launcher.addEventListener('focus', load);
     launcher.addEventListener('click', open);
+    // The chat may arrive between press and release and draw its own launcher over ours: the release
+    // then lands on the chat's, and neither gets a click. A release over the same spot still opens it.
+    launcher.addEventListener('pointerdown', (e) => {
+      const button = e.currentTarget as HTMLElement;
+      const r = button.getBoundingClientRect();
+      const up = (u: PointerEvent) =>
+        !u.composedPath().includes(button) && u.clientX >= r.left && u.clientX <= r.right && u.clientY >= r.top && u.clientY <= r.bottom && open();
+      w.addEventListener('pointerup', up, { once: true, capture: true });
+    });
     root.appendChild(launcher);
     document.body.appendChild(host);
   }
