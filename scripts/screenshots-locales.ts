@@ -15,6 +15,8 @@ interface Scene {
   width: number;
   /** The strings the script clicks and types into, in that language. */
   human: string;
+  /** The banner once the conversation is with a person: only then may the operator answer. */
+  escalated: string;
   message: string;
   question: string;
   answer: string;
@@ -24,6 +26,7 @@ const ARABIC: Scene = {
   locale: 'ar-EG',
   width: 375,
   human: 'التحدث إلى شخص',
+  escalated: 'سيتولى أحد أعضاء فريقنا المحادثة من هنا.',
   message: 'رسالة',
   question: 'مرحبًا، لم يصلني الطلب NO-48213 بعد. هل يمكنكم المساعدة؟',
   answer: 'أهلًا، أنا مارا من فريق Nimbus. الطلب NO-48213 في الطريق، وسيصل يوم الخميس قبل الظهر.',
@@ -33,6 +36,7 @@ const GERMAN: Scene = {
   locale: 'de-DE',
   width: 360,
   human: 'Mit einem Menschen sprechen',
+  escalated: 'Ein Mitglied unseres Teams übernimmt jetzt.',
   message: 'Nachricht',
   question: 'Hallo, meine Bestellung NO-48213 ist noch nicht da. Können Sie helfen?',
   answer: 'Hallo, ich bin Mara vom Nimbus-Team. NO-48213 ist unterwegs und kommt am Donnerstag vor zwölf.',
@@ -63,6 +67,7 @@ async function scene(browser: Browser, base: string, s: Scene, shoot: (page: Pag
     await box.fill(s.question);
     await box.press('Enter');
     await chat.getByText(s.question).waitFor({ timeout: ANSWER_MS });
+    await chat.getByText(s.escalated).waitFor({ timeout: ANSWER_MS });
     await operatorSays(page, base, s.answer);
     await chat.getByText(s.answer).waitFor({ timeout: ANSWER_MS });
     await settle(page); // Mara's picture
