@@ -1,29 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createStore, type Store } from './store.js';
-import { BFF, FakeEventSource, flush, KEY, mockEventSource, mockFetch, PUBLIC_CONFIG, seedSession, sessionBody, stored } from '../test/support.js';
+import { describe, expect, it, vi } from 'vitest';
+import { BFF, FakeEventSource, flush, KEY, mockFetch, PUBLIC_CONFIG, seedSession, sessionBody, stored, storeUnderTest } from '../test/support.js';
 
-
-let store: Store | undefined;
-let events: Array<[string, unknown]> = [];
-
-function start() {
-  events = [];
-  store = createStore(BFF, (name, data) => events.push([name, data]));
-  void store.boot();
-  return store;
-}
-
-beforeEach(() => {
-  localStorage.clear();
-  sessionStorage.clear();
-  mockEventSource();
-});
-afterEach(() => {
-  store?.destroy();
-  store = undefined;
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const { start, events } = storeUnderTest();
 
 describe('sending', () => {
   it('shows the message at once, starts the conversation with its clientId and reconciles the echo', async () => {

@@ -1,28 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createStore, type Store } from './store.js';
-import { BFF, FakeEventSource, flush, KEY, mockEventSource, mockFetch, seedSession, sessionBody, stored } from '../test/support.js';
+import { describe, expect, it } from 'vitest';
+import { FakeEventSource, flush, KEY, mockFetch, seedSession, sessionBody, stored, storeUnderTest } from '../test/support.js';
 
-let store: Store | undefined;
-let events: Array<[string, unknown]> = [];
-
-function start() {
-  events = [];
-  store = createStore(BFF, (name, data) => events.push([name, data]));
-  void store.boot();
-  return store;
-}
-
-beforeEach(() => {
-  localStorage.clear();
-  sessionStorage.clear();
-  mockEventSource();
-});
-afterEach(() => {
-  store?.destroy();
-  store = undefined;
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const { start, events } = storeUnderTest();
 
 describe('history and stream', () => {
   const page = (ids: string[], hasMore: boolean) => ({

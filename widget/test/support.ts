@@ -3,6 +3,7 @@
  * that records every call) and `EventSource` (driven by the test). Used by `*.test.ts(x)` only.
  */
 import { afterEach, beforeEach, vi } from 'vitest';
+import { createStore, type Store } from '../src/store.js';
 
 export interface Call {
   method: string;
@@ -210,4 +211,34 @@ export function freshBrowserEachTest(after: () => void = () => {}) {
     ctxStores.clear();
     vi.unstubAllGlobals();
   });
+}
+
+/**
+ * A store per test, started as the widget starts it, with the events it emits recorded in `events`
+ * (emptied at each start); storage is cleared and an EventSource stand-in installed before each
+ * test, and the store destroyed and the mocks undone after it.
+ */
+export function storeUnderTest(): { start(): Store; events: Array<[string, unknown]> } {
+  let store: Store | undefined;
+  const events: Array<[string, unknown]> = [];
+  beforeEach(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+    mockEventSource();
+  });
+  afterEach(() => {
+    store?.destroy();
+    store = undefined;
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+  return {
+    events,
+    start() {
+      events.length = 0;
+      store = createStore(BFF, (name, data) => events.push([name, data]));
+      void store.boot();
+      return store;
+    },
+  };
 }
