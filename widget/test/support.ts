@@ -170,6 +170,9 @@ export const PUBLIC_CONFIG = {
   userVariables: [],
 };
 
+/** The settings of a BFF in model mode: a model answers, nobody to hand over to, no uploads. */
+export const MODEL_CONFIG = { ...PUBLIC_CONFIG, mode: 'model', features: { escalation: false, upload: false, flows: [] } };
+
 /** A component context around a real store (the test mocks `fetch` and `EventSource` first). */
 /** Stores made by `makeCtx`, destroyed after each test so none reconnects once the fakes are gone. */
 const ctxStores = new Set<{ destroy(): void }>();
@@ -215,21 +218,15 @@ export function freshBrowserEachTest(after: () => void = () => {}) {
 
 /**
  * A store per test, started as the widget starts it, with the events it emits recorded in `events`
- * (emptied at each start); storage is cleared and an EventSource stand-in installed before each
- * test, and the store destroyed and the mocks undone after it.
+ * (emptied at each start), in a fresh browser each test (`freshBrowserEachTest`); the store is
+ * destroyed and the mocks undone after it.
  */
 export function storeUnderTest(): { start(): Store; events: Array<[string, unknown]> } {
   let store: Store | undefined;
   const events: Array<[string, unknown]> = [];
-  beforeEach(() => {
-    localStorage.clear();
-    sessionStorage.clear();
-    mockEventSource();
-  });
-  afterEach(() => {
+  freshBrowserEachTest(() => {
     store?.destroy();
     store = undefined;
-    vi.unstubAllGlobals();
     vi.restoreAllMocks();
   });
   return {

@@ -1,21 +1,12 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeEventSource, mockEventSource, mountApp, PUBLIC_CONFIG, seedSession } from '../../test/support.js';
+import { describe, expect, it } from 'vitest';
+import { FakeEventSource, freshBrowserEachTest, MODEL_CONFIG, mountApp, seedSession } from '../../test/support.js';
 
 // Issue 21 items 4–6: thumbs on answers, a stopped answer, quick replies of an ended conversation.
-const MODEL_CONFIG = { ...PUBLIC_CONFIG, mode: 'model', features: { escalation: false, upload: false, flows: [] } };
 const emit = (event: string, data: unknown, id: number) => act(() => FakeEventSource.last.emit(event, data, id));
 const open = () => fireEvent.click(screen.getByRole('button', { name: /^Open chat/ }));
 
-beforeEach(() => {
-  localStorage.clear();
-  sessionStorage.clear();
-  mockEventSource();
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+freshBrowserEachTest(cleanup);
 
 describe('thumbs', () => {
   it('only under the last answer of a bot turn', async () => {

@@ -1,24 +1,16 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { pickStrings } from '../i18n.js';
 import { createStore } from '../store.js';
-import { BFF, FakeEventSource, flush, mockEventSource, mockFetch, mountApp, PUBLIC_CONFIG, seedSession, sessionBody } from '../../test/support.js';
+import { BFF, FakeEventSource, flush, freshBrowserEachTest, MODEL_CONFIG, mockFetch, mountApp, PUBLIC_CONFIG, seedSession, sessionBody } from '../../test/support.js';
 
 // The engagement controls of docs/api.md "Engagement", through the rendered widget and its store.
-const MODEL_CONFIG = { ...PUBLIC_CONFIG, mode: 'model', features: { escalation: false, upload: false, flows: [] } };
-
 const mount = mountApp;
 const emit = (event: string, data: unknown, id: number) => act(() => FakeEventSource.last.emit(event, data, id));
 const open = () => fireEvent.click(screen.getByRole('button', { name: /^Open chat/ }));
 
-beforeEach(() => {
-  localStorage.clear();
-  sessionStorage.clear();
-  mockEventSource();
-});
-afterEach(() => {
+freshBrowserEachTest(() => {
   cleanup();
-  vi.unstubAllGlobals();
   document.title = '';
 });
 
