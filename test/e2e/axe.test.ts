@@ -7,11 +7,10 @@
 import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { composer, launcher, openHostPage, operatorAction, panel, sendMessage, startWorld, type OpenedPage, type World } from './harness.js';
+import { ANSWER_MS, composer, launcher, openHostPage, operatorAction, panel, sendMessage, startWorld, type OpenedPage, type World } from './harness.js';
 
 let world: World;
 let tab: OpenedPage;
-const ANSWER_MS = 20_000;
 const WIDTHS = [
   { width: 1280, height: 800 },
   { width: 375, height: 740 },

@@ -5,10 +5,9 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launcher, openHostPage, operatorAction, panel, SCREENSHOTS, sendMessage, startWorld, type World } from './harness.js';
+import { ANSWER_MS, launcher, openHostPage, operatorAction, panel, SCREENSHOTS, sendMessage, startWorld, type World } from './harness.js';
 
 let world: World;
-const ANSWER_MS = 20_000;
 const log = (page: Page) => panel(page).getByRole('log');
 const question = (page: Page) => panel(page).getByRole('group', { name: 'How did we do?' });
 

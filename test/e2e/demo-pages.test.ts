@@ -6,10 +6,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startServer, type SpawnedServer } from '../helpers/server.js';
-import { launcher, openHostPage, operatorAction, panel, SCREENSHOTS, sendMessage, startWorld, type World } from './harness.js';
+import { ANSWER_MS, launcher, openHostPage, operatorAction, panel, SCREENSHOTS, sendMessage, startWorld, type World } from './harness.js';
 
 let world: World;
-const ANSWER_MS = 20_000;
 const PHONE = { width: 375, height: 740 };
 
 beforeAll(async () => {

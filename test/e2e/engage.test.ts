@@ -7,10 +7,9 @@ import { readFileSync } from 'node:fs';
 import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { launcher, openHostPage, panel, SCREENSHOTS, sendMessage, startWorld, type OpenedPage, type World } from './harness.js';
+import { ANSWER_MS, launcher, openHostPage, panel, SCREENSHOTS, sendMessage, startWorld, type OpenedPage, type World } from './harness.js';
 
 let world: World;
-const ANSWER_MS = 20_000;
 const PHONE = { width: 375, height: 740 };
 const log = (page: Page) => panel(page).getByRole('log');
 const answers = (page: Page) => log(page).locator('.msg.bot');

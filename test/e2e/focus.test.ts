@@ -6,10 +6,9 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { composer, launcher, openHostPage, operatorAction, panel, SCREENSHOTS, sendMessage, startWorld, type World } from './harness.js';
+import { ANSWER_MS, composer, launcher, openHostPage, operatorAction, panel, SCREENSHOTS, sendMessage, startWorld, type World } from './harness.js';
 
 let world: World;
-const ANSWER_MS = 20_000;
 const log = (page: Page) => panel(page).getByRole('log');
 
 /** What has focus: the widget's focused control (its label or text) when it is inside the shadow root, else the page's tag. */

@@ -5,11 +5,10 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launcher, openHostPage, operatorAction, panel, SCREENSHOTS, sendMessage, startWorld, storedSessionId, type OpenedPage, type World } from './harness.js';
+import { ANSWER_MS, launcher, openHostPage, operatorAction, panel, SCREENSHOTS, sendMessage, startWorld, storedSessionId, type OpenedPage, type World } from './harness.js';
 
 let world: World;
 let tab: OpenedPage;
-const ANSWER_MS = 20_000;
 const log = (page: Page) => panel(page).getByRole('log');
 
 const sessionId = (page: Page) => storedSessionId(world, page);

@@ -12,6 +12,8 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import { startServer, type SpawnedServer } from '../helpers/server.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** How long a test waits for the simulated agent's answer (it answers in milliseconds; CI machines are slow). */
+export const ANSWER_MS = 20_000;
 export const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 
 /** Newest modification time of the files below `dir`. */

@@ -9,10 +9,9 @@ import { SignJWT } from 'jose';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type SpawnedServer } from '../helpers/server.js';
-import { composer, ensureWidgetBuilt, launchBrowser, launcher, panel, SCREENSHOTS, sendMessage } from './harness.js';
+import { ANSWER_MS, composer, ensureWidgetBuilt, launchBrowser, launcher, panel, SCREENSHOTS, sendMessage } from './harness.js';
 
 const IDENTITY_SECRET = 'identity-secret-for-browser-tests-0123';
-const ANSWER_MS = 20_000;
 
 let bff: SpawnedServer;
 let bffOrigin: string;

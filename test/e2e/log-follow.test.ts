@@ -6,10 +6,9 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composer, launcher, openHostPage, operatorAction, panel, SCREENSHOTS, sendMessage, startWorld, storedSessionId, type World } from './harness.js';
+import { ANSWER_MS, composer, launcher, openHostPage, operatorAction, panel, SCREENSHOTS, sendMessage, startWorld, storedSessionId, type World } from './harness.js';
 
 let world: World;
-const ANSWER_MS = 20_000;
 const log = (page: Page) => panel(page).getByRole('log');
 /** How far the log is from its bottom, in pixels. */
 const gap = (page: Page) => log(page).evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);

@@ -6,10 +6,9 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { composer, launcher, openHostPage, panel, SCREENSHOTS, startWorld, storedSessionId, type World } from './harness.js';
+import { ANSWER_MS, composer, launcher, openHostPage, panel, SCREENSHOTS, startWorld, storedSessionId, type World } from './harness.js';
 
 let world: World;
-const ANSWER_MS = 20_000;
 const CONSENT = 'You may email me about this question.';
 const form = (page: Page) => panel(page).getByRole('form', { name: 'Before we start, tell us how to reach you.' });
 /** What has focus inside the widget's shadow root: its role-ish tag and accessible text. */

@@ -4,10 +4,9 @@
  * buttons stay on screen and clickable.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launcher, openHostPage, panel, SCREENSHOTS, startWorld, type World } from './harness.js';
+import { ANSWER_MS, launcher, openHostPage, panel, SCREENSHOTS, startWorld, type World } from './harness.js';
 
 let world: World;
-const ANSWER_MS = 20_000;
 
 beforeAll(async () => {
   world = await startWorld();

@@ -4,11 +4,10 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launcher, openHostPage, panel, sendMessage, startWorld, type OpenedPage, type World } from './harness.js';
+import { ANSWER_MS, launcher, openHostPage, panel, sendMessage, startWorld, type OpenedPage, type World } from './harness.js';
 
 let world: World;
 let tab: OpenedPage;
-const ANSWER_MS = 20_000;
 const log = (page: Page) => panel(page).getByRole('log');
 const stored = (page: Page) =>
   page.evaluate((key) => JSON.parse(localStorage.getItem(key) || '{}') as { token?: string; sessionId?: string }, `parley:${world.bffOrigin}`);

@@ -5,10 +5,9 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launcher, openHostPage, panel, SCREENSHOTS, startWorld, type World } from './harness.js';
+import { ANSWER_MS, launcher, openHostPage, panel, SCREENSHOTS, startWorld, type World } from './harness.js';
 
 let world: World;
-const ANSWER_MS = 20_000;
 
 beforeAll(async () => {
   world = await startWorld();

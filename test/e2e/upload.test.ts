@@ -8,11 +8,10 @@
 import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { composer, launcher, openHostPage, panel, sendMessage, SCREENSHOTS, startWorld, type OpenedPage, type World } from './harness.js';
+import { ANSWER_MS, composer, launcher, openHostPage, panel, SCREENSHOTS, sendMessage, startWorld, type OpenedPage, type World } from './harness.js';
 
 let world: World;
 let tab: OpenedPage;
-const ANSWER_MS = 20_000;
 const log = (page: Page) => panel(page).getByRole('log');
 const userBubbles = (page: Page) => log(page).locator('.msg.user .bubble');
 const send = (page: Page) => panel(page).getByRole('button', { name: 'Send' }).click();

@@ -5,12 +5,11 @@
 import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composer, launcher, openHostPage, panel, SCREENSHOTS, sendMessage, startHostPage, startWorld, type OpenedPage, type World } from './harness.js';
+import { ANSWER_MS, composer, launcher, openHostPage, panel, SCREENSHOTS, sendMessage, startHostPage, startWorld, type OpenedPage, type World } from './harness.js';
 
 let world: World;
 let main: OpenedPage;
 
-const ANSWER_MS = 20_000;
 const log = (page: Page) => panel(page).getByRole('log');
 const userBubbles = (page: Page) => log(page).locator('.msg.user .bubble');
 
