@@ -170,6 +170,19 @@ export const PUBLIC_CONFIG = {
   userVariables: [],
 };
 
+/** Stands in for Web Audio; returns the start time of every beep played from then on. */
+export function stubAudio(): number[] {
+  const started: number[] = [];
+  class FakeAudio {
+    currentTime = 0;
+    destination = {};
+    createOscillator = () => ({ frequency: {}, connect: (n: unknown) => n, start: (t: number) => started.push(t), stop: () => {} });
+    createGain = () => ({ gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (n: unknown) => n });
+  }
+  vi.stubGlobal('AudioContext', FakeAudio);
+  return started;
+}
+
 /** The settings of a BFF in model mode: a model answers, nobody to hand over to, no uploads. */
 export const MODEL_CONFIG = { ...PUBLIC_CONFIG, mode: 'model', features: { escalation: false, upload: false, flows: [] } };
 

@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { describe, expect, it, vi } from 'vitest';
 import { pickStrings } from '../i18n.js';
 import { createStore } from '../store.js';
-import { BFF, FakeEventSource, flush, freshBrowserEachTest, MODEL_CONFIG, mockFetch, mountApp, PUBLIC_CONFIG, seedSession, sessionBody } from '../../test/support.js';
+import { BFF, FakeEventSource, flush, freshBrowserEachTest, MODEL_CONFIG, mockFetch, mountApp, PUBLIC_CONFIG, seedSession, sessionBody, stubAudio } from '../../test/support.js';
 
 // The engagement controls of docs/api.md "Engagement", through the rendered widget and its store.
 const mount = mountApp;
@@ -136,14 +136,7 @@ describe('alerts', () => {
   });
 
   it('beeps with Web Audio only with sound: true', async () => {
-    const started: number[] = [];
-    class FakeAudio {
-      currentTime = 0;
-      destination = {};
-      createOscillator = () => ({ frequency: {}, connect: (n: unknown) => n, start: (t: number) => started.push(t), stop: () => {} });
-      createGain = () => ({ gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (n: unknown) => n });
-    }
-    vi.stubGlobal('AudioContext', FakeAudio);
+    const started = stubAudio();
     seedSession();
     mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'GET /api/messages': { body: { items: [], hasMore: false } } });
     for (const sound of [false, true]) {

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
 import { createStore } from '../store.js';
-import { BFF, FakeEventSource, flush, freshBrowserEachTest, mockFetch, mountApp, PUBLIC_CONFIG, seedSession } from '../../test/support.js';
+import { BFF, FakeEventSource, flush, freshBrowserEachTest, mockFetch, mountApp, PUBLIC_CONFIG, seedSession, stubAudio } from '../../test/support.js';
 
 freshBrowserEachTest(cleanup);
 
@@ -93,14 +93,7 @@ describe('the header menu', () => {
 
 describe('the sound switch', () => {
   it('is remembered across page loads and overrides the page`s sound option either way', async () => {
-    const started: number[] = [];
-    class FakeAudio {
-      currentTime = 0;
-      destination = {};
-      createOscillator = () => ({ frequency: {}, connect: (n: unknown) => n, start: (t: number) => started.push(t), stop: () => {} });
-      createGain = () => ({ gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (n: unknown) => n });
-    }
-    vi.stubGlobal('AudioContext', FakeAudio);
+    const started = stubAudio();
     await openPanel();
     fireEvent.click(more());
     await act(flush);
