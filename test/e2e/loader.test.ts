@@ -89,6 +89,28 @@ describe('the loader', () => {
     await context.close();
   });
 
+  it('the mark follows the conversation across tabs: one tab resets, another starts anew, and the next visit still gets the chat at idle', async () => {
+    const { page, context, problems } = await openHostPage(world, {});
+    const key = `parley:${world.bffOrigin}`;
+    const marked = () => page.evaluate(async (name) => (await indexedDB.databases()).some((db) => db.name === name), key);
+    await launcher(page).click();
+    await sendMessage(page, 'hello');
+    await expect.poll(marked).toBe(true);
+    const other = await context.newPage();
+    await other.goto(page.url(), { waitUntil: 'load' });
+    await launcher(other).click(); // this tab's chat knows the conversation too
+    await composer(other).waitFor();
+    await page.evaluate(() => (window as unknown as { Parley(...a: unknown[]): void }).Parley('reset'));
+    await expect.poll(marked).toBe(false);
+    await sendMessage(other, 'a new question');
+    await expect.poll(marked).toBe(true);
+    const chat = page.waitForRequest((r) => chatFile.test(r.url()));
+    await page.reload({ waitUntil: 'load' });
+    await chat; // nobody touched the launcher
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('fetches the chat when the visitor points at the launcher, so the click opens it at once', async () => {
     const { page, context, problems } = await openHostPage(world, {});
     const chat = page.waitForRequest((r) => chatFile.test(r.url()));

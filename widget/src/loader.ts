@@ -227,11 +227,10 @@ function start(script: HTMLScriptElement): void {
         return false; // storage blocked: a first visit as far as we can tell
       }
     };
-    try {
-      return (knowing ??= indexedDB.databases().then((list) => list.some((db) => db.name === key), stored));
-    } catch {
-      return Promise.resolve(stored());
-    }
+    // Asked once; an indexedDB that is missing or throws rejects, and storage answers instead.
+    return (knowing ??= Promise.resolve()
+      .then(() => indexedDB.databases())
+      .then((list) => list.some((db) => db.name === key), stored));
   }
 
   for (const call of queue) if (needsChat(call)) load();

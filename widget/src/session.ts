@@ -37,8 +37,6 @@ export function loadSession(key: string): SessionData | undefined {
   }
 }
 
-const marked = new Map<string, boolean>();
-
 /**
  * Keeps an empty IndexedDB database named `key` while this browser has a conversation. The loader
  * asks `indexedDB.databases()` for it at idle, which answers without blocking the page, instead of
@@ -46,8 +44,6 @@ const marked = new Map<string, boolean>();
  * private modes) the loader reads localStorage.
  */
 export function markConversation(key: string, has: boolean): void {
-  if (marked.get(key) === has) return;
-  marked.set(key, has);
   try {
     if (!has) return void indexedDB.deleteDatabase(key);
     const open = indexedDB.open(key);
@@ -59,8 +55,9 @@ export function markConversation(key: string, has: boolean): void {
 
 /** Stores the session, or removes it (which tells other tabs the conversation was reset). */
 export function saveSession(key: string, s: SessionData | undefined): void {
-  markConversation(key, !!s);
   try {
+    // The mark follows the stored conversation as it comes and goes, whichever tab stores it.
+    if ((localStorage.getItem(key) !== null) !== !!s) markConversation(key, !!s);
     if (s) localStorage.setItem(key, JSON.stringify(s));
     else localStorage.removeItem(key);
   } catch {
