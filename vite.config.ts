@@ -12,8 +12,9 @@ const LOCALES = readdirSync(LOCALES_DIR)
   .map((f) => f.slice(0, 2))
   .sort();
 
-// One config: the chat's build (an IIFE the loader inserts; scripts/build-widget.mjs then builds the
-// loader, widget.js, and widget.mjs for npm users from it) and the test projects.
+// One config: the chat's build (ES modules: the chat, which the loader inserts and npm users'
+// widget.mjs imports, and the parts chunk it imports when needed; scripts/build-widget.mjs then
+// builds the loader, widget.js, from it) and the test projects.
 export default defineConfig({
   plugins: [
     {
@@ -42,7 +43,7 @@ export default defineConfig({
       // and the CSS for browsers that cannot construct a stylesheet.
       name: 'parley-assets',
       async generateBundle(output) {
-        if (output.format !== 'iife') return;
+        if (output.format !== 'es') return;
         this.emitFile({ type: 'asset', fileName: 'widget.css', source: CSS });
         for (const lang of LOCALES) {
           // The file compiled as Vite compiles it (its only import is a type, so it stands alone), run once for its strings.
@@ -67,9 +68,14 @@ export default defineConfig({
     sourcemap: false,
     // Vite keeps whitespace in an ES library build; ours is one finished module, so minify it all,
     // and without the /* @__PURE__ */ marks a bundler would use to drop parts of it (none can go).
-    rolldownOptions: { output: { minify: true, comments: { annotation: false, legal: true, jsdoc: false } } },
-    // The chat as the loader inserts it (scripts/build-widget.mjs adds the hash, and builds widget.mjs).
-    lib: { entry: 'widget/src/main.ts', name: 'ParleyWidget', formats: ['iife'], fileName: () => 'parley-chat.js' },
+    // allow-extension: the parts chunk imports Preact and the rest from the chat itself, not from a third file.
+    rolldownOptions: { preserveEntrySignatures: 'allow-extension', output: { minify: true, comments: { annotation: false, legal: true, jsdoc: false }, chunkFileNames: 'parley-parts.[hash].js' } },
+    // Named by content hash, so a cached copy always matches the integrity the loader carries.
+    lib: {
+      entry: { 'parley-chat': 'widget/src/chat.ts' },
+      formats: ['es'],
+      fileName: (_format, name) => (name === 'widget' ? 'widget.mjs' : `${name}.[hash].js`),
+    },
   },
   test: {
     projects: [

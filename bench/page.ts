@@ -85,7 +85,7 @@ async function clickToComposer(browser: Browser, url: string, warn: boolean): Pr
   const launcher = page.locator('[data-parley-loader] >> css=.launcher');
   await launcher.waitFor();
   if (warn) {
-    const chat = page.waitForResponse((r) => /parley-chat\.[0-9a-f]+\.js/.test(r.url()));
+    const chat = page.waitForResponse((r) => /parley-chat\.[\w-]+\.js/.test(r.url()));
     await launcher.hover();
     await (await chat).finished();
     await page.waitForTimeout(300);

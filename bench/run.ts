@@ -248,13 +248,13 @@ async function idleStreams(memory: () => Promise<SpawnedServer>): Promise<void> 
 /** The widget's files against their budgets (hard ceilings in widget/src/size.test.ts; goals from issue 19). */
 function widgetSizes(): void {
   type Described = { file: string; gzipBytes: number; brotliBytes: number; integrity: string };
-  const m = JSON.parse(readFileSync('dist/widget/manifest.json', 'utf8')) as Described & { chat: Described; esm: Described; esmChat?: Described };
+  const m = JSON.parse(readFileSync('dist/widget/manifest.json', 'utf8')) as Described & { chat: Described; parts: Described; esm: Described };
   const row = (what: string, f: Described, goal: number, ceiling: number) =>
     report(what, `${f.gzipBytes} B gzip, ${f.brotliBytes} B brotli (goal ${goal} KB, ceiling ${ceiling} KB) ${f.integrity.slice(0, 20)}…`);
   row('widget.js, the loader every visitor downloads', m, 2, 3);
-  row(`${m.chat.file}, the chat, fetched when needed`, m.chat, 32, 40);
+  row(`${m.chat.file}, the chat, fetched when needed (widget.mjs import()s it too)`, m.chat, 32, 40);
+  report(`${m.parts.file}, its parts for few visitors (pre-chat form, rating, lightbox, transcript)`, `${m.parts.gzipBytes} B gzip, ${m.parts.brotliBytes} B brotli ${m.parts.integrity.slice(0, 20)}…`);
   row('widget.mjs, for npm users (the entry)', m.esm, 2, 3);
-  if (m.esmChat) row('its chat module, import()ed when a widget is created', m.esmChat, 32, 40);
   console.log('');
 }
 

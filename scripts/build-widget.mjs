@@ -1,30 +1,49 @@
-// `npm run build:widget`: the widget as two files (docs/embedding.md, "What the page pays").
-// 1. The chat (Preact, signals, components, stream client): vite.config.ts builds it as an IIFE for
-//    the loader to insert, plus widget.css and widget-locales/. Its name gets its content hash
-//    (parley-chat.<hash>.js), so a cached copy can never mismatch its SRI hash.
+// `npm run build:widget`: the widget's files (docs/embedding.md, "What the page pays").
+// 1. The chat (Preact, signals, components, stream client) and its parts chunk (parts.ts: what few
+//    visitors need), ES modules built by vite.config.ts, plus widget.css and widget-locales/. Both
+//    names carry a content hash, so a cached copy can never mismatch its integrity. The parts chunk
+//    imports the chat by name, so its integrity is written into the chat after the build (lazy.tsx).
 // 2. The loader (widget.js), built with the chat's file name and integrity written into it.
-// 3. widget.mjs for npm users, which import()s the chat as an ES module (parley-chat.<hash>.mjs).
+// 3. widget.mjs for npm users, which import()s the same chat module.
 // Usage: node scripts/build-widget.mjs [outDir]   (default dist/widget)
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const sri = (body) => 'sha384-' + createHash('sha384').update(body).digest('base64');
+const MINIFY = { minify: true, comments: { annotation: false, legal: true, jsdoc: false } };
 
-/** Builds both files into `outDir`; returns the chat file's name and integrity. */
+/** The one file in `dir` whose name matches `pattern`. */
+function only(dir, pattern) {
+  const found = readdirSync(dir).filter((f) => pattern.test(f));
+  if (found.length !== 1) throw new Error(`expected one ${pattern} in ${dir}, found ${found.length}: ${found.join(', ')}`);
+  return found[0];
+}
+
+/** Replaces the one `placeholder` in `text` (a second or missing one means the build changed shape). */
+function fillIn(text, placeholder, value) {
+  const parts = text.split(placeholder);
+  if (parts.length !== 2) throw new Error(`expected ${placeholder} once in the chat, found it ${parts.length - 1} times`);
+  return parts.join(value);
+}
+
+/** Builds every file into `outDir`; returns the chat file's name and integrity. */
 export async function buildWidget(outDir = join(root, 'dist/widget'), logLevel = 'warn') {
   // NODE_ENV=test (vitest) would switch JSX to its development runtime.
   const env = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
     await build({ configFile: join(root, 'vite.config.ts'), root, logLevel, build: { outDir, emptyOutDir: true } });
-    const body = readFileSync(join(outDir, 'parley-chat.js'));
-    const chunk = `parley-chat.${createHash('sha256').update(body).digest('hex').slice(0, 10)}.js`;
-    for (const old of readdirSync(outDir)) if (/^parley-chat\.[0-9a-f]+\.js$/.test(old)) rmSync(join(outDir, old));
-    renameSync(join(outDir, 'parley-chat.js'), join(outDir, chunk));
-    const integrity = 'sha384-' + createHash('sha384').update(body).digest('base64');
+    const chunk = only(outDir, /^parley-chat\.[\w-]+\.js$/);
+    const parts = only(outDir, /^parley-parts\.[\w-]+\.js$/);
+    let chat = readFileSync(join(outDir, chunk), 'utf8');
+    chat = fillIn(chat, '__PARLEY_PARTS_FILE__', './' + parts);
+    chat = fillIn(chat, '__PARLEY_PARTS_SRI__', sri(readFileSync(join(outDir, parts))));
+    writeFileSync(join(outDir, chunk), chat);
+    const integrity = sri(chat);
     // The launcher's name in each served language, from the locale files the chat build wrote (one source).
     const labels = { en: 'Open chat' };
     for (const file of readdirSync(join(outDir, 'widget-locales'))) {
@@ -41,20 +60,24 @@ export async function buildWidget(outDir = join(root, 'dist/widget'), logLevel =
         target: 'es2020',
         minify: true,
         sourcemap: false,
-        rolldownOptions: { output: { minify: true, comments: { annotation: false, legal: true, jsdoc: false } } },
+        rolldownOptions: { output: MINIFY },
         lib: { entry: join(root, 'widget/src/loader.ts'), name: 'ParleyLoader', formats: ['iife'], fileName: () => 'widget.js' },
       },
     });
-    // 3. widget.mjs for npm users: the same API, with the chat as a module it import()s (widget/src/esm.ts).
+    // 3. widget.mjs for npm users: the same API, with the chat as the module it import()s (widget/src/esm.ts).
     await build({
-      configFile: join(root, 'vite.config.ts'),
+      configFile: false,
       root,
       logLevel,
+      plugins: [{ name: 'parley-chat-module', enforce: 'pre', resolveId: (id) => (id === './chat.js' ? { id: './' + chunk, external: true } : undefined) }],
       build: {
         outDir,
         emptyOutDir: false,
+        target: 'es2020',
+        minify: true,
+        sourcemap: false,
+        rolldownOptions: { output: MINIFY },
         lib: { entry: join(root, 'widget/src/esm.ts'), formats: ['es'], fileName: () => 'widget.mjs' },
-        rolldownOptions: { output: { chunkFileNames: 'parley-chat.[hash].mjs', minify: true, comments: { annotation: false, legal: true, jsdoc: false } } },
       },
     });
     return { chunk, integrity };

@@ -1,4 +1,4 @@
-// Runs after scripts/build-widget.mjs: prints the sizes and SRI hashes of widget.js (the loader), the chat and widget.mjs, writes manifest.json
+// Runs after scripts/build-widget.mjs: prints the sizes and SRI hashes of widget.js (the loader), the chat, its parts chunk and widget.mjs, writes manifest.json
 // (read by the BFF and by integrators pinning the script) and the npm build's widget.d.ts.
 // Usage: node scripts/widget-integrity.mjs [outDir]   (default dist/widget)
 import { spawnSync } from 'node:child_process';
@@ -23,15 +23,15 @@ function describe(dir, file) {
   };
 }
 
-/** Reads `dir/widget.js` (the loader) and the chat file, writes `dir/manifest.json`, returns the manifest. */
+/** Reads `dir/widget.js` (the loader), the chat and its parts chunk, writes `dir/manifest.json`, returns the manifest. */
 export function writeManifest(dir) {
-  const chunk = readdirSync(dir).find((f) => /^parley-chat\.[0-9a-f]+\.js$/.test(f));
-  const esmChunk = readdirSync(dir).find((f) => /^parley-chat\.[\w-]+\.mjs$/.test(f));
+  const chunk = readdirSync(dir).find((f) => /^parley-chat\.[\w-]+\.js$/.test(f));
+  const parts = readdirSync(dir).find((f) => /^parley-parts\.[\w-]+\.js$/.test(f));
   const manifest = {
     ...describe(dir, 'widget.js'),
     ...(chunk && { chat: describe(dir, chunk) }),
+    ...(parts && { parts: describe(dir, parts) }),
     esm: describe(dir, 'widget.mjs'),
-    ...(esmChunk && { esmChat: describe(dir, esmChunk) }),
   };
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   return manifest;
@@ -73,7 +73,7 @@ function main() {
   const m = writeManifest(dir);
   writeTypes(dir);
   const kb = (n) => (n / 1024).toFixed(2) + ' KB';
-  for (const f of [m, m.chat, m.esm, m.esmChat].filter(Boolean)) {
+  for (const f of [m, m.chat, m.parts, m.esm].filter(Boolean)) {
     console.log(`${f.file.padEnd(26)} ${f.bytes} B (${kb(f.bytes)})  gzip ${f.gzipBytes} B (${kb(f.gzipBytes)})  brotli ${f.brotliBytes} B`);
     console.log(`${''.padEnd(26)} ${f.integrity}`);
   }

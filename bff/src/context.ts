@@ -27,8 +27,8 @@ export interface WidgetAsset {
   locales: ReadonlyMap<string, Uint8Array>;
   /** `widget.css`, for browsers without constructable stylesheets. */
   css?: Uint8Array;
-  /** The chat the loader fetches: its hashed file name and its bytes, served immutable. */
-  chat?: { name: string; body: Uint8Array; gzip: Uint8Array; brotli: Uint8Array };
+  /** The chat the loader fetches and its parts chunk, by their hashed file names: their bytes, served immutable. */
+  chunks: ReadonlyMap<string, { body: Uint8Array; gzip: Uint8Array; brotli: Uint8Array }>;
 }
 
 /** Everything the app needs, built by `server.ts` (or a test). The app reads no environment. */

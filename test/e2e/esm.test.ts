@@ -60,7 +60,7 @@ describe('widget.mjs', () => {
 
     await page.getByRole('button', { name: 'Chat with us' }).click();
     await expect.poll(() => composer(page).isVisible()).toBe(true);
-    expect(scripts).toEqual(['/widget.mjs', expect.stringMatching(/^\/parley-chat\.[\w-]+\.mjs$/)]);
+    expect(scripts).toEqual(['/widget.mjs', expect.stringMatching(/^\/parley-chat\.[\w-]+\.js$/)]);
     await expect.poll(() => page.evaluate(() => (window as unknown as { seen: string[] }).seen)).toEqual(['open', 'ready']);
     expect(problems).toEqual([]);
     await context.close();

@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => world?.close());
 
-const chatFile = /\/parley-chat\.[0-9a-f]+\.js$/;
+const chatFile = /\/parley-chat\.[\w-]+\.js$/;
+const partsFile = /\/parley-parts\.[\w-]+\.js$/;
 
 /** A page of our own with `csp` and a script tag carrying `attrs`. */
 async function customPage(csp: string, attrs: string): Promise<{ url: string; close(): Promise<void> }> {
@@ -191,6 +192,23 @@ describe('the loader', () => {
     await context.close();
   });
 
+  it("fetches the parts chunk only when a part shows, checks it against the integrity the chat carries, and a failed try can be repeated", async () => {
+    const { page, context } = await openHostPage(world, {});
+    let tries = 0;
+    // The first answer for the chunk has other bytes (a tampered copy): the browser refuses it.
+    await page.route(partsFile, (route) => (tries++ === 0 ? route.fulfill({ body: 'export const Csat = 1;', contentType: 'text/javascript', headers: { 'access-control-allow-origin': '*' } }) : route.continue()));
+    await launcher(page).click();
+    await composer(page).waitFor();
+    await sendMessage(page, 'carousel');
+    expect(tries).toBe(0); // opening and chatting need no part of it
+    await panel(page).getByRole('button', { name: /^Enlarge image: / }).first().click();
+    const retry = panel(page).getByRole('button', { name: 'This part of the chat could not load. Try again' });
+    await retry.click();
+    await panel(page).getByRole('dialog').waitFor();
+    expect(tries).toBe(2);
+    await context.close();
+  });
+
   it('shows the panel’s frame at once on a click with no warning, then the chat fills it', async () => {
     const { page, context } = await openHostPage(world, {});
     await page.route(chatFile, async (route) => {
@@ -204,12 +222,17 @@ describe('the loader', () => {
     await context.close();
   });
 
-  /** Opens the chat on a page of our own under `csp`, and finds no CSP violation or console error. */
+  /** Opens the chat and an image's lightbox (the parts chunk) on a page of our own under `csp`, and finds no CSP violation or console error. */
   async function opensUnder(csp: string, attrs: string): Promise<void> {
     const host = await customPage(csp, attrs);
     const { page, context, problems } = await openHostPage(world, { url: host.url });
     await launcher(page).click();
     await composer(page).waitFor();
+    await sendMessage(page, 'carousel');
+    const parts = page.waitForResponse(partsFile);
+    await panel(page).getByRole('button', { name: /^Enlarge image: / }).first().click();
+    await panel(page).getByRole('dialog').waitFor();
+    expect((await parts).ok()).toBe(true);
     expect(problems).toEqual([]);
     await context.close();
     await host.close();

@@ -1,3 +1,26 @@
-/** The chat as a module of its own, for `widget.mjs` to `import()` (esm.ts). */
+/**
+ * The chat: one ES module for both ways in. npm users' `widget.mjs` `import()`s it for
+ * `createParley` (a widget) and `init` (the page's widget, which also honours `<parley-chat>`); the
+ * loader (widget.js) inserts it as a module script, and it hands the loader `boot`, which turns the
+ * loader's script tag into `window.Parley` (embed.ts) and pins the parts chunk with the page's nonce.
+ */
+import { boot } from './embed.js';
+import { pinParts } from './lazy.js';
+
+export type * from './public-types.js';
 export { init } from './embed.js';
 export { createParley } from './parley.js';
+
+const hook = typeof window === 'undefined' ? undefined : (window as { __parleyChat?: (chat: { boot: typeof boot }) => void }).__parleyChat;
+if (hook) {
+  try {
+    hook({
+      boot(script) {
+        pinParts(script.nonce || '');
+        boot(script);
+      },
+    });
+  } catch (e) {
+    console.warn('[parley]', e);
+  }
+}

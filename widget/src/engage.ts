@@ -8,7 +8,8 @@ import { whoWrote, type Who } from './authors.js';
 import type { Strings } from './i18n.js';
 import type { State } from './state.js';
 import { serverCount, type ChatMessage } from './messages.js';
-import { saveTranscript, transcriptName, transcriptText, type TranscriptHead } from './transcript.js';
+import { loadParts } from './lazy.js';
+import type { TranscriptHead } from './transcript.js';
 
 /** Creates the engagement actions of one widget; `history(offset)` loads an older page. */
 export function createEngage(st: State, auth: Auth, report: (e: unknown) => void, remember: (key: string, value: string) => void, history: (offset: number) => Promise<void>) {
@@ -70,8 +71,10 @@ export function createEngage(st: State, auth: Auth, report: (e: unknown) => void
     } catch (e) {
       report(e); // what is on screen is still saved
     }
+    const parts = await loadParts().catch(report); // the file is written by the parts chunk (lazy.tsx)
+    if (!parts) return;
     const now = new Date();
-    saveTranscript(transcriptText(st.messages.value, head, t, locale, who, now), transcriptName(head.title, now));
+    parts.saveTranscript(parts.transcriptText(st.messages.value, head, t, locale, who, now), parts.transcriptName(head.title, now));
   }
 
   return { vote, stop, show, dismiss, transcript };

@@ -80,6 +80,7 @@ const en = {
   csatSend: 'Send rating',
   csatThanks: 'Thank you for your rating!',
   csatFailed: 'Your rating was not sent. Please try again.',
+  partFailed: 'This part of the chat could not load. Try again',
   replyMinutes: 'The team usually replies in a few minutes.',
   replyHour: 'The team usually replies within an hour.',
   replyDay: 'The team usually replies within a day.',

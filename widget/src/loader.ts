@@ -80,6 +80,7 @@ function start(script: HTMLScriptElement): void {
     state = 'loading';
     launcher?.classList.remove('failed');
     const el = document.createElement('script');
+    el.type = 'module';
     el.src = scriptUrl();
     el.integrity = __PARLEY_CHUNK_SRI__;
     el.crossOrigin = 'anonymous';

@@ -19,6 +19,8 @@ let js: Buffer;
 let chat: Buffer;
 let chatName: string;
 let chatIntegrity: string;
+let partsName: string;
+let parts: Buffer;
 
 beforeAll(async () => {
   const { buildWidget } = (await import(join(ROOT, 'scripts/build-widget.mjs'))) as {
@@ -27,29 +29,39 @@ beforeAll(async () => {
   ({ chunk: chatName, integrity: chatIntegrity } = await buildWidget(out, 'silent'));
   js = readFileSync(join(out, 'widget.js'));
   chat = readFileSync(join(out, chatName));
+  partsName = readdirSync(out).find((f) => f.startsWith('parley-parts.'))!;
+  parts = readFileSync(join(out, partsName));
 }, 180_000);
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('the built widget', () => {
   it(`is a loader of at most ${LOADER_LIMIT} B gzip and a chat of at most ${CHAT_LIMIT} B gzip (npm users' widget.mjs too)`, () => {
-    const gz = (file: string) => gzipSync(readFileSync(join(out, file)), { level: 9 }).length;
-    const esmChat = readdirSync(out).find((f) => /^parley-chat\.[\w-]+\.mjs$/.test(f))!;
-    const sizes = { loader: gzipSync(js, { level: 9 }).length, chat: gzipSync(chat, { level: 9 }).length, esm: gz('widget.mjs'), esmChat: gz(esmChat) };
+    const sizes = { loader: gzipSync(js, { level: 9 }).length, chat: gzipSync(chat, { level: 9 }).length, esm: gzipSync(readFileSync(join(out, 'widget.mjs')), { level: 9 }).length };
     expect(sizes.loader).toBeLessThanOrEqual(LOADER_LIMIT);
     expect(sizes.chat).toBeLessThanOrEqual(CHAT_LIMIT);
     expect(sizes.esm).toBeLessThanOrEqual(LOADER_LIMIT);
-    expect(sizes.esmChat).toBeLessThanOrEqual(CHAT_LIMIT);
   });
 
-  it("widget.mjs fetches the chat with import() only when a widget is created", () => {
+  it("widget.mjs fetches the loader's own chat module with import() only when a widget is created", () => {
     const esm = readFileSync(join(out, 'widget.mjs'), 'utf8');
-    expect(esm).toMatch(/import\(\s*["'`]\.\/parley-chat\.[\w-]+\.mjs["'`]\s*\)/);
+    expect(esm).toMatch(new RegExp(`import\\(\\s*["'\`]\\./${chatName.replaceAll('.', '\\.')}["'\`]\\s*\\)`));
     expect(esm).not.toMatch(/preact|useState/i);
   });
 
+  it('the chat and its parts chunk are two modules named by their content; the chat pins the parts by integrity', () => {
+    expect(readdirSync(out).filter((f) => f.endsWith('.js')).sort()).toEqual([chatName, partsName, 'widget.js'].sort());
+    expect(partsName).toMatch(/^parley-parts\.[\w-]{8}\.js$/);
+    const text = chat.toString('utf8');
+    expect(text).toContain(`"./${partsName}"`); // its import() and the preload's address
+    expect(text).toContain('sha384-' + createHash('sha384').update(parts).digest('base64'));
+    expect(text).not.toContain('__PARLEY_PARTS');
+    // The parts import Preact and the rest from the chat, not a copy of their own.
+    expect(parts.toString('utf8')).toMatch(new RegExp(`from\\s*["'\`]\\./${chatName.replaceAll('.', '\\.')}["'\`]`));
+    expect(parts.length).toBeLessThan(chat.length / 4);
+  });
+
   it('the loader names the chat by its content hash and carries its integrity; the loader itself has no Preact in it', () => {
-    expect(chatName).toMatch(/^parley-chat\.[0-9a-f]{10}\.js$/);
-    expect(chatName.slice(12, 22)).toBe(createHash('sha256').update(chat).digest('hex').slice(0, 10));
+    expect(chatName).toMatch(/^parley-chat\.[\w-]{8}\.js$/);
     expect(chatIntegrity).toBe('sha384-' + createHash('sha384').update(chat).digest('base64'));
     const loader = js.toString('utf8');
     expect(loader).toContain(chatName);
@@ -83,7 +95,7 @@ describe('the built widget', () => {
   });
 
   it('is a production build that needs no unsafe-eval and sets no style attribute from strings', () => {
-    const text = js.toString('utf8') + chat.toString('utf8');
+    const text = js.toString('utf8') + chat.toString('utf8') + parts.toString('utf8');
     expect(text).not.toMatch(/\beval\(|new Function\(|setAttribute\(\s*[`'"]style/);
     expect(text).not.toMatch(/jsxDEV|\bfileName:|widget\/src/);
   });
@@ -133,6 +145,7 @@ p.on('nope', () => {});
       gzipBytes: gzipSync(js, { level: 9 }).length,
       integrity: 'sha384-' + createHash('sha384').update(js).digest('base64'),
       chat: { file: chatName, bytes: chat.length, integrity: chatIntegrity },
+      parts: { file: partsName, bytes: parts.length },
     });
   });
 });

@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import type { WidgetAsset } from '../context.js';
 
+type Chunk = WidgetAsset['chunks'] extends ReadonlyMap<string, infer C> ? C : never;
+
 /** The repository root: the nearest folder above this module with Parley's package.json (source or dist). */
 export function projectRoot(from = dirname(fileURLToPath(import.meta.url))): string {
   let dir = from;
@@ -29,13 +31,13 @@ export function loadWidgetAsset(root = projectRoot()): WidgetAsset | undefined {
     if (/^[a-z]{2}\.json$/.test(name)) locales.set(name, readFileSync(join(localeDir, name)));
   }
   const css = join(dir, 'widget.css');
-  const chatName = readdirSync(dir).find((name) => /^parley-chat\.[0-9a-f]+\.js$/.test(name));
-  const chatBody = chatName ? readFileSync(join(dir, chatName)) : undefined;
+  const chunks = new Map<string, Chunk>();
+  for (const name of readdirSync(dir).filter((f) => /^parley-(chat|parts)\.[\w-]+\.js$/.test(f))) {
+    const body = readFileSync(join(dir, name));
+    chunks.set(name, { body, gzip: gzipSync(body, { level: 9 }), brotli: brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }) });
+  }
   return {
-    ...(chatName &&
-      chatBody && {
-        chat: { name: chatName, body: chatBody, gzip: gzipSync(chatBody, { level: 9 }), brotli: brotliCompressSync(chatBody, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }) },
-      }),
+    chunks,
     locales,
     ...(existsSync(css) && { css: readFileSync(css) }),
     body,

@@ -1,3 +1,4 @@
+import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
 import { loadConfig } from '../config.js';
@@ -29,7 +30,29 @@ function appWith(widget: WidgetAsset) {
 
 const german = new TextEncoder().encode(JSON.stringify({ open: 'Chat öffnen' }));
 const css = new TextEncoder().encode(':host{all:initial}');
-const widget: WidgetAsset = { body: new TextEncoder().encode('/*widget*/'), etag: '"abc"', integrity: 'sha384-x', locales: new Map([['de.json', german]]), css };
+const chunk = (text: string) => ({ body: new TextEncoder().encode(text), gzip: gzipSync(text), brotli: brotliCompressSync(text) });
+const chunks = new Map([
+  ['parley-chat.Ab12-_x9.js', chunk('/*chat*/')],
+  ['parley-parts.Cd34.js', chunk('/*parts*/')],
+]);
+const widget: WidgetAsset = { body: new TextEncoder().encode('/*widget*/'), etag: '"abc"', integrity: 'sha384-x', locales: new Map([['de.json', german]]), css, chunks };
+
+describe('GET /parley-chat.{hash}.js and /parley-parts.{hash}.js', () => {
+  it.each([...chunks.keys()])('serves %s compressed, cached for a year as immutable (its name changes with its bytes)', async (name) => {
+    const res = await appWith(widget).request(`/${name}`, { headers: { 'accept-encoding': 'gzip, deflate' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(gunzipSync(new Uint8Array(await res.arrayBuffer())).toString()).toBe(name.startsWith('parley-chat') ? '/*chat*/' : '/*parts*/');
+  });
+
+  it('answers 404 not_found for a chunk that this build does not have (an older hash)', async () => {
+    const res = await appWith(widget).request('/parley-parts.Zz99.js');
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+});
 
 describe('GET /widget-locales/{lang}.json', () => {
   it('serves a built language to any site, cached for a day', async () => {

@@ -28,7 +28,7 @@ describe('lightbox', () => {
   it("a card's image is a button that opens it full size in a dialog named after the card, with focus on its close button", async () => {
     await show(carousel);
     fireEvent.click(screen.getByRole('button', { name: 'Enlarge image: Dome tent' }));
-    const box = screen.getByRole('dialog', { name: 'Dome tent' });
+    const box = await screen.findByRole('dialog', { name: 'Dome tent' }); // its part of the chat arrives first
     expect(within(box).getByRole('img', { name: 'Dome tent' }).getAttribute('src')).toBe('https://shop.example/dome.jpg');
     expect(document.activeElement).toBe(within(box).getByRole('button', { name: 'Close image' }));
   });
@@ -37,7 +37,7 @@ describe('lightbox', () => {
     await show(carousel);
     const image = screen.getByRole('button', { name: 'Enlarge image: Trail tent' });
     fireEvent.click(image);
-    fireEvent.keyDown(screen.getByRole('button', { name: 'Close image' }), { key: 'Escape' });
+    fireEvent.keyDown(await screen.findByRole('button', { name: 'Close image' }), { key: 'Escape' });
     expect(screen.queryByRole('dialog', { name: 'Trail tent' })).toBeNull();
     expect(screen.getByRole('dialog', { name: 'Chat' }).hasAttribute('data-closed')).toBe(false);
     expect(document.activeElement).toBe(image);
@@ -47,7 +47,7 @@ describe('lightbox', () => {
     await show({ type: 'image', url: 'https://shop.example/map.png', alt: 'Map to the store' });
     const image = screen.getByRole('button', { name: 'Enlarge image: Map to the store' });
     fireEvent.click(image);
-    fireEvent.click(screen.getByRole('button', { name: 'Close image' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Close image' }));
     expect(screen.queryByRole('dialog', { name: 'Map to the store' })).toBeNull();
     expect(document.activeElement).toBe(image);
   });

@@ -2,12 +2,11 @@
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { asksForRating } from '../csat.js';
 import { langOf, localized } from '../i18n.js';
+import { Part } from '../lazy.js';
 import { asksPrechat } from '../prechat.js';
 import { whoOf } from './Author.js';
 import { Composer } from './Composer.js';
 import { ConversationList, PastConversation } from './Conversations.js';
-import { Csat } from './Csat.js';
-import { Prechat } from './Prechat.js';
 import { HeaderMenu } from './HeaderMenu.js';
 import { ContactForm, TeamLine } from './Team.js';
 import type { Ctx } from './ctx.js';
@@ -170,7 +169,7 @@ function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
       {convo === 'archived' ? (
         <div class="end">
           <p>{strings.ended}</p>
-          {asksForRating(store.config.value?.csat, store.messages.value) && <Csat ctx={ctx} />}
+          {asksForRating(store.config.value?.csat, store.messages.value) && <Part name="Csat" ctx={ctx} props={{ ctx }} />}
           <button
             type="button"
             class="primary"
@@ -186,7 +185,7 @@ function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
           </button>
         </div>
       ) : asksPrechat(store, ctx.options) ? (
-        <Prechat ctx={ctx} onDone={focusInput} />
+        <Part name="Prechat" ctx={ctx} props={{ ctx, onDone: focusInput }} />
       ) : (
         <>
           <ContactForm ctx={ctx} />

@@ -74,6 +74,7 @@ const de: Strings = {
   csatSend: 'Bewertung senden',
   csatThanks: 'Vielen Dank für Ihre Bewertung!',
   csatFailed: 'Ihre Bewertung wurde nicht gesendet. Bitte versuchen Sie es erneut.',
+  partFailed: 'Dieser Teil des Chats konnte nicht geladen werden. Erneut versuchen',
   replyMinutes: 'Das Team antwortet meist innerhalb weniger Minuten.',
   replyHour: 'Das Team antwortet meist innerhalb einer Stunde.',
   replyDay: 'Das Team antwortet meist innerhalb eines Tages.',

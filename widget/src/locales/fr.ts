@@ -74,6 +74,7 @@ const fr: Strings = {
   csatSend: 'Envoyer la note',
   csatThanks: 'Merci pour votre note !',
   csatFailed: "Votre note n'a pas été envoyée. Veuillez réessayer.",
+  partFailed: "Cette partie du chat n'a pas pu se charger. Réessayer",
   replyMinutes: "L'équipe répond généralement en quelques minutes.",
   replyHour: "L'équipe répond généralement en moins d'une heure.",
   replyDay: "L'équipe répond généralement en moins d'un jour.",
