@@ -188,6 +188,8 @@ it('Stop ends a streaming reply within 200 ms and closes the gateway stream', as
     return performance.now() - start;
   });
   expect(elapsed).toBeLessThan(200);
+  // Words already on their way when Stop was pressed may still land (engage.ts, stop): then nothing more.
+  await page.waitForTimeout(300);
   const stopped = await answers(page).last().locator('.bubble').textContent();
   await page.waitForTimeout(600); // four more chunks' time: nothing more arrives
   expect(await answers(page).last().locator('.bubble').textContent()).toBe(stopped);

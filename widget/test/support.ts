@@ -199,16 +199,21 @@ export async function makeCtx(overrides: Partial<import('../src/components/ctx.j
   return { ctx: { store: s, strings: pickStrings(), options: {}, dir: 'ltr' as const, inline: false, locale: 'en-GB', ...overrides }, events };
 }
 
-/** Renders the whole widget for `PUBLIC_CONFIG` (or `config`), an empty history by default, and boots its store. */
+/**
+ * Renders the whole widget for `PUBLIC_CONFIG` (or `config`), an empty history by default, and boots its store.
+ * The parts chunk is there too, as it is a moment after a part is first drawn (lazy.test.tsx tests that moment).
+ */
 export async function mountApp(routes: Record<string, Answer | Route> = {}, options: Parameters<typeof makeCtx>[0] = {}, config: object = PUBLIC_CONFIG) {
   const { act, render } = await import('@testing-library/preact');
   const { h } = await import('preact');
   const { App } = await import('../src/components/App.js');
+  const { loadParts } = await import('../src/lazy.js');
   const api = mockFetch({ 'GET /api/config': { body: config }, 'GET /api/messages': { body: { items: [], hasMore: false } }, ...routes });
   const { ctx, events } = await makeCtx(options);
   render(h(App, { ctx }));
   await act(async () => {
     await ctx.store.boot();
+    await loadParts();
     await flush();
   });
   return { api, ctx, events };

@@ -6,7 +6,7 @@
  */
 import { useRef } from 'preact/hooks';
 import { fill, textDir } from '../i18n.js';
-import { Chips } from './Chips.js';
+import { loadParts, Part } from '../lazy.js';
 import type { Ctx } from './ctx.js';
 import { CLIP, CLOSE, Icon, SEND } from './Icon.js';
 
@@ -55,7 +55,7 @@ export function Composer({ ctx }: { ctx: Ctx }) {
           </button>
         </p>
       )}
-      <Chips ctx={ctx} box={box} />
+      {chosen.length > 0 && <Part name="Chips" ctx={ctx} props={{ ctx, box }} />}
       <form
         class="composer"
         onSubmit={(e) => {
@@ -76,7 +76,10 @@ export function Composer({ ctx }: { ctx: Ctx }) {
                 e.currentTarget.value = ''; // the same file again must fire `change` again
               }}
             />
-            <button type="button" class="icon" aria-label={strings.attach} onClick={() => picker.current!.click()}>
+            <button type="button" class="icon" aria-label={strings.attach} onClick={() => {
+                picker.current!.click();
+                void loadParts().catch(() => {}); // the chips come with the parts chunk: fetched while the picker is open
+              }}>
               <Icon d={CLIP} />
             </button>
           </>

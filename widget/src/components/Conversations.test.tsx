@@ -1,5 +1,6 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
+import { loadParts } from '../lazy.js';
 import { flush, freshBrowserEachTest, makeCtx, mockFetch, PUBLIC_CONFIG, seedSession, sessionBody } from '../../test/support.js';
 import { App } from './App.js';
 
@@ -24,6 +25,7 @@ async function mount(user?: { id: string; name?: string }) {
   await act(async () => {
     await ctx.store.boot();
     ctx.store.setOpen(true);
+    await loadParts(); // the list is in the parts chunk (lazy.test.tsx tests its arrival)
     await flush();
   });
   return { api, ctx };

@@ -1,7 +1,6 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
 import { asksForRating } from '../csat.js';
-import { loadParts } from '../lazy.js';
 import { FakeEventSource, flush, freshBrowserEachTest, mountApp, PUBLIC_CONFIG, sessionBody } from '../../test/support.js';
 
 const KEY = 'parley:https://bff.test';
@@ -14,7 +13,6 @@ async function ended(routes: Parameters<typeof mountApp>[0] = {}, csat = 'always
   const mounted = await mountApp({ ...history([{ id: '1', role: 'bot', text: 'Anything else?' }]), ...routes }, {}, config(csat));
   fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
   act(() => FakeEventSource.last.emit('archived', {}, 1));
-  await act(async () => void (await loadParts())); // the question is in the parts chunk (lazy.test.tsx covers its arrival)
   return mounted;
 }
 

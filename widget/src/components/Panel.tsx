@@ -6,9 +6,8 @@ import { Part } from '../lazy.js';
 import { asksPrechat } from '../prechat.js';
 import { whoOf } from './Author.js';
 import { Composer } from './Composer.js';
-import { ConversationList, PastConversation } from './Conversations.js';
 import { HeaderMenu } from './HeaderMenu.js';
-import { ContactForm, TeamLine } from './Team.js';
+import { showsContact, TeamLine } from './Team.js';
 import type { Ctx } from './ctx.js';
 import { CHAT, CLOSE, Icon, LIST } from './Icon.js';
 import { greetingOf, MessageList } from './MessageList.js';
@@ -111,8 +110,8 @@ export function Panel({ ctx, onClose, hidden }: { ctx: Ctx; onClose?: () => void
           {strings.human}
         </button>
       )}
-      {view === 'list' && <ConversationList ctx={ctx} />}
-      {view === 'past' && <PastConversation ctx={ctx} />}
+      {view === 'list' && <Part name="ConversationList" ctx={ctx} props={{ ctx }} />}
+      {view === 'past' && <Part name="PastConversation" ctx={ctx} props={{ ctx }} />}
       {view === 'chat' && <Chat ctx={ctx} focusInput={focusInput} />}
     </section>
   );
@@ -188,7 +187,7 @@ function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
         <Part name="Prechat" ctx={ctx} props={{ ctx, onDone: focusInput }} />
       ) : (
         <>
-          <ContactForm ctx={ctx} />
+          {showsContact(ctx) && <Part name="ContactForm" ctx={ctx} props={{ ctx }} />}
           <Composer ctx={ctx} />
         </>
       )}

@@ -1,7 +1,6 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pickStrings } from '../i18n.js';
-import { loadParts } from '../lazy.js';
 import de from '../locales/de.js';
 import fr from '../locales/fr.js';
 import { FakeEventSource, flush, freshBrowserEachTest, mountApp, PUBLIC_CONFIG, seedSession, sessionBody } from '../../test/support.js';
@@ -25,7 +24,6 @@ async function opened(cfg: object, options: object = {}) {
   const m = await mountApp(routes, options, cfg);
   // A reload within a test finds the panel open already (kept per tab).
   if (!document.querySelector('.panel')) fireEvent.click(document.querySelector('button.launcher')!);
-  await act(async () => void (await loadParts())); // the form is in the parts chunk (lazy.test.tsx covers its arrival)
   return m;
 }
 

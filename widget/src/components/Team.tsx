@@ -1,10 +1,8 @@
 /**
  * The people behind the chat (docs/api.md "People"): a line saying how soon the team answers while
- * it is there, or when it is back while it is away; and, while it is away, a form that takes an
- * address so the team can answer by email (POST /api/contact). A signed-in visitor is never asked:
- * the site knows who they are.
+ * it is there, or when it is back while it is away; and when to ask, while it is away, for an
+ * address (ContactForm.tsx).
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatOpening, replyKey } from '../hours.js';
 import { fill } from '../i18n.js';
 import type { Ctx } from './ctx.js';
@@ -29,80 +27,6 @@ export function asksForContact(ctx: Ctx): boolean {
   return store.convo.value === 'escalated' || store.messages.value.some((m) => m.role === 'user');
 }
 
-export function ContactForm({ ctx }: { ctx: Ctx }) {
-  const { store, strings } = ctx;
-  const consentText = store.config.value?.consentText;
-  const [email, setEmail] = useState('');
-  const [consent, setConsent] = useState(false);
-  const [problem, setProblem] = useState<string | undefined>();
-  const [sending, setSending] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
-  const thanks = useRef<HTMLParagraphElement>(null);
-  const sentHere = useRef(false);
-  const given = store.contact.value;
-  useEffect(() => void (given && sentHere.current && thanks.current?.focus()), [given]);
-
-  // The thanks answers the away form; an address from the pre-chat form while the team is there needs none.
-  if (given && store.config.value?.handoff?.open === false) {
-    return (
-      <p class="banner contact-thanks" role="status" tabIndex={-1} ref={thanks}>
-        {fill(strings.contactThanks, { email: given })}
-      </p>
-    );
-  }
-  if (given || !asksForContact(ctx)) return null;
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    if (sending) return;
-    // The browser's own check of type=email, with our words, and the box keeps focus.
-    if (!input.current?.checkValidity() || !email.trim()) {
-      setProblem(strings.contactInvalid);
-      input.current?.focus();
-      return;
-    }
-    if (consentText && !consent) return setProblem(strings.contactConsent);
-    sentHere.current = true;
-    setSending(true);
-    try {
-      await store.leaveContact(email.trim(), consentText ? consent : undefined);
-      setProblem(undefined);
-    } catch {
-      setProblem(strings.contactFailed);
-    } finally {
-      setSending(false);
-    }
-  };
-  return (
-    <form class="contact" onSubmit={submit} noValidate>
-      <label for="parley-contact">{strings.contactAsk}</label>
-      <div class="contact-row">
-        <input
-          id="parley-contact"
-          ref={input}
-          type="email"
-          autocomplete="email"
-          maxLength={254}
-          placeholder={strings.contactEmail}
-          value={email}
-          aria-invalid={problem === strings.contactInvalid || undefined}
-          aria-describedby={problem ? 'parley-contact-problem' : undefined}
-          onInput={(e) => setEmail(e.currentTarget.value)}
-        />
-        <button type="submit" class="primary" aria-disabled={sending}>
-          {strings.contactSend}
-        </button>
-      </div>
-      {consentText && (
-        <label class="consent">
-          <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.currentTarget.checked)} />
-          {consentText}
-        </label>
-      )}
-      {problem && (
-        <p id="parley-contact-problem" class="error" role="alert">
-          {problem}
-        </p>
-      )}
-    </form>
-  );
-}
+/** Whether the away form or its thanks shows (the form comes with the parts chunk, so only then is it drawn). */
+export const showsContact = (ctx: Ctx): boolean =>
+  ctx.store.contact.value ? ctx.store.config.value?.handoff?.open === false : asksForContact(ctx);
