@@ -26,7 +26,7 @@ describe('transcript', () => {
 
   it('writes Markdown as the text a reader sees', () => {
     const md = 'Send it back **free** within _30 days_:\n\n1. Open [your orders](https://shop.example/orders)\n2. Choose `Return`\n\n- one\n- two\n\n```\nNO-1 <b>\n```';
-    expect(plainText(md)).toBe(
+    expect(plainText(md, t)).toBe(
       'Send it back free within 30 days:\n\n1. Open your orders (https://shop.example/orders)\n2. Choose Return\n\n- one\n- two\n\nNO-1 <b>',
     );
   });

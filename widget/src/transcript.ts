@@ -41,9 +41,9 @@ export function textOf(node: ComponentChildren): string {
   return inner;
 }
 
-/** Markdown as the plain text a reader sees. */
-export const plainText = (src: string) =>
-  textOf(markdown(src))
+/** Markdown as the plain text a reader sees (`t` names what has no text, such as a table's region). */
+export const plainText = (src: string, t: Strings) =>
+  textOf(markdown(src, t))
     .replace(/ \| \n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
@@ -87,7 +87,7 @@ export function transcriptText(messages: readonly ChatMessage[], head: Transcrip
     const author = who(m);
     const line = joined.has(m.id) ? joinedLine(author, t) + '\n\n' : '';
     const time = m.createdAt ? `[${formatTime(m.createdAt, locale, true)}] ` : '';
-    const body = [m.role === 'user' ? m.text : plainText(m.text || ''), m.badge && badgeText(m.badge)].filter(Boolean).join('\n');
+    const body = [m.role === 'user' ? m.text : plainText(m.text || '', t), m.badge && badgeText(m.badge)].filter(Boolean).join('\n');
     return `${line}${time}${author.name}: ${body}\n\n`;
   });
   return `${head.title}\n${new Intl.DateTimeFormat(locale, { dateStyle: 'full' }).format(now)}\n\n${blocks.join('')}`;
