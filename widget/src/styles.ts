@@ -47,7 +47,7 @@ svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 .log:focus-visible{outline-offset:-2px}
 .msg{display:flex;flex-direction:column;align-items:flex-start;gap:6px;max-width:min(86%,560px)}
 .msg.user{align-self:flex-end;align-items:flex-end}
-.msg.wide{max-width:100%;align-self:stretch}
+.msg.wide{max-width:100%;align-self:stretch}.msg:has(.table){max-width:100%}
 .bubble{padding:9px 13px;border-radius:18px;border-end-start-radius:6px;background:var(--bb);overflow-wrap:anywhere;max-width:100%}
 .user .bubble{background:var(--a);color:var(--at);border-radius:18px;border-end-end-radius:6px;white-space:pre-wrap}
 .bubble p,.bubble ul,.bubble ol,.bubble blockquote,.bubble .code,.bubble .table{margin:0 0 6px}
