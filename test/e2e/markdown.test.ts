@@ -1,7 +1,8 @@
 /**
  * Answers' Markdown in the browser (issue 21 item 8), on a 375 px phone: the demo agent's "markdown"
  * answer (heading, table, nested list, quote, code) with its table scrolling inside the bubble, not
- * the page; the code block's Copy button from the keyboard; axe finds nothing serious or critical.
+ * the page; the code block's Copy button from the keyboard; axe finds nothing serious or critical
+ * there or at 1280 px.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -57,7 +58,9 @@ it('a Markdown answer on a phone: its table scrolls in the bubble, Copy works fr
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('curl https://nimbus-outdoor.example/api/orders/NO-48213');
 
   await answer.screenshot({ path: `${SCREENSHOTS}markdown-phone.png` });
-  expect(await axeProblems(page)).toEqual([]);
+  expect(await axeProblems(page), 'at 375 px').toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  expect(await axeProblems(page), 'at 1280 px').toEqual([]);
   expect(problems).toEqual([]);
   await context.close();
 });

@@ -31,6 +31,11 @@ describe('transcript', () => {
     );
   });
 
+  it('writes headings, tables, quotes, task lists and images as text', () => {
+    const md = '## Sizes\n\n| Size | EU |\n|---|---|\n| M | 42 |\n| L | 44 |\n\n> Keep the receipt.\n\n- [x] paid\n- ~~express~~ standard\n\n![Size chart](https://shop.example/chart.png)';
+    expect(plainText(md, t)).toBe('Sizes\n\nSize | EU\nM | 42\nL | 44\n\nKeep the receipt.\n\n- ☑ paid\n- express standard\n\nSize chart (https://shop.example/chart.png)');
+  });
+
   it('writes rich elements as words: labels of buttons and quick replies, cards by title and subtitle', () => {
     const button = (label: string) => ({ label, action: 'postback' as const, value: label });
     expect(badgeText({ type: 'quick_replies', text: 'Anything else?', replies: [button('Yes'), button('No')] })).toBe('Anything else?\n[Yes] [No]');
