@@ -58,6 +58,8 @@ export default defineConfig({
   // Classic JSX (`h(type, props, ...children)`): smaller calls than the automatic runtime's, and no
   // jsx-runtime module in the bundle. Type checking keeps `jsxImportSource: preact` (tsconfig.json).
   oxc: { jsx: { runtime: 'classic', pragma: 'h', pragmaFrag: 'Fragment' } },
+  // markdown-to-jsx 7 imports React at module level; it gets Preact's two functions it names instead.
+  resolve: { alias: { react: fileURLToPath(new URL('./widget/src/react-shim.ts', import.meta.url)) } },
   // The list the widget fetches from (i18n.ts SERVED_LOCALES), made from the folder above.
   define: { __PARLEY_LOCALES__: JSON.stringify(LOCALES) },
   build: {
@@ -97,6 +99,8 @@ export default defineConfig({
           name: 'widget',
           environment: 'happy-dom',
           include: ['widget/**/*.test.{ts,tsx}'],
+          // Through Vite, so its `react` import meets the alias above (Node would look for React itself).
+          server: { deps: { inline: ['markdown-to-jsx'] } },
         },
       },
       {

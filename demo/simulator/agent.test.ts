@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SIZE_GUIDE_BYTES } from './badges.js';
 import { createSimulator, type Simulator } from './index.js';
+import { markdownToText } from './plain-text.js';
 
 let sim: Simulator;
 afterEach(async () => {
@@ -94,6 +95,17 @@ describe('scripted agent', () => {
     const fallback = (await ask('qwertyuiop')).join(' ');
     expect(fallback.length).toBeGreaterThan(20);
     expect(fallback.trim().startsWith('{')).toBe(false);
+  });
+
+  it('answers "markdown" with a heading, a table, a nested list, a block quote and code', async () => {
+    setup();
+    for (const question of ['markdown', 'show me some formatting', 'markdown list']) {
+      const [answer, ...rest] = await ask(question);
+      expect(rest).toEqual([]);
+      for (const mark of [/^## /m, /^\|---/m, /^ {3}- /m, /^> /m, /^```sh$/m]) expect(answer).toMatch(mark);
+      // The console's preview of it is text, without the marks.
+      expect(markdownToText(answer ?? '')).toMatch(/^Which boots for which trail\? Boot Weight [^|#`*>~]+$/);
+    }
   });
 
   it('sometimes answers with two messages', async () => {

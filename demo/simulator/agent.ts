@@ -42,9 +42,15 @@ const RULES: Rule[] = [
         '- **Orders**: ask _"where is my order?"_',
         '- **Returns**, **shipping**, **sizes** and **opening hours**',
         '- Rich replies: type `buttons`, `quick`, `card`, `carousel`, `list`, `image` or `file`',
+        '- Type `markdown` for an answer with a table, lists and code',
         '- Type `human` to learn how to reach a person',
       ].join('\n'),
     ],
+  },
+  {
+    // Before the badge keywords: "markdown list" shows formatting, not a list badge.
+    test: /\b(markdown|formatting|format(ted)?)\b/i,
+    reply: () => [FORMATTING],
   },
   { test: /\bbuttons?\b/i, reply: badge('buttons') },
   { test: /\bquick\b/i, reply: badge('quick_replies') },
@@ -103,6 +109,35 @@ const RULES: Rule[] = [
     ],
   },
 ];
+
+/** An answer as models write them: a heading, a table wider than a phone, nested and task lists, a quote and code. */
+const FORMATTING = [
+  '## Which boots for which trail?',
+  '',
+  '| Boot | Weight | Waterproof | Best for |',
+  '|---|---:|---|---|',
+  '| Trailhead Mid | 1.1 kg | Yes, membrane | Day hikes on rocky paths |',
+  '| Summit Alpine | 1.6 kg | Yes, full leather | Scrambles and long descents |',
+  '| Ridge Runner | 0.7 kg | No | Fast, dry trails |',
+  '',
+  'Before you buy:',
+  '',
+  '1. Measure both feet in the evening',
+  '   - add **half a size** for long descents',
+  '   - wear your hiking socks',
+  '2. Break them in on short walks first',
+  '',
+  '- [x] Free returns within 60 days',
+  '- [ ] ~~Express~~ standard shipping is free over €75',
+  '',
+  '> A blister on day one spoils the whole trip. Fit comes before weight.',
+  '',
+  'Track an order from the command line:',
+  '',
+  '```sh',
+  'curl https://nimbus-outdoor.example/api/orders/NO-48213',
+  '```',
+].join('\n');
 
 const FALLBACKS = [
   'Thanks for your message! I am a demo assistant, so I know a few things well: **orders**, **returns**, **shipping** and **opening hours**. Type `help` to see everything I can do.',

@@ -4,10 +4,10 @@
  * shop, operator console and webhook inspector. Zero serious or critical violations everywhere.
  * The widget's shadow root is open, and axe looks inside open shadow roots by itself.
  */
-import axe from 'axe-core';
+import type axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ANSWER_MS, composer, launcher, openHostPage, operatorAction, panel, sendMessage, startWorld, type OpenedPage, type World } from './harness.js';
+import { ANSWER_MS, axeProblems, composer, launcher, openHostPage, operatorAction, panel, sendMessage, startWorld, type OpenedPage, type World } from './harness.js';
 
 let world: World;
 let tab: OpenedPage;
@@ -16,18 +16,6 @@ const WIDTHS = [
   { width: 375, height: 740 },
 ];
 const log = (page: Page) => panel(page).getByRole('log');
-
-/** Serious and critical axe violations on the page as it is now, with where and why. */
-async function axeProblems(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${JSON.stringify(n.target)}: ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`));
-  });
-  return violations;
-}
 
 /** axe at each width on the same page (the widget goes full screen below 480 px). */
 async function checkAtEachWidth(page: Page, label: string): Promise<void> {

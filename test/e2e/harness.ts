@@ -2,6 +2,7 @@
  * Browser-test harness: the real BFF in demo mode, a host page on ANOTHER origin with the
  * strictest CSP the widget promises to work under, and headless Chromium (never downloaded).
  */
+import axe from 'axe-core';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -163,4 +164,16 @@ export async function operatorAction(world: World, page: Page, action: string, b
 export async function sendMessage(page: Page, text: string): Promise<void> {
   await composer(page).fill(text);
   await composer(page).press('Enter');
+}
+
+/** Serious and critical axe violations on the page as it is now, with where and why. */
+export async function axeProblems(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${JSON.stringify(n.target)}: ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`));
+  });
+  return violations;
 }

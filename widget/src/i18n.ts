@@ -109,6 +109,11 @@ const en = {
   more: 'More',
   expand: 'Full height',
   sound: 'Sound',
+  /** A code block's button, and its words once the code is on the clipboard. */
+  copyCode: 'Copy code',
+  copied: 'Copied',
+  /** The name of a table's region, which scrolls sideways when the table is wider than the bubble. */
+  table: 'Table',
 };
 
 /** Every string the widget shows. */

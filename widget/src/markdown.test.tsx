@@ -1,57 +1,117 @@
-import { cleanup, render, screen } from '@testing-library/preact';
-import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { pickStrings } from './i18n.js';
 import { markdown } from './markdown.js';
 
-const md = (text: string) => render(<div data-testid="out">{markdown(text)}</div>).getByTestId('out');
+const t = pickStrings();
+const md = (text: string) => render(<div>{markdown(text, t)}</div>).container.firstElementChild as HTMLElement;
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
-describe('markdown', () => {
-  it('renders bold, italic, inline code and line breaks', () => {
-    const out = md('**Free** over _€75_ and *fast*\nuse `NO-48213`');
+describe('markdown (CommonMark and GFM)', () => {
+  it('renders bold, italic, strikethrough, inline code and hard line breaks', () => {
+    const out = md('**Free** over _€75_ and *fast*, ~~€5~~\\\nuse `NO-48213`');
     expect(out.querySelector('strong')!.textContent).toBe('Free');
     expect([...out.querySelectorAll('em')].map((e) => e.textContent)).toEqual(['€75', 'fast']);
+    expect(out.querySelector('del')!.textContent).toBe('€5');
     expect(out.querySelector('code')!.textContent).toBe('NO-48213');
     expect(out.querySelectorAll('p')).toHaveLength(1);
-    expect(out.querySelectorAll('br')).toHaveLength(1);
   });
 
-  it('leaves underscores inside words alone', () => {
-    expect(md('call snake_case_name now').querySelector('em')).toBeNull();
+  it('leaves underscores inside words and lone stars alone, in text, code and URLs', () => {
+    const out = md('call snake_case_name, 5 * 3, `a_b_c` https://shop.example/a_b_c and [x_y](https://shop.example/x_y)\n\n```\nmy_var_2\n```');
+    expect(out.querySelector('em')).toBeNull();
+    expect(out.querySelector('p')!.textContent).toBe('call snake_case_name, 5 * 3, a_b_c https://shop.example/a_b_c and x_y');
+    expect([...out.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toEqual(['https://shop.example/a_b_c', 'https://shop.example/x_y']);
+    expect(out.querySelector('pre')!.textContent).toBe('my_var_2');
+    expect(md('_fast_ and __sure__').querySelector('em')!.textContent).toBe('fast');
   });
 
-  it('renders bullet and numbered lists', () => {
-    const out = md('Steps:\n\n1. Open orders\n2. Choose **Return**\n\n- a\n- b');
+  it('renders headings below the panel title, without ids that two answers would share', () => {
+    const out = md('# Returns\n\nText\n\n## How\n\n### Detail');
+    expect(screen.getByRole('heading', { name: 'Returns' }).tagName).toBe('H3');
+    expect(screen.getByRole('heading', { name: 'How' }).tagName).toBe('H4');
+    expect(screen.getByRole('heading', { name: 'Detail' }).tagName).toBe('H5');
+    expect(out.querySelector('[id]')).toBeNull();
+  });
+
+  it('renders nested lists, numbered lists and task lists', () => {
+    const out = md('1. Open orders\n2. Choose **Return**\n   - print the label\n   - pack it\n\n- [x] paid\n- [ ] shipped');
     expect(out.querySelectorAll('ol > li')).toHaveLength(2);
-    expect(out.querySelectorAll('ul > li')).toHaveLength(2);
+    expect([...out.querySelectorAll('ol li ul > li')].map((li) => li.textContent)).toEqual(['print the label', 'pack it']);
     expect(out.querySelector('ol strong')!.textContent).toBe('Return');
+    expect([...out.querySelectorAll('ol ~ ul > li')].map((li) => li.textContent)).toEqual(['☑ paid', '☐ shipped']);
+    expect(out.querySelector('input')).toBeNull();
+    expect(md('Reply [x] or [ ]').textContent).toBe('Reply [x] or [ ]');
+  });
+
+  it('renders block quotes', () => {
+    expect(md('> Keep the receipt.\n> It is proof.').querySelector('blockquote')!.textContent).toContain('Keep the receipt.');
+  });
+
+  it('renders a table in a named region a keyboard can reach, so it can scroll sideways', () => {
+    md('| Size | EU |\n|---|---:|\n| M | 42 |\n| L | 44 |');
+    const region = screen.getByRole('region', { name: 'Table' });
+    expect(region.tabIndex).toBe(0);
+    expect([...region.querySelectorAll('th')].map((th) => th.textContent?.trim())).toEqual(['Size', 'EU']);
+    expect(region.querySelectorAll('tbody tr')).toHaveLength(2);
   });
 
   it('renders fenced code verbatim', () => {
-    const out = md('```\n**not bold** <b>\n```');
+    const out = md('```js\n**not bold** <b>\n```');
     expect(out.querySelector('pre code')!.textContent).toBe('**not bold** <b>');
     expect(out.querySelector('strong, b')).toBeNull();
   });
+});
+
+describe('markdown: no HTML path, links through the URL gate', () => {
+  it('shows HTML as text: no element, no handler', () => {
+    const out = md('<img src=x onerror="alert(1)"> <script>alert(2)</script>\n\n<img src=x onerror=alert(1)>');
+    expect(out.querySelector('img, script')).toBeNull();
+    expect(out.textContent).toBe('<img src=x onerror="alert(1)"> <script>alert(2)</script><img src=x onerror=alert(1)>');
+  });
 
   it('links http, https and mailto in a new tab; never javascript or data', () => {
-    const out = md('[tracking](https://shop.example/t/1), [mail](mailto:help@shop.example), [x](javascript:alert(1)) [y](data:text/html,hi) https://shop.example/faq.');
-    expect(screen.getByRole('link', { name: 'tracking' }).getAttribute('href')).toBe('https://shop.example/t/1');
-    expect(screen.getByRole('link', { name: 'tracking' }).getAttribute('rel')).toBe('noopener noreferrer');
+    const out = md('[tracking](https://shop.example/t/1), [mail](mailto:help@shop.example), [run](javascript:alert(1)) [y](data:text/html,hi) https://shop.example/faq.');
+    const tracking = screen.getByRole('link', { name: 'tracking' });
+    expect(tracking.getAttribute('href')).toBe('https://shop.example/t/1');
+    expect(tracking.getAttribute('target')).toBe('_blank');
+    expect(tracking.getAttribute('rel')).toBe('noopener noreferrer');
     expect(screen.getByRole('link', { name: 'mail' }).getAttribute('href')).toBe('mailto:help@shop.example');
     expect(screen.getByRole('link', { name: 'https://shop.example/faq' })).toBeTruthy();
     expect(screen.getAllByRole('link')).toHaveLength(3);
-    expect(out.textContent).toBe('tracking, mail, x y https://shop.example/faq.');
+    expect(out.textContent).toBe('tracking, mail, run y https://shop.example/faq.');
   });
 
-  it('never links URLs with credentials or tricks in them', () => {
-    const out = md('[a](https://user:pw@shop.example/) [b](java\tscript:alert(1)) [c](//evil.example/)');
+  it('never links URLs with credentials or tricks in them, however they are written', () => {
+    const out = md('[a](https://user:pw@shop.example/) [b](java\tscript:alert(1)) [c](//evil.example/) <javascript:alert(1)> [d][r]\n\n[r]: javascript:alert(1)');
     expect(out.querySelector('a')).toBeNull();
-    expect(out.textContent).toMatch(/^a .* c$/);
+    expect(out.textContent).toMatch(/^a .*b.* c javascript:alert\(1\) d$/);
   });
 
-  it('shows HTML as text: no element, no handler', () => {
-    const out = md('<img src=x onerror="alert(1)"> <script>alert(2)</script>');
-    expect(out.querySelector('img, script')).toBeNull();
-    expect(out.textContent).toBe('<img src=x onerror="alert(1)"> <script>alert(2)</script>');
+  it('turns an image into a link to it, labelled with its alt text, and loads nothing', () => {
+    const out = md('![Size chart](https://shop.example/chart.png) ![pixel](javascript:alert(1))');
+    expect(out.querySelector('img')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Size chart' }).getAttribute('href')).toBe('https://shop.example/chart.png');
+    expect(out.textContent).toBe('Size chart pixel');
+  });
+});
+
+describe('markdown: the code block copy button', () => {
+  it('writes the code to the clipboard and says so', async () => {
+    const writeText = vi.fn(async () => {});
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    md('```\nnpm i parley\n```');
+    fireEvent.click(screen.getByRole('button', { name: 'Copy code' }));
+    expect(writeText).toHaveBeenCalledWith('npm i parley');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Copied' })).toBeTruthy());
+  });
+
+  it('takes its words from the strings', () => {
+    render(<div>{markdown('```\nx\n```', pickStrings(undefined, { copyCode: 'Kopieren', table: 'Größen' }))}</div>);
+    expect(screen.getByRole('button', { name: 'Kopieren' })).toBeTruthy();
   });
 });

@@ -1,73 +1,81 @@
 /**
- * A safe Markdown subset rendered straight to VNodes: paragraphs with line breaks, bullet and
- * numbered lists, fenced code, **bold**, *italic*, `code` and links. There is no HTML path at
- * all, so markup in a message is only ever text; links pass the same gate as badge URLs.
+ * Answers' Markdown (CommonMark and GFM: headings, lists, block quotes, tables, task lists, code)
+ * parsed by markdown-to-jsx straight into Preact VNodes. There is no HTML path at all, so markup in
+ * a message is only ever text; links and images pass the same gate as badge URLs, and an image is a
+ * link to it rather than a request to wherever a model's text points (tracking pixels).
  */
-import { h, type ComponentChildren } from 'preact';
+import { compiler, RuleType, type MarkdownToJSX } from 'markdown-to-jsx';
+import { h, type ComponentChildren, type VNode } from 'preact';
 import { safeUrl } from '../../shared/badge-url.js';
+import { CodeBlock } from './components/CodeBlock.js';
+import type { Strings } from './i18n.js';
 
-// 1 code · 2/3 bold · 4 *italic* · 5 char before _ · 6 _italic_ · 7/8 [text](url) · 9 bare URL.
-// No lookbehind: Safari before 16.4 cannot parse it, and a syntax error would kill the widget.
-const INLINE =
-  /`([^`\n]+)`|\*\*(.+?)\*\*|__(.+?)__|\*([^*\s](?:[^*]*?[^*\s])?)\*|(^|[^\w])_([^_\s](?:[^_]*?[^_\s])?)_(?!\w)|\[([^\]\n]+)\]\(\s*((?:[^()\s]|\([^()\s]*\))+)\s*\)|(https?:\/\/[^\s<>()]*[^\s<>().,;:!?'"])/g;
+/** The strings Markdown needs: the code block's button and the name of a table's scroll region. */
+export type MarkdownStrings = Pick<Strings, 'copyCode' | 'copied' | 'table'>;
 
-const link = (href: string, children: ComponentChildren) => h('a', { href, target: '_blank', rel: 'noopener noreferrer' }, children);
+type Rendered = VNode<{ href?: string | null; src?: string | null; alt?: string; children?: ComponentChildren }>;
 
-function inline(text: string): ComponentChildren[] {
-  const out: ComponentChildren[] = [];
-  let last = 0;
-  for (const m of text.matchAll(INLINE)) {
-    const start = m.index! + (m[5]?.length || 0);
-    if (start > last) out.push(text.slice(last, start));
-    const emph = m[4] ?? m[6];
-    if (m[1] !== undefined) out.push(h('code', null, m[1]));
-    else if (m[2] ?? m[3]) out.push(h('strong', null, inline((m[2] ?? m[3])!)));
-    else if (emph) out.push(h('em', null, inline(emph)));
-    else if (m[7] !== undefined) {
-      const href = safeUrl(m[8]);
-      out.push(href ? link(href, inline(m[7])) : m[7]);
-    } else if (m[9]) out.push(safeUrl(m[9]) ? link(m[9], m[9]) : m[9]);
-    last = m.index! + m[0].length;
-  }
-  if (last < text.length) out.push(text.slice(last));
-  return out;
+/**
+ * A link or image as the library built it (its `href`/`src` already through `safeUrl`, the
+ * sanitizer below) becomes a link that opens in a new tab, or its words alone when the URL failed.
+ */
+function gated(node: unknown): ComponentChildren {
+  const v = node as Rendered | null;
+  if (!v || (v.type !== 'a' && v.type !== 'img')) return v; // a reference without its definition: its text
+  const url = v.props.href ?? v.props.src;
+  const label = v.type === 'img' ? v.props.alt || url : v.props.children;
+  return url ? h('a', { key: v.key, href: url, target: '_blank', rel: 'noopener noreferrer' }, label) : label;
 }
 
-/** Renders `src` (Markdown subset) as VNodes. */
-export function markdown(src: string): ComponentChildren[] {
-  const lines = src.replace(/\r\n?/g, '\n').split('\n');
-  const out: ComponentChildren[] = [];
-  let para: string[] = [];
-  let list: { ordered: boolean; items: string[] } | undefined;
-  const flush = () => {
-    if (para.length) out.push(h('p', null, para.flatMap((l, i) => (i ? [h('br', null), ...inline(l)] : inline(l)))));
-    if (list) out.push(h(list.ordered ? 'ol' : 'ul', null, list.items.map((it) => h('li', null, inline(it)))));
-    para = [];
-    list = undefined;
-  };
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (/^\s*```/.test(line)) {
-      flush();
-      const code: string[] = [];
-      while (++i < lines.length && !/^\s*```/.test(lines[i]!)) code.push(lines[i]!);
-      out.push(h('pre', null, h('code', null, code.join('\n'))));
-      continue;
-    }
-    const item = /^\s*(?:[-*+]|(\d+)[.)])\s+(.*)$/.exec(line);
-    if (item) {
-      const ordered = item[1] !== undefined;
-      if (!list || list.ordered !== ordered) {
-        flush();
-        list = { ordered, items: [] };
+// Code, URLs, and an underscore between two letters or digits (with the one before it).
+const CODE_URL_OR_INWORD_UNDERSCORE = /(`{3,}|~{3,})[\s\S]*?(?:\1|$)|(`+)[\s\S]*?\2|<[^>\s]*>|https?:\/\/\S+|([^\W_])_(?=[^\W_])/g;
+
+/**
+ * `snake_case_name` stays as written: CommonMark never reads an underscore inside a word as
+ * emphasis, markdown-to-jsx 7 does, so such underscores are escaped (not in code or URLs).
+ */
+const keepInWordUnderscores = (src: string) => src.replace(CODE_URL_OR_INWORD_UNDERSCORE, (m, _f, _b, letter?: string) => (letter ? `${letter}\\_` : m));
+
+/** Renders `src` (Markdown) as VNodes. */
+export function markdown(src: string, strings: MarkdownStrings): ComponentChildren {
+  return compiler(keepInWordUnderscores(src), {
+    createElement: h as unknown as MarkdownToJSX.Options['createElement'],
+    disableParsingRawHTML: true,
+    forceBlock: true,
+    wrapper: null,
+    sanitizer: (url) => safeUrl(url) ?? null,
+    renderRule(next, node, children, state) {
+      switch (node.type) {
+        case RuleType.link:
+        case RuleType.refLink:
+        case RuleType.image:
+        case RuleType.refImage:
+        case RuleType.footnoteReference:
+          return gated(next());
+        case RuleType.codeBlock:
+          return h(CodeBlock, { key: state.key, code: node.text.replace(/\n$/, ''), strings });
+        case RuleType.table:
+          // Wider than a phone's bubble: it scrolls sideways in a region a keyboard can reach.
+          return h('div', { key: state.key, class: 'table', role: 'region', tabIndex: 0, 'aria-label': strings.table }, next());
+        case RuleType.heading:
+          // Under the panel's own h2, without the library's ids (two answers with one heading would clash).
+          return h(`h${Math.min(node.level + 2, 6)}`, { key: state.key }, children(node.children, state));
+        case RuleType.orderedList:
+        case RuleType.unorderedList: {
+          const outer = state.list;
+          state.list = true; // the render state does not say it; tasks below ask
+          const list = next();
+          state.list = outer;
+          return list;
+        }
+        case RuleType.gfmTask:
+          // The library reads `[x]` as a task anywhere; outside a list it stays text. In a list, a
+          // glyph rather than a checkbox nobody can tick, which would need a label of its own.
+          if (!state.list) return node.completed ? '[x]' : '[ ]';
+          return h('span', { key: state.key, class: 'task' }, node.completed ? '☑' : '☐');
+        default:
+          return next();
       }
-      list.items.push(item[2]!);
-    } else if (!line.trim()) flush();
-    else {
-      if (list) flush();
-      para.push(line);
-    }
-  }
-  flush();
-  return out;
+    },
+  }) as ComponentChildren;
 }

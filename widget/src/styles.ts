@@ -47,15 +47,19 @@ svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 .log:focus-visible{outline-offset:-2px}
 .msg{display:flex;flex-direction:column;align-items:flex-start;gap:6px;max-width:min(86%,560px)}
 .msg.user{align-self:flex-end;align-items:flex-end}
-.msg.wide{max-width:100%;align-self:stretch}
-.bubble{padding:9px 13px;border-radius:18px;border-end-start-radius:6px;background:var(--bb);overflow-wrap:anywhere}
+.msg.wide{max-width:100%;align-self:stretch}.msg:has(.table){max-width:100%}
+.bubble{padding:9px 13px;border-radius:18px;border-end-start-radius:6px;background:var(--bb);overflow-wrap:anywhere;max-width:100%}
 .user .bubble{background:var(--a);color:var(--at);border-radius:18px;border-end-end-radius:6px;white-space:pre-wrap}
-.bubble p,.bubble ul,.bubble ol,.bubble pre{margin:0 0 6px}
+.bubble p,.bubble ul,.bubble ol,.bubble blockquote,.bubble .code,.bubble .table{margin:0 0 6px}
+.bubble :is(h3,h4,h5,h6){margin:10px 0 4px;font-size:15px;line-height:1.3}.bubble h3{font-size:16px}.bubble>:first-child{margin-top:0}
+.bubble blockquote{padding-inline-start:10px;border-inline-start:3px solid var(--bd)}
+.table{overflow-x:auto}.table table{border-collapse:collapse;font-size:14px}.table :is(th,td){border:1px solid var(--bd);padding:4px 8px;white-space:nowrap;text-align:start}
+li:has(>.task){list-style:none}.copy{display:block;margin-top:4px;margin-inline-start:auto}
 .bubble>:last-child{margin-bottom:0}
 .bubble ul,.bubble ol{padding-inline-start:20px}
 .bubble a{color:inherit}
 code{font:13px ui-monospace,Menlo,Consolas,monospace;background:rgba(127,127,127,.16);padding:1px 4px;border-radius:4px}
-pre{overflow-x:auto;padding:8px;background:rgba(127,127,127,.12);border-radius:8px}
+pre{margin:0;white-space:pre-wrap;padding:8px;background:rgba(127,127,127,.12);border-radius:8px}
 pre code{background:none;padding:0}
 .unsupported{color:var(--mu);font-style:italic}
 .who,.status,.time{font-size:12px;color:var(--mu);margin:0 4px}

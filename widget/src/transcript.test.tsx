@@ -26,9 +26,14 @@ describe('transcript', () => {
 
   it('writes Markdown as the text a reader sees', () => {
     const md = 'Send it back **free** within _30 days_:\n\n1. Open [your orders](https://shop.example/orders)\n2. Choose `Return`\n\n- one\n- two\n\n```\nNO-1 <b>\n```';
-    expect(plainText(md)).toBe(
+    expect(plainText(md, t)).toBe(
       'Send it back free within 30 days:\n\n1. Open your orders (https://shop.example/orders)\n2. Choose Return\n\n- one\n- two\n\nNO-1 <b>',
     );
+  });
+
+  it('writes headings, tables, quotes, task lists and images as text', () => {
+    const md = '## Sizes\n\n| Size | EU |\n|---|---|\n| M | 42 |\n| L | 44 |\n\n> Keep the receipt.\n\n- [x] paid\n- ~~express~~ standard\n\n![Size chart](https://shop.example/chart.png)';
+    expect(plainText(md, t)).toBe('Sizes\n\nSize | EU\nM | 42\nL | 44\n\nKeep the receipt.\n\n- ☑ paid\n- express standard\n\nSize chart (https://shop.example/chart.png)');
   });
 
   it('writes rich elements as words: labels of buttons and quick replies, cards by title and subtitle', () => {

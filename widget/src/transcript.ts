@@ -21,7 +21,11 @@ export interface TranscriptHead {
 
 const BLOCK = new Set(['p', 'pre', 'ul', 'ol', 'li', 'blockquote', 'table', 'tr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'div']);
 
-/** The text of rendered Markdown: blocks on lines of their own, list items with a dash, links with their address. */
+/** The elements among `children` (list items, table cells). */
+const elements = (children: ComponentChildren) =>
+  [children].flat(9).filter((child): child is VNode<{ children?: ComponentChildren }> => !!child && typeof child === 'object');
+
+/** The text of rendered Markdown: blocks on lines of their own, list items with a dash, table rows with `|` between cells, links with their address. */
 export function textOf(node: ComponentChildren): string {
   if (node == null || typeof node === 'boolean') return '';
   if (typeof node === 'string' || typeof node === 'number' || typeof node === 'bigint') return String(node);
@@ -32,19 +36,15 @@ export function textOf(node: ComponentChildren): string {
   const inner = textOf(props.children);
   if (type === 'a' && props.href && props.href !== inner && props.href !== 'mailto:' + inner) return `${inner} (${props.href})`;
   if (type === 'li') return `\n- ${inner.trim()}`;
-  if (type === 'ol') {
-    const items = [props.children].flat(9).filter((li): li is VNode<{ children?: ComponentChildren }> => !!li && typeof li === 'object');
-    return `\n${items.map((li, i) => `\n${i + 1}. ${textOf(li.props.children).trim()}`).join('')}\n`;
-  }
-  if (type === 'td' || type === 'th') return inner + ' | ';
+  if (type === 'ol') return `\n${elements(props.children).map((li, i) => `\n${i + 1}. ${textOf(li.props.children).trim()}`).join('')}\n`;
+  if (type === 'tr') return `${elements(props.children).map((cell) => textOf(cell.props.children).trim()).join(' | ')}\n`;
   if (typeof type === 'string' && BLOCK.has(type)) return `\n${inner.trim()}\n`;
   return inner;
 }
 
-/** Markdown as the plain text a reader sees. */
-export const plainText = (src: string) =>
-  textOf(markdown(src))
-    .replace(/ \| \n/g, '\n')
+/** Markdown as the plain text a reader sees (`t` names what has no text, such as a table's region). */
+export const plainText = (src: string, t: Strings) =>
+  textOf(markdown(src, t))
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 
@@ -87,7 +87,7 @@ export function transcriptText(messages: readonly ChatMessage[], head: Transcrip
     const author = who(m);
     const line = joined.has(m.id) ? joinedLine(author, t) + '\n\n' : '';
     const time = m.createdAt ? `[${formatTime(m.createdAt, locale, true)}] ` : '';
-    const body = [m.role === 'user' ? m.text : plainText(m.text || ''), m.badge && badgeText(m.badge)].filter(Boolean).join('\n');
+    const body = [m.role === 'user' ? m.text : plainText(m.text || '', t), m.badge && badgeText(m.badge)].filter(Boolean).join('\n');
     return `${line}${time}${author.name}: ${body}\n\n`;
   });
   return `${head.title}\n${new Intl.DateTimeFormat(locale, { dateStyle: 'full' }).format(now)}\n\n${blocks.join('')}`;

@@ -64,6 +64,21 @@ describe('a stopped answer', () => {
   });
 });
 
+describe('a streaming answer in Markdown (issue 21 item 8)', () => {
+  it('shows no raw marks: bold waits for its closer, an open code fence is a code block at once', async () => {
+    seedSession();
+    await mountApp({}, {}, MODEL_CONFIG);
+    open();
+    const bubble = () => [...screen.getByRole('log').querySelectorAll('.msg.bot .bubble')].at(-1)!;
+    emit('message_delta', { id: 'b_3', delta: 'Free over **€7' }, 2);
+    expect(bubble().textContent).toBe('Free over');
+    emit('message_delta', { id: 'b_3', delta: '5**.\n\n```sh\nnpm i' }, 3);
+    expect(bubble().querySelector('strong')!.textContent).toBe('€75');
+    expect(bubble().querySelector('pre code')!.textContent).toBe('npm i');
+    expect(bubble().textContent).not.toMatch(/\*|`/);
+  });
+});
+
 describe('quick replies of an ended conversation', () => {
   it('are disabled; "Start a new conversation" is the way on', async () => {
     seedSession();

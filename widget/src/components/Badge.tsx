@@ -29,10 +29,10 @@ function size(bytes?: number): string {
   return `${+(bytes / 1024 ** i).toFixed(i ? 1 : 0)} ${units[i]}`;
 }
 
-const Lead = ({ text }: { text?: string }) =>
+const Lead = ({ text, ctx }: { text?: string; ctx: Ctx }) =>
   text ? (
     <div class="bubble" dir="auto">
-      {markdown(text)}
+      {markdown(text, ctx.strings)}
     </div>
   ) : null;
 
@@ -42,14 +42,14 @@ export function BadgeView({ badge, ctx, last }: { badge: Badge; ctx: Ctx; last: 
     case 'buttons':
       return (
         <>
-          <Lead text={badge.text} />
+          <Lead text={badge.text} ctx={ctx} />
           <div class="buttons">{badge.buttons.map((x, i) => <Btn key={i} button={x} ctx={ctx} />)}</div>
         </>
       );
     case 'quick_replies':
       return (
         <>
-          <Lead text={badge.text} />
+          <Lead text={badge.text} ctx={ctx} />
           {last && <div class="replies">{badge.replies.map((x, i) => <Btn key={i} button={x} ctx={ctx} sendsLabel />)}</div>}
         </>
       );
@@ -58,14 +58,14 @@ export function BadgeView({ badge, ctx, last }: { badge: Badge; ctx: Ctx; last: 
     case 'carousel':
       return (
         <>
-          <Lead text={badge.text} />
+          <Lead text={badge.text} ctx={ctx} />
           <Carousel cards={badge.cards} label={badge.text} ctx={ctx} />
         </>
       );
     case 'list':
       return (
         <>
-          <Lead text={badge.text} />
+          <Lead text={badge.text} ctx={ctx} />
           <ul class="list">{badge.items.map((it, i) => <Item key={i} it={it} ctx={ctx} />)}</ul>
         </>
       );

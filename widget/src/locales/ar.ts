@@ -102,6 +102,9 @@ const ar: Strings = {
   prechatNameMissing: 'يُرجى إدخال اسمك.',
   commentThanks: 'شكرًا، هذا يساعدنا على التحسين.',
   stopped: 'أُوقفت',
+  copyCode: 'نسخ الرمز',
+  copied: 'تم النسخ',
+  table: 'جدول',
 };
 
 export default ar;

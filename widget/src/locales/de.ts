@@ -102,6 +102,9 @@ const de: Strings = {
   more: 'Mehr',
   expand: 'Volle Höhe',
   sound: 'Ton',
+  copyCode: 'Code kopieren',
+  copied: 'Kopiert',
+  table: 'Tabelle',
 };
 
 export default de;

@@ -102,6 +102,9 @@ const fr: Strings = {
   more: 'Plus',
   expand: 'Pleine hauteur',
   sound: 'Son',
+  copyCode: 'Copier le code',
+  copied: 'Copié',
+  table: 'Tableau',
 };
 
 export default fr;

@@ -102,6 +102,9 @@ const he: Strings = {
   prechatNameMissing: 'נא להזין את שמך.',
   commentThanks: 'תודה, זה עוזר לנו להשתפר.',
   stopped: 'נעצרה',
+  copyCode: 'העתקת הקוד',
+  copied: 'הועתק',
+  table: 'טבלה',
 };
 
 export default he;
