@@ -2,7 +2,7 @@
  * `npm run screenshots`: the pictures of the demo in the README and docs/, taken from a fresh demo
  * server in headless Chromium (`CHROME_PATH`, default /usr/bin/chromium, never a downloaded one):
  * the shop with a carousel, the handoff to a person, the operator console, the webhook inspector,
- * the phone layout, and a signed-in customer continuing one conversation in a second browser; then
+ * the phone layout, an answer in Markdown on a phone, and a signed-in customer continuing one conversation in a second browser; then
  * the people behind the chat (screenshots-people.ts: starter questions, operators with names and
  * pictures, the rating at the end, and, from a second server whose team is away, the away state),
  * and the languages (screenshots-locales.ts: Arabic right-to-left, the German header's menu at 360 px).
@@ -78,6 +78,16 @@ async function main() {
     await settle(mobile); // the product image
     await mobile.screenshot({ path: `${OUT}/demo-phone.png` });
 
+    // An answer in Markdown on the phone: heading, table (it scrolls inside its bubble), lists, code.
+    const markdown = await phone.newPage();
+    await markdown.goto(base + '/');
+    await openChat(markdown);
+    await say(markdown, 'markdown');
+    await markdown.getByRole('dialog').getByRole('region', { name: 'Table' }).waitFor({ timeout: ANSWER_MS });
+    await answered(markdown);
+    await settle(markdown);
+    await markdown.screenshot({ path: `${OUT}/answers-markdown.png` });
+
     // Signed-in customers: Ada starts on one browser and continues on another (a second device).
     const laptop = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' })).newPage();
     await signIn(laptop, base, 'Ada');
@@ -103,7 +113,7 @@ async function main() {
     await peopleShots(browser, base, `${OUT}/people`);
     await localeShots(browser, `http://localhost:${slow.port}`, `${OUT}/locale`);
     await awayShot(browser, `http://localhost:${away.port}`, `${OUT}/people-away.png`);
-    console.log(`wrote ${OUT}/demo-{desktop,handoff,console,inspector,phone,signed-in,conversations,console-verified}.png, people-{starters,operator,csat,away}.png, locale-{ar,de-menu}.png`);
+    console.log(`wrote ${OUT}/demo-{desktop,handoff,console,inspector,phone,signed-in,conversations,console-verified}.png, answers-markdown.png, people-{starters,operator,csat,away}.png, locale-{ar,de-menu}.png`);
   } catch (err) {
     // What every open page showed when a step gave up: the quickest way to see why.
     const pages = browser.contexts().flatMap((c) => c.pages());

@@ -61,9 +61,9 @@ it('thumbs only under the answer; thumbs down opens a focused comment box, Enter
   const rate = panel(page).getByRole('group', { name: 'Rate this answer' });
   await rate.waitFor({ timeout: ANSWER_MS });
   await expect.poll(() => log(page).locator('.msg.bot').count(), { timeout: ANSWER_MS }).toBeGreaterThanOrEqual(2);
-  // The lead-in ("Let me check that for you…") has none.
+  // The lead-in ("Let me check that for you…") has none once the answer after it has come.
+  await expect.poll(() => rate.locator('xpath=..').textContent(), { timeout: ANSWER_MS }).toContain('TrailPost');
   expect(await rate.count()).toBe(1);
-  expect(await rate.locator('xpath=..').textContent()).toContain('TrailPost');
   await tabTo(page, 'Not helpful');
   await page.keyboard.press('Enter');
   await expect.poll(() => focused(page)).toBe('widget textarea What was missing?');
