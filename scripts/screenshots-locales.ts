@@ -82,10 +82,17 @@ async function operatorSays(page: Page, base: string, text: string) {
   // The conversation id appears once the first message has started it.
   await page.waitForFunction((key) => !!JSON.parse(localStorage.getItem(key) || '{}').sessionId, `parley:${base}`);
   const id = await page.evaluate((key) => (JSON.parse(localStorage.getItem(key) || '{}') as { sessionId: string }).sessionId, `parley:${base}`);
-  const res = await fetch(`${base}/sim/operator/conversations/${id}/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ text, name: 'mara' }),
-  });
-  if (!res.ok) throw new Error(`operator message: ${res.status} ${await res.text()}`);
+  // The widget asks for the person right after the first message has started the conversation; the
+  // banner shows as soon as it asks, so the service may need a moment more (409 not_escalated).
+  for (let tries = 0; ; tries++) {
+    const res = await fetch(`${base}/sim/operator/conversations/${id}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text, name: 'mara' }),
+    });
+    if (res.ok) return;
+    const body = await res.text();
+    if (res.status !== 409 || tries === 50) throw new Error(`operator message: ${res.status} ${body}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

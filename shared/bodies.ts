@@ -74,6 +74,8 @@ export const SessionBody = v.object({
   profileName: optionalString('profileName', 100),
   clientId: ClientId,
   context: optionalString('context', PROACTIVE_MAX_LENGTH),
+  /** "Talk to a person" before the first message: the conversation goes to a person as it starts. */
+  escalate: v.pipe(anything(), v.check((x) => x === undefined || typeof x === 'boolean', '"escalate" must be true or false'), v.transform((x) => x as boolean | undefined)),
 });
 
 /** POST /api/token. */

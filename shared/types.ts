@@ -197,6 +197,8 @@ export interface SessionResponse {
   expiresAt: string;
   /** Set when the conversation belongs to a signed-in user. */
   user?: SessionUser;
+  /** `escalated` when the request asked for a person (`escalate: true`) and the service took it. */
+  state?: 'escalated';
 }
 
 /**

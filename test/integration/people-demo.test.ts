@@ -29,6 +29,36 @@ describe('the demo\'s people', () => {
     expect((await fetch(`${bff.url}/demo/assets/operator-theo.svg`)).status).toBe(200);
   });
 
+  it('"Talk to a person" before the first message: the conversation starts with a person, and the agent does not answer it first', async () => {
+    // An agent that takes a real agent's moment to answer (the demo's default is 5 ms in tests).
+    const slow = await startBff({ ESCALATION_OPERATOR_EMAIL: 'ops@nimbus.example', SIM_REPLY_DELAY_MS: '400' });
+    try {
+      const res = await call(slow.url, 'POST', '/api/session', { body: { text: 'I need a person, please', escalate: true } });
+      expect(res.status).toBe(201);
+      expect(res.body.state).toBe('escalated');
+      // The operator can answer at once: no 409 not_escalated.
+      const op = await fetch(`${slow.url}/sim/operator/conversations/${res.body.sessionId}/messages`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Mara here.', name: 'mara' }),
+      });
+      expect(op.status).toBeLessThan(300);
+      await until('the operator is in the history', async () => {
+        const items: Array<{ text?: string }> = (await call(slow.url, 'GET', '/api/messages', { token: res.body.token })).body.items;
+        return items.some((m) => m.text === 'Mara here.');
+      });
+      await new Promise((r) => setTimeout(r, 700)); // past the agent's reply time
+      const items: Array<{ role: string; text?: string }> = (await call(slow.url, 'GET', '/api/messages', { token: res.body.token })).body.items;
+      expect(items.filter((m) => m.role === 'bot' && !/person|team/i.test(m.text ?? ''))).toEqual([]);
+      // Without the flag it starts with the agent, as before.
+      const plain = await call(slow.url, 'POST', '/api/session', { body: { text: 'Hello' } });
+      expect(plain.body.state).toBeUndefined();
+      // A bad flag is a clear 400.
+      const bad = await call(slow.url, 'POST', '/api/session', { body: { text: 'Hello', escalate: 'yes' } });
+      expect([bad.status, bad.body.error.code]).toEqual([400, 'invalid_request']);
+    } finally {
+      await slow.stop();
+    }
+  });
+
   it('the shop offers three starters and is open by default', async () => {
     const config = (await call(bff.url, 'GET', '/api/config')).body;
     expect(config.starters).toHaveLength(3);

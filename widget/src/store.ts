@@ -65,14 +65,17 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     const named = profile && (st.config.value?.identity || 'off') === 'off';
     // The proactive message the visitor answers goes along as context (docs/api.md "Engagement").
     const context = st.proactive.value;
-    const body = { text: item.text, clientId: item.clientId, ...(named ? { profileName: profile } : {}), ...(context ? { context } : {}) };
+    // "Talk to a person" before the first message: the conversation goes to a person as it starts,
+    // so the agent is not asked to answer it first.
+    const escalate = st.escalating.value;
+    const body = { text: item.text, clientId: item.clientId, ...(named ? { profileName: profile } : {}), ...(context ? { context } : {}), ...(escalate && { escalate }) };
     const r = await signedIn.start(body);
     auth.set(sessionOf(r));
     st.user.value = r.user;
     st.convo.value = 'active';
     sync.live();
-    // "Talk to a person" before the first message: this conversation goes to a person now.
-    if (st.escalating.value) void askForPerson();
+    // Not taken with the start (an older BFF, a refusal): asked for on its own, which says why if it fails.
+    if (escalate && r.state !== 'escalated') void askForPerson();
     prechat.started();
     if (pendingVars) {
       const variables = pendingVars;

@@ -5,6 +5,7 @@ import type { SessionResponse, UserTokenResponse } from '../../../shared/types.j
 import type { AppDeps, AppEnv } from '../context.js';
 import { applyVerifiedVariables, startUserConversation, tokenUser, userSession, verifyIdentity } from '../chat/signed-in.js';
 import { AuthError, ForbiddenError } from '../errors.js';
+import { featureOn } from '../features.js';
 import { rateLimit } from '../middleware.js';
 import { bodyError, jsonBody, jsonBytes } from '../lib/body.js';
 import { clientIp } from '../lib/http.js';
@@ -42,7 +43,7 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
     if (text === undefined) throw bodyError(TEXT_MISSING);
     const { conversationId } = await deps.chat.startConversation({ text, profileName, clientId, context });
     const pair = await deps.tokens.issue(conversationId, origin);
-    const response: SessionResponse = { sessionId: conversationId, ...pair };
+    const response: SessionResponse = { sessionId: conversationId, ...pair, ...(await escalated(deps, conversationId, body.escalate)) };
     return c.json(response, 201);
   });
 
@@ -66,8 +67,10 @@ async function signedInSession(deps: AppDeps, body: v.InferOutput<typeof Session
   if (active === undefined) {
     if (text === undefined) return { ...(await deps.tokens.issueUser(user, origin)), user };
     const conversationId = await startUserConversation(deps, user, { text, clientId });
+    const state = await escalated(deps, conversationId, body.escalate);
+    if (state.state) await deps.users.touch(user.id, conversationId, 'escalated');
     await applyVerifiedVariables(deps, conversationId, identity);
-    return userSession(deps, conversationId, origin, user);
+    return { ...(await userSession(deps, conversationId, origin, user)), ...state };
   }
   // Its variables were set when it became the user's; a resume on every page load would repeat them.
   if (text !== undefined) {
@@ -76,6 +79,25 @@ async function signedInSession(deps: AppDeps, body: v.InferOutput<typeof Session
     await deps.chat.sendMessage(active, { text, clientId, profileName: user.name });
     await deps.users.touch(user.id, active);
   }
-  return userSession(deps, active, origin, user);
+  const state = await escalated(deps, active, body.escalate);
+  if (state.state) await deps.users.touch(user.id, active, 'escalated');
+  return { ...(await userSession(deps, active, origin, user)), ...state };
+}
+
+/**
+ * "Talk to a person" before the first message (`escalate: true`): the conversation goes to a person
+ * in the request that starts it, so the agent is not asked to answer first. Where escalation is off,
+ * or the service refuses it, the session still stands (its message is sent) and the answer says
+ * nothing; the widget then asks with POST /api/escalate, which reports why.
+ */
+async function escalated(deps: AppDeps, conversationId: string, asked: boolean | undefined): Promise<{ state?: 'escalated' }> {
+  if (!asked || !featureOn(deps, 'escalation')) return {};
+  try {
+    await deps.chat.escalate(conversationId);
+    return { state: 'escalated' };
+  } catch (e) {
+    deps.logger.warn('escalation at session start failed; the widget asks again', { conversationId, error: String(e) });
+    return {};
+  }
 }
 

@@ -11,15 +11,15 @@ const textbox = () => screen.getByRole('textbox', { name: 'Message' });
 freshBrowserEachTest();
 afterEach(cleanup);
 
-async function mounted(offer: string, open = true) {
-  const m = await mountApp({ 'POST /api/session': { status: 201, body: sessionBody(1) }, 'POST /api/escalate': { status: 202, body: {} } }, {}, config(offer, open));
+async function mounted(offer: string, open = true, session: object = sessionBody(1)) {
+  const m = await mountApp({ 'POST /api/session': { status: 201, body: session }, 'POST /api/escalate': { status: 202, body: {} } }, {}, config(offer, open));
   fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
   return m;
 }
 
 describe('ESCALATION_OFFER=always', () => {
-  it('offers a person before the first message; that message starts the conversation and asks for one', async () => {
-    const { api } = await mounted('always');
+  it('offers a person before the first message; that message starts the conversation with a person (escalate: true)', async () => {
+    const { api } = await mounted('always', true, { ...sessionBody(1), state: 'escalated' });
     fireEvent.click(human()!);
     await act(flush);
     // Nothing to hand over yet: the visitor is told to write, and nothing is sent.
@@ -30,12 +30,25 @@ describe('ESCALATION_OFFER=always', () => {
 
     fireEvent.input(textbox(), { target: { value: 'My boots leak' } });
     fireEvent.keyDown(textbox(), { key: 'Enter' });
-    await waitFor(() => expect(api.to('POST', '/api/escalate')).toHaveLength(1));
-    expect(api.to('POST', '/api/session')[0]!.body.text).toBe('My boots leak');
-    expect(api.to('POST', '/api/escalate')[0]!.auth).toBe('Bearer tok1');
+    await waitFor(() => expect(api.to('POST', '/api/session')).toHaveLength(1));
+    expect(api.to('POST', '/api/session')[0]!.body).toMatchObject({ text: 'My boots leak', escalate: true });
+    await act(flush);
+    // One request: the agent is never asked to answer it first.
+    expect(api.to('POST', '/api/escalate')).toEqual([]);
     expect(screen.getByText('A person from our team will take it from here.')).toBeTruthy();
     expect(screen.queryByText('Write your question and a person from our team will answer it.')).toBeNull();
     expect(human()).toBeNull();
+  });
+
+  it('a BFF that did not take the request with the start (an older one, a refusal) is asked with POST /api/escalate', async () => {
+    const { api } = await mounted('always');
+    fireEvent.click(human()!);
+    await act(flush);
+    fireEvent.input(textbox(), { target: { value: 'My boots leak' } });
+    fireEvent.keyDown(textbox(), { key: 'Enter' });
+    await waitFor(() => expect(api.to('POST', '/api/escalate')).toHaveLength(1));
+    expect(api.to('POST', '/api/escalate')[0]!.auth).toBe('Bearer tok1');
+    expect(screen.getByText('A person from our team will take it from here.')).toBeTruthy();
   });
 
   it('says the team answers when back while it is away', async () => {
