@@ -186,6 +186,7 @@ textarea::placeholder{color:var(--mu)}
 .proactive{bottom:92px;max-width:280px;display:flex;background:var(--bg);border-radius:var(--rad);box-shadow:0 6px 20px rgba(0,0,0,.22)}
 .bare .proactive,.bare .panel{bottom:20px}
 .menu-wrap{position:relative;flex:none}
+.menu-wrap>button svg{stroke-width:3.5}
 .menu{position:absolute;top:calc(100% + 6px);inset-inline-end:0;z-index:2;min-width:190px;padding:4px;background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:10px;box-shadow:0 8px 24px rgba(0,0,0,.2)}
 .menu button{display:flex;gap:12px;width:100%;border:0;border-radius:6px;background:none;color:inherit;font:inherit;padding:8px 12px;text-align:start;cursor:pointer;white-space:nowrap}
 .menu button:hover,.menu button:focus{background:var(--bb)}
