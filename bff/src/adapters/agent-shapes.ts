@@ -78,7 +78,7 @@ export function normalizeWebhook(
       break;
     }
     case 'conversation.state_changed': {
-      const state = firstString(data, ['state', 'status', 'newState', 'new_state']) ?? firstString(body, ['state']);
+      const state = firstString(data, STATE_KEYS) ?? firstString(body, BODY_STATE_KEYS);
       if (state) result.event = { event: 'state', data: { state: toConversationState(state) } };
       break;
     }
@@ -116,6 +116,14 @@ const KNOWN_KINDS = new Set([
   'user.variables.updated',
 ]);
 
+// Where the service may put each field, in order of preference. Constants, not literals at the
+// call: a literal array is a new array on every call, and these run for every webhook.
+const TEXT_KEYS = ['message', 'text', 'content', 'body'];
+const ROLE_KEYS = ['hbo', 'role', 'sender', 'from'];
+const OPERATOR_NAME_KEYS = ['username', 'operatorName', 'operator_name', 'name'];
+const STATE_KEYS = ['state', 'status', 'newState', 'new_state'];
+const BODY_STATE_KEYS = ['state'];
+
 const ROLES: Record<string, Role> = { bot: 'bot', agent: 'bot', assistant: 'bot', ai: 'bot', user: 'user', operator: 'operator', human: 'operator' };
 
 /**
@@ -125,10 +133,9 @@ const ROLES: Record<string, Role> = { bot: 'bot', agent: 'bot', assistant: 'bot'
 export function toMessage(item: Record<string, unknown>, fallbackAt?: string, fallbackId?: string, authors?: AuthorBook): Message | undefined {
   const rawId = item.messageId ?? item.id ?? item.message_id ?? fallbackId;
   // A rich element may come as JSON text or as the object itself.
-  const rich = [item.message, item.content].find((v) => isRecord(v) || Array.isArray(v));
-  const text = firstString(item, ['message', 'text', 'content', 'body']) ?? (rich === undefined ? undefined : JSON.stringify(rich));
+  const text = firstString(item, TEXT_KEYS) ?? richText(item.message) ?? richText(item.content);
   if ((typeof rawId !== 'string' && typeof rawId !== 'number') || text === undefined) return undefined;
-  const roleName = firstString(item, ['hbo', 'role', 'sender', 'from'])?.toLowerCase() ?? 'bot';
+  const roleName = firstString(item, ROLE_KEYS)?.toLowerCase() ?? 'bot';
   const role = ROLES[roleName] ?? 'bot';
   const parsed = parseMessageText(text);
   const message: Message = { id: String(rawId), role };
@@ -138,7 +145,7 @@ export function toMessage(item: Record<string, unknown>, fallbackAt?: string, fa
   if (at) message.createdAt = at;
   let username: string | undefined;
   if (role === 'operator') {
-    username = firstString(item, ['username', 'operatorName', 'operator_name', 'name'])?.slice(0, 100);
+    username = firstString(item, OPERATOR_NAME_KEYS)?.slice(0, 100);
     if (username) message.operatorName = username;
   }
   message.author = authorOf(role, username, authors);
@@ -196,7 +203,12 @@ function toMs(n: number): number {
   return n < 1e11 ? n * 1000 : n;
 }
 
-function firstString(r: Record<string, unknown>, keys: string[]): string | undefined {
+/** A rich element given as an object or array, as JSON text; undefined for anything else. */
+function richText(value: unknown): string | undefined {
+  return isRecord(value) || Array.isArray(value) ? JSON.stringify(value) : undefined;
+}
+
+function firstString(r: Record<string, unknown>, keys: readonly string[]): string | undefined {
   for (const k of keys) {
     const v = r[k];
     if (typeof v === 'string' && v.trim() !== '') return v;

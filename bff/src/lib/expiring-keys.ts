@@ -6,7 +6,10 @@
  */
 export class ExpiringKeys {
   private readonly until = new Map<string, number>();
-  private queue: Array<[key: string, until: number]> = [];
+  // The queue as two arrays, not one of [key, until] pairs: no pair object per key, and the times
+  // stay unboxed numbers, so each add leaves less for the GC to copy and trace.
+  private keys: string[] = [];
+  private untils: number[] = [];
   private head = 0;
 
   constructor(private readonly maxKeys: number) {}
@@ -20,21 +23,24 @@ export class ExpiringKeys {
   /** Remembers `key` until `until` (a later add of the same key replaces the time). */
   add(key: string, until: number, now: number): void {
     this.until.set(key, until);
-    this.queue.push([key, until]);
+    this.keys.push(key);
+    this.untils.push(until);
     this.expire(now);
   }
 
   /** Drops keys expired at `now`, and the oldest while there are more than `maxKeys`. */
   expire(now: number): void {
-    while (this.head < this.queue.length) {
-      const [key, until] = this.queue[this.head]!;
+    while (this.head < this.keys.length) {
+      const key = this.keys[this.head]!;
+      const until = this.untils[this.head]!;
       if (until > now && this.until.size <= this.maxKeys) break;
       // A key added again since has a newer entry further back: leave it to that one.
       if (this.until.get(key) === until) this.until.delete(key);
       this.head++;
     }
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
+    if (this.head > 1024 && this.head * 2 > this.keys.length) {
+      this.keys = this.keys.slice(this.head);
+      this.untils = this.untils.slice(this.head);
       this.head = 0;
     }
   }

@@ -123,11 +123,18 @@ export function takeIncomingBody(incoming: IncomingMessage, maxBytes: number, li
     else (chunks ??= [first]).push(chunk);
     watched.touch();
   };
+  // At the end the listeners stay on the finished request, told by `settled` to do nothing: taking
+  // four listeners off an emitter is work on every request (`delete` on its listener table), and
+  // nothing comes after the end but 'close'. Refusals and aborts, where data may still come, take them off.
+  let settled = false;
   const onEnd = () => {
-    cleanup();
+    if (settled) return;
+    settled = true;
+    watched.done();
     done(undefined, chunks ? Buffer.concat(chunks) : (first ?? Buffer.alloc(0)));
   };
   const onError = (cause: Error) => {
+    if (settled) return;
     cleanup();
     done(new RequestAbortedError('The request body ended early', { cause }));
   };
@@ -136,6 +143,7 @@ export function takeIncomingBody(incoming: IncomingMessage, maxBytes: number, li
     if (!incoming.complete) onError(new Error('closed before the end of the body'));
   };
   const cleanup = () => {
+    settled = true;
     watched.done();
     incoming.off('data', onData);
     incoming.off('end', onEnd);

@@ -56,10 +56,23 @@ export function withWebhookFastPath(deps: AppDeps, next: RequestListener): Reque
           return refuse(res, requestId, started, err);
         }
         if (typeof answer === 'string') return send(res, requestId, started, 200, answer);
+        // Each handler catches its own failure: a `.catch` after the `.then` is one more promise per webhook.
         answer.then(
-          (json) => send(res, requestId, started, 200, json),
-          (err: unknown) => refuse(res, requestId, started, err),
-        ).catch((err: unknown) => unwritten(res, err));
+          (json) => {
+            try {
+              send(res, requestId, started, 200, json);
+            } catch (err) {
+              unwritten(res, err);
+            }
+          },
+          (err: unknown) => {
+            try {
+              refuse(res, requestId, started, err);
+            } catch (failed) {
+              unwritten(res, failed);
+            }
+          },
+        );
       } catch (err) {
         unwritten(res, err);
       }
