@@ -49,37 +49,24 @@ export async function buildWidget(outDir = join(root, 'dist/widget'), logLevel =
     for (const file of readdirSync(join(outDir, 'widget-locales'))) {
       labels[file.replace('.json', '')] = JSON.parse(readFileSync(join(outDir, 'widget-locales', file), 'utf8')).open;
     }
-    await build({
-      configFile: false,
-      root,
-      logLevel,
-      define: { __PARLEY_CHUNK__: JSON.stringify(chunk), __PARLEY_CHUNK_SRI__: JSON.stringify(integrity), __PARLEY_OPEN_LABELS__: JSON.stringify(labels) },
-      build: {
-        outDir,
-        emptyOutDir: false,
-        target: 'es2020',
-        minify: true,
-        sourcemap: false,
-        rolldownOptions: { output: MINIFY },
-        lib: { entry: join(root, 'widget/src/loader.ts'), name: 'ParleyLoader', formats: ['iife'], fileName: () => 'widget.js' },
-      },
-    });
+    /** A small file beside the chat, outside vite.config.ts (no Preact, no locale assets). */
+    const beside = (lib, extra) =>
+      build({
+        configFile: false,
+        root,
+        logLevel,
+        ...extra,
+        build: { outDir, emptyOutDir: false, target: 'es2020', minify: true, sourcemap: false, rolldownOptions: { output: MINIFY }, lib },
+      });
+    await beside(
+      { entry: join(root, 'widget/src/loader.ts'), name: 'ParleyLoader', formats: ['iife'], fileName: () => 'widget.js' },
+      { define: { __PARLEY_CHUNK__: JSON.stringify(chunk), __PARLEY_CHUNK_SRI__: JSON.stringify(integrity), __PARLEY_OPEN_LABELS__: JSON.stringify(labels) } },
+    );
     // 3. widget.mjs for npm users: the same API, with the chat as the module it import()s (widget/src/esm.ts).
-    await build({
-      configFile: false,
-      root,
-      logLevel,
-      plugins: [{ name: 'parley-chat-module', enforce: 'pre', resolveId: (id) => (id === './chat.js' ? { id: './' + chunk, external: true } : undefined) }],
-      build: {
-        outDir,
-        emptyOutDir: false,
-        target: 'es2020',
-        minify: true,
-        sourcemap: false,
-        rolldownOptions: { output: MINIFY },
-        lib: { entry: join(root, 'widget/src/esm.ts'), formats: ['es'], fileName: () => 'widget.mjs' },
-      },
-    });
+    await beside(
+      { entry: join(root, 'widget/src/esm.ts'), formats: ['es'], fileName: () => 'widget.mjs' },
+      { plugins: [{ name: 'parley-chat-module', enforce: 'pre', resolveId: (id) => (id === './chat.js' ? { id: './' + chunk, external: true } : undefined) }] },
+    );
     return { chunk, integrity };
   } finally {
     process.env.NODE_ENV = env;
