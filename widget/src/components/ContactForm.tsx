@@ -6,7 +6,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { fill } from '../i18n.js';
 import type { Ctx } from './ctx.js';
-import { asksForContact } from './Team.js';
 
 export function ContactForm({ ctx }: { ctx: Ctx }) {
   const { store, strings } = ctx;
@@ -21,15 +20,15 @@ export function ContactForm({ ctx }: { ctx: Ctx }) {
   const given = store.contact.value;
   useEffect(() => void (given && sentHere.current && thanks.current?.focus()), [given]);
 
-  // The thanks answers the away form; an address from the pre-chat form while the team is there needs none.
-  if (given && store.config.value?.handoff?.open === false) {
+  // Drawn only while Team.tsx's showsContact says so: with an address given, the team is away and
+  // this is the form's thanks (an address from the pre-chat form while the team is there needs none).
+  if (given) {
     return (
       <p class="banner contact-thanks" role="status" tabIndex={-1} ref={thanks}>
         {fill(strings.contactThanks, { email: given })}
       </p>
     );
   }
-  if (given || !asksForContact(ctx)) return null;
   const submit = async (e: Event) => {
     e.preventDefault();
     if (sending) return;
