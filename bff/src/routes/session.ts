@@ -67,8 +67,7 @@ async function signedInSession(deps: AppDeps, body: v.InferOutput<typeof Session
   if (active === undefined) {
     if (text === undefined) return { ...(await deps.tokens.issueUser(user, origin)), user };
     const conversationId = await startUserConversation(deps, user, { text, clientId });
-    const state = await escalated(deps, conversationId, body.escalate);
-    if (state.state) await deps.users.touch(user.id, conversationId, 'escalated');
+    const state = await escalated(deps, conversationId, body.escalate, user.id);
     await applyVerifiedVariables(deps, conversationId, identity);
     return { ...(await userSession(deps, conversationId, origin, user)), ...state };
   }
@@ -79,8 +78,7 @@ async function signedInSession(deps: AppDeps, body: v.InferOutput<typeof Session
     await deps.chat.sendMessage(active, { text, clientId, profileName: user.name });
     await deps.users.touch(user.id, active);
   }
-  const state = await escalated(deps, active, body.escalate);
-  if (state.state) await deps.users.touch(user.id, active, 'escalated');
+  const state = await escalated(deps, active, body.escalate, user.id);
   return { ...(await userSession(deps, active, origin, user)), ...state };
 }
 
@@ -90,14 +88,16 @@ async function signedInSession(deps: AppDeps, body: v.InferOutput<typeof Session
  * or the service refuses it, the session still stands (its message is sent) and the answer says
  * nothing; the widget then asks with POST /api/escalate, which reports why.
  */
-async function escalated(deps: AppDeps, conversationId: string, asked: boolean | undefined): Promise<{ state?: 'escalated' }> {
+async function escalated(deps: AppDeps, conversationId: string, asked: boolean | undefined, userId?: string): Promise<{ state?: 'escalated' }> {
   if (!asked || !featureOn(deps, 'escalation')) return {};
   try {
     await deps.chat.escalate(conversationId);
-    return { state: 'escalated' };
   } catch (e) {
     deps.logger.warn('escalation at session start failed; the widget asks again', { conversationId, error: String(e) });
     return {};
   }
+  // A signed-in user's list shows the conversation with a person, as after POST /api/escalate.
+  if (userId !== undefined) await deps.users.touch(userId, conversationId, 'escalated');
+  return { state: 'escalated' };
 }
 
