@@ -41,6 +41,9 @@ export function loadParts(): Promise<Parts> {
     ));
 }
 
+/** Fetches it ahead of need (pointing at an image, the file picker) or for a part being drawn; a failure is only reported. */
+export const fetchParts = (): void => void loadParts().catch((e: unknown) => console.warn('[parley]', e));
+
 function preload(): Promise<void> {
   if (!pin) return Promise.resolve();
   const link = document.createElement('link');
@@ -61,11 +64,11 @@ export function Part<K extends PartName>({ name, props, ctx }: { name: K; props:
   const C = parts.value?.[name] as FunctionComponent<object> | undefined;
   if (C) return <C {...(props as object)} />;
   if (!failed.value) {
-    void loadParts().catch((e: unknown) => console.warn('[parley]', e));
+    fetchParts();
     return null;
   }
   return (
-    <button type="button" class="pill" onClick={() => void loadParts().catch(() => {})}>
+    <button type="button" class="pill" onClick={fetchParts}>
       {ctx.strings.partFailed}
     </button>
   );

@@ -6,7 +6,7 @@
  */
 import { useRef } from 'preact/hooks';
 import { fill, textDir } from '../i18n.js';
-import { loadParts, Part } from '../lazy.js';
+import { fetchParts, Part } from '../lazy.js';
 import type { Ctx } from './ctx.js';
 import { CLIP, CLOSE, Icon, SEND } from './Icon.js';
 
@@ -78,7 +78,7 @@ export function Composer({ ctx }: { ctx: Ctx }) {
             />
             <button type="button" class="icon" aria-label={strings.attach} onClick={() => {
                 picker.current!.click();
-                void loadParts().catch(() => {}); // the chips come with the parts chunk: fetched while the picker is open
+                fetchParts(); // the chips come with the parts chunk: fetched while the picker is open
               }}>
               <Icon d={CLIP} />
             </button>

@@ -5,14 +5,13 @@
  */
 import { useRef, useState } from 'preact/hooks';
 import { fill } from '../i18n.js';
-import { loadParts, Part } from '../lazy.js';
+import { fetchParts, Part } from '../lazy.js';
 import type { Ctx } from './ctx.js';
 
 /** `src` shown small as a button; `name` says what it shows (alt text or the card's title). */
 export function Zoomable({ src, name, alt = '', ctx }: { src: string; name: string; alt?: string; ctx: Ctx }) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
-  const prefetch = () => void loadParts().catch(() => {});
   return (
     <>
       <button
@@ -21,8 +20,8 @@ export function Zoomable({ src, name, alt = '', ctx }: { src: string; name: stri
         ref={button}
         aria-haspopup="dialog"
         aria-label={fill(ctx.strings.zoom, { name }).replace(/\s*:\s*$/, '')}
-        onPointerEnter={prefetch}
-        onFocus={prefetch}
+        onPointerEnter={fetchParts}
+        onFocus={fetchParts}
         onClick={() => setOpen(true)}
       >
         <img src={src} alt="" loading="lazy" />
