@@ -65,6 +65,11 @@ export class MemoryEventStore implements EventStore {
   }
 
   async append(conversationId: string, event: StreamEvent, options?: { dedupKey?: string }): Promise<AppendResult> {
+    return this.appendNow(conversationId, event, options);
+  }
+
+  /** `append` without the promise: the webhook's answer waits for no I/O here (`EventStore.appendNow`). */
+  appendNow(conversationId: string, event: StreamEvent, options?: { dedupKey?: string }): AppendResult {
     const now = this.now();
     // Per conversation, as in Redis, where the key lives in the conversation's hash slot.
     const key = options?.dedupKey === undefined ? undefined : `${conversationId}\n${options.dedupKey}`;

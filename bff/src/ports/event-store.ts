@@ -24,6 +24,11 @@ export interface EventStore {
    * Cluster checks them in the conversation's slot): every delivery of an event names its conversation.
    */
   append(conversationId: string, event: StreamEvent, options?: { dedupKey?: string }): Promise<AppendResult>;
+  /**
+   * `append` done at once, for a store that keeps its log in this process: the webhook's answer
+   * then costs no promise and no microtask (docs/benchmarks.md). Absent where appending is I/O.
+   */
+  appendNow?(conversationId: string, event: StreamEvent, options?: { dedupKey?: string }): AppendResult;
   /** Events with `id > afterId`, oldest first, at most `limit` (retention may have dropped older ones). */
   read(conversationId: string, afterId: number, limit: number): Promise<StoredEvent[]>;
   /**

@@ -6,6 +6,7 @@ import { AppError, PayloadTooLargeError, StoreUnavailableError, ValidationError 
 import type { BodyLimits } from '../lib/http.js';
 import { jsonDepthWithin, MAX_JSON_DEPTH } from '../lib/json-depth.js';
 import { EnvelopeError, normalizeWebhook, type NormalizedWebhook } from '../adapters/agent-shapes.js';
+import type { AppendResult } from '../ports/event-store.js';
 import type { WebhookOutcome } from '../ports/observer.js';
 import type { StreamEvent } from '../../../shared/types.js';
 
@@ -106,21 +107,39 @@ export function ingestBody(deps: AppDeps, raw: Uint8Array, request: WebhookReque
 
 type StorableWebhook = NormalizedWebhook & { conversationId: string; event: StreamEvent };
 
-/** Dedup + append, then the answer; the only step that waits. */
-async function store(deps: AppDeps, normalized: StorableWebhook, started: number): Promise<string> {
-  const { conversationId, event } = normalized;
-  let result;
-  try {
-    result = await deps.store.append(conversationId, event, { dedupKey: normalized.dedupKey });
-  } catch (err) {
-    report(deps, started, 'store_unavailable', normalized);
-    throw err instanceof StoreUnavailableError ? err : new StoreUnavailableError('Event store unavailable', { cause: err });
+/**
+ * Dedup + append, then the answer: at once from a store that appends in this process (memory),
+ * else when the store's append settles (Redis), the only step that waits.
+ */
+function store(deps: AppDeps, normalized: StorableWebhook, started: number): string | Promise<string> {
+  const { conversationId, event, dedupKey } = normalized;
+  if (!deps.store.appendNow) {
+    return deps.store.append(conversationId, event, { dedupKey }).then(
+      (result) => stored(deps, normalized, started, result),
+      (err: unknown) => storeFailed(deps, normalized, started, err),
+    );
   }
+  let result: AppendResult;
+  try {
+    result = deps.store.appendNow(conversationId, event, { dedupKey });
+  } catch (err) {
+    return storeFailed(deps, normalized, started, err);
+  }
+  return stored(deps, normalized, started, result);
+}
+
+function storeFailed(deps: AppDeps, normalized: StorableWebhook, started: number, err: unknown): never {
+  report(deps, started, 'store_unavailable', normalized);
+  throw err instanceof StoreUnavailableError ? err : new StoreUnavailableError('Event store unavailable', { cause: err });
+}
+
+function stored(deps: AppDeps, normalized: StorableWebhook, started: number, result: AppendResult): string {
   if (result.status === 'duplicate') {
     report(deps, started, 'duplicate', normalized);
     return DUPLICATE;
   }
   report(deps, started, 'stored', normalized);
+  const { conversationId, event } = normalized;
   if (event.event === 'state' || event.event === 'archived') {
     // After the answer's work is done, like fan-out: the list of a signed-in user is a view.
     recordStateChange(deps, conversationId, event).catch((err: unknown) =>
