@@ -7,7 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startServer, type SpawnedServer } from '../test/helpers/server.js';
-import { cpuSeconds, SECRET } from './load.js';
+import { cpuSeconds } from './load.js';
+import { serverEnv } from './server-env.mjs';
 import { hasWrk, wrkBlast } from './wrk.js';
 
 const BASE = process.env.BENCH_BASE;
@@ -16,15 +17,7 @@ const TURNS = Number(process.env.BENCH_RUNS ?? 6);
 const pin = existsSync('/usr/bin/taskset') ? ['taskset', '-c', '0'] : [];
 if (pin.length) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
 
-const env = {
-  UPSTREAM_BASE_URL: 'http://127.0.0.1:9', // never called: webhooks only
-  UPSTREAM_ACCESS_TOKEN: 'unused',
-  AGENT_BOT_KEY: 'unused',
-  WEBHOOK_SECRET: SECRET,
-  SESSION_JWT_SECRET: 'bench-jwt-secret-0123456789-0123456789',
-  ALLOWED_ORIGINS: 'http://bench.local',
-  LOG_LEVEL: 'info',
-};
+const env = serverEnv();
 
 /** One run of `side` with `other` stopped: requests/s and CPU µs per webhook. */
 async function run(side: SpawnedServer, other: SpawnedServer, seconds: number): Promise<{ rps: number; cpuUs: number }> {

@@ -6,6 +6,7 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { SECRET, serverEnv } from './server-env.mjs';
 
 const root = resolve(process.argv[2] ?? '.');
 const load = (path) => import(pathToFileURL(resolve(root, 'dist/server/bff/src', path)).href);
@@ -16,20 +17,10 @@ const { createLogger } = await load('logger.js');
 const { ExpiringKeys } = await load('lib/expiring-keys.js');
 const { signWebhook } = await load('lib/webhook-verify.js');
 
-const SECRET = 'bench-webhook-secret';
 const ROUNDS = Number(process.env.INPROC_ROUNDS ?? 10);
 const PER_ROUND = Number(process.env.INPROC_PER_ROUND ?? 50_000);
 
-const config = loadConfig({
-  UPSTREAM_BASE_URL: 'http://127.0.0.1:9',
-  UPSTREAM_ACCESS_TOKEN: 'unused',
-  AGENT_BOT_KEY: 'unused',
-  WEBHOOK_SECRET: SECRET,
-  SESSION_JWT_SECRET: 'bench-jwt-secret-0123456789-0123456789',
-  ALLOWED_ORIGINS: 'http://bench.local',
-  LOG_LEVEL: 'info',
-  ...(process.env.EVENT_RETENTION_COUNT && { EVENT_RETENTION_COUNT: process.env.EVENT_RETENTION_COUNT }),
-});
+const config = loadConfig(serverEnv(process.env.EVENT_RETENTION_COUNT ? { EVENT_RETENTION_COUNT: process.env.EVENT_RETENTION_COUNT } : {}));
 const { deps } = await assemble(config, { logger: createLogger('info'), serviceBaseUrl: 'http://127.0.0.1:9' });
 
 let counter = 0;

@@ -1,8 +1,9 @@
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { signWebhook } from '../bff/src/lib/webhook-verify.js';
+import { SECRET } from './server-env.mjs';
 
-export const SECRET = 'bench-webhook-secret';
+export { SECRET };
 
 let counter = 0;
 /** A fresh signed `message.added` webhook for `conversation` (about 250 bytes, like a real one). */

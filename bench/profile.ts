@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../test/helpers/server.js';
 import { SECRET } from './load.js';
+import { serverEnv } from './server-env.mjs';
 import { hasWrk, wrkBlast } from './wrk.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -122,7 +123,7 @@ async function main() {
   });
   const bff = await profiled('bff', async (nodeArgs) => {
     const s = await startServer(
-      { UPSTREAM_BASE_URL: 'http://127.0.0.1:9', UPSTREAM_ACCESS_TOKEN: 'unused', AGENT_BOT_KEY: 'unused', WEBHOOK_SECRET: SECRET, SESSION_JWT_SECRET: 'bench-jwt-secret-0123456789-0123456789', ALLOWED_ORIGINS: 'http://bench.local' },
+      serverEnv(),
       { prefix: pin, compiled: true, nodeArgs },
     );
     return { url: s.url, stop: () => s.stop() };

@@ -9,10 +9,10 @@ import { TokenService } from '../bff/src/lib/tokens.js';
 import { startServer, type SpawnedServer } from '../test/helpers/server.js';
 import { startRedisServer } from '../test/redis/redis-server.js';
 import { blast, cpuSeconds, pct, post, rawStream, rss, SECRET, webhook } from './load.js';
+import { JWT_SECRET, serverEnv } from './server-env.mjs';
 import { hasWrk, wrkBlast, wrkTogether } from './wrk.js';
 import { Agent } from 'node:http';
 
-const JWT_SECRET = 'bench-jwt-secret-0123456789-0123456789';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 10_000);
 const REDIS_STREAMS = Number(process.env.BENCH_REDIS_STREAMS ?? 10_000);
@@ -20,18 +20,12 @@ const pin = existsSync('/usr/bin/taskset') ? ['taskset', '-c', '0'] : [];
 if (pin.length) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
 
 const tokens = new TokenService({ secret: JWT_SECRET, accessTtlSec: 3600, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() });
-const env = (extra: Record<string, string> = {}) => ({
-  UPSTREAM_BASE_URL: 'http://127.0.0.1:9', // never called: webhooks and streams only
-  UPSTREAM_ACCESS_TOKEN: 'unused',
-  AGENT_BOT_KEY: 'unused',
-  WEBHOOK_SECRET: SECRET,
-  SESSION_JWT_SECRET: JWT_SECRET,
-  ALLOWED_ORIGINS: 'http://bench.local',
-  LOG_LEVEL: 'info',
-  RATE_LIMIT_SESSIONS_PER_MIN: '1000000',
-  MAX_STREAMS_PER_CLIENT: '100000', // every stream comes from 127.0.0.1
-  ...extra,
-});
+const env = (extra: Record<string, string> = {}) =>
+  serverEnv({
+    RATE_LIMIT_SESSIONS_PER_MIN: '1000000',
+    MAX_STREAMS_PER_CLIENT: '100000', // every stream comes from 127.0.0.1
+    ...extra,
+  });
 const results: Array<[string, string]> = [];
 const report = (name: string, value: string) => {
   results.push([name, value]);
@@ -81,6 +75,10 @@ interface Measured {
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
+/** CPU seconds used so far by a side's processes. */
+const cpu = async (side: Side) => (await Promise.all(side.pids.map(cpuSeconds))).reduce((a, b) => a + b, 0);
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+
 /** The ratio of two sides' medians, with the lowest and highest of the ratios of the runs taken in the same turn. */
 function ratioWithSpread(side: Measured, base: Measured): string {
   const each = side.runs.map((r, i) => r / base.runs[i]!).sort((x, y) => x - y);
@@ -94,7 +92,6 @@ function ratioWithSpread(side: Measured, base: Measured): string {
  */
 async function throughput(sides: Side[], runs = RUNS): Promise<Measured[]> {
   const others = (side: Side): Side => ({ targets: [], pids: sides.filter((s) => s !== side).flatMap((s) => s.pids) });
-  const cpu = async (side: Side) => (await Promise.all(side.pids.map(cpuSeconds))).reduce((a, b) => a + b, 0);
   for (const side of sides) await alone(others(side), () => load(side.targets, 1)); // warm-up (JIT)
   const measured: Array<Array<{ rps: number; cpuUs: number }>> = sides.map(() => []);
   for (let i = 0; i < runs; i++) {
@@ -108,7 +105,6 @@ async function throughput(sides: Side[], runs = RUNS): Promise<Measured[]> {
       );
     }
   }
-  const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
   return measured.map((ms) => ({ rps: median(ms.map((m) => m.rps)), cpuUs: median(ms.map((m) => m.cpuUs)), runs: ms.map((m) => m.rps) }));
 }
 
@@ -122,7 +118,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
  * other. Prints the median and the lowest and highest round.
  */
 async function sideBySide(base: Side, side: Side): Promise<{ median: number; low: number; high: number; baseUs: number; sideUs: number }> {
-  const cpu = async (s: Side) => (await Promise.all(s.pids.map(cpuSeconds))).reduce((a, b) => a + b, 0);
   await wrkTogether([base.targets[0]!, side.targets[0]!], 1); // warm-up (JIT)
   const ratios: number[] = [];
   const baseUs: number[] = [];
@@ -135,7 +130,6 @@ async function sideBySide(base: Side, side: Side): Promise<{ median: number; low
     sideUs.push(((after[1] - before[1]) * 1e6) / Math.max(1, s!.requests));
     ratios.push(baseUs.at(-1)! / sideUs.at(-1)!);
   }
-  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
   return { median: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios), baseUs: median(baseUs), sideUs: median(sideUs) };
 }
 
