@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { AppDeps, AppEnv } from './context.js';
 import { AuthError, ForbiddenError, RateLimitError } from './errors.js';
 import { featureOn, type FeatureName } from './features.js';
+import { newRequestId } from './lib/request-id.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -21,9 +21,9 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** The request's id: its `X-Request-Id` when well-formed, else a new one. */
+/** The request's id: its `X-Request-Id` when well-formed, else a new one (a UUIDv7, `lib/request-id.ts`). */
 export function requestIdFrom(header: string | undefined): string {
-  return header && REQUEST_ID.test(header) ? header : randomUUID();
+  return header && REQUEST_ID.test(header) ? header : newRequestId();
 }
 
 /** Writes the one line per request at debug level; undefined (nothing to do) at any other level. */

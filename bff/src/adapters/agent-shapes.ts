@@ -138,10 +138,16 @@ export function toMessage(item: Record<string, unknown>, fallbackAt?: string, fa
   const roleName = firstString(item, ROLE_KEYS)?.toLowerCase() ?? 'bot';
   const role = ROLES[roleName] ?? 'bot';
   const parsed = parseMessageText(text);
+  const at = toIso(item.createdAt ?? item.created_at ?? item.timestamp) ?? fallbackAt;
+  if (role !== 'operator' && parsed.text !== undefined && parsed.badge === undefined && at) {
+    // The common message (a bot's text) as one literal: its fields then live in the object itself,
+    // not in a second array that properties added one by one would need. Every stored message
+    // outlives a young-generation GC, which copies both (docs/benchmarks.md).
+    return { id: String(rawId), role, text: parsed.text, createdAt: at, author: authorOf(role, undefined, authors) };
+  }
   const message: Message = { id: String(rawId), role };
   if (parsed.text !== undefined) message.text = parsed.text;
   if (parsed.badge !== undefined) message.badge = parsed.badge;
-  const at = toIso(item.createdAt ?? item.created_at ?? item.timestamp) ?? fallbackAt;
   if (at) message.createdAt = at;
   let username: string | undefined;
   if (role === 'operator') {

@@ -2,8 +2,18 @@ import type { StoredEvent, StreamEvent } from '../../../shared/types.js';
 import { ExpiringKeys } from '../lib/expiring-keys.js';
 import type { AppendResult, EventListener, EventStore, RetentionOptions } from '../ports/event-store.js';
 
+/**
+ * One conversation's log, as three arrays side by side: each event's name, data and time (ms).
+ * Ids are implied by position (they are dense: entry `i` has `lastId - names.length + 1 + i`),
+ * and a `StoredEvent` is made only when one is handed out. An event thus adds only its data to the
+ * heap, not a wrapper and two boxed numbers (ids and times pass 2³¹): every webhook's event
+ * outlives a young-generation GC, which copies it (docs/benchmarks.md).
+ */
 interface Log {
-  events: StoredEvent[];
+  names: StreamEvent['event'][];
+  datas: StreamEvent['data'][];
+  /** Always numbers, so V8 keeps them unboxed. */
+  times: number[];
   /** The id before the log's first: 0, or the log's start time (see `timeBasedIds`). */
   firstId: number;
   lastId: number;
@@ -59,7 +69,7 @@ export class MemoryEventStore implements EventStore {
     const now = this.now();
     for (const [id, log] of this.logs) {
       this.trim(log, now);
-      if (log.events.length === 0 && log.listeners.size === 0) this.logs.delete(id);
+      if (log.names.length === 0 && log.listeners.size === 0) this.logs.delete(id);
     }
     this.seen.expire(now);
   }
@@ -75,12 +85,12 @@ export class MemoryEventStore implements EventStore {
     const key = options?.dedupKey === undefined ? undefined : `${conversationId}\n${options.dedupKey}`;
     if (key !== undefined && this.seen.has(key, now)) return { status: 'duplicate' };
     const log = this.log(conversationId);
-    // Spelled out: `{ ...event, id, ts }` takes V8's slow path (about 3 µs in Node 20), a tenth
-    // of a whole webhook's cost (docs/benchmarks.md).
-    const stored = { event: event.event, data: event.data, id: ++log.lastId, ts: now } as StoredEvent;
-    log.events.push(stored);
+    log.names.push(event.event);
+    log.datas.push(event.data);
+    log.times.push(now);
     this.trim(log, now);
     if (key !== undefined) this.seen.add(key, now + this.retention.dedupTtlMs, now);
+    const stored = storedEvent(event.event, event.data, ++log.lastId, now);
     // A copy, as a listener may unsubscribe while called; none to copy for most conversations.
     if (log.listeners.size > 0) this.deliver(log, stored);
     return { status: 'stored', event: stored };
@@ -100,11 +110,14 @@ export class MemoryEventStore implements EventStore {
     const log = this.logs.get(conversationId);
     if (!log) return [];
     this.trim(log, this.now());
-    const events = log.events;
+    const { names, datas, times } = log;
     // Ids are dense and increasing, so the first candidate's index can be computed.
-    const firstId = events[0]?.id ?? 0;
+    const firstId = log.lastId - names.length + 1;
     const start = Math.max(0, afterId - firstId + 1);
-    return events.slice(start, start + limit);
+    const end = Math.min(names.length, start + limit);
+    const out: StoredEvent[] = [];
+    for (let i = start; i < end; i++) out.push(storedEvent(names[i]!, datas[i]!, firstId + i, times[i]!));
+    return out;
   }
 
   async lastId(conversationId: string): Promise<number> {
@@ -117,7 +130,7 @@ export class MemoryEventStore implements EventStore {
     log.listeners.add(listener);
     return () => {
       log.listeners.delete(listener);
-      if (log.listeners.size === 0 && log.events.length === 0 && log.lastId === log.firstId) this.logs.delete(conversationId);
+      if (log.listeners.size === 0 && log.names.length === 0 && log.lastId === log.firstId) this.logs.delete(conversationId);
     };
   }
 
@@ -132,7 +145,7 @@ export class MemoryEventStore implements EventStore {
     let log = this.logs.get(conversationId);
     if (!log) {
       const firstId = this.timeBasedIds ? this.now() * IDS_PER_MS : 0;
-      log = { events: [], firstId, lastId: firstId, listeners: new Set() };
+      log = { names: [], datas: [], times: [], firstId, lastId: firstId, listeners: new Set() };
       this.logs.set(conversationId, log);
     }
     return log;
@@ -140,9 +153,21 @@ export class MemoryEventStore implements EventStore {
 
   private trim(log: Log, now: number): void {
     const { maxEvents, maxAgeMs } = this.retention;
-    let drop = Math.max(0, log.events.length - maxEvents);
-    while (drop < log.events.length && log.events[drop]!.ts <= now - maxAgeMs) drop++;
-    if (drop > 0) log.events.splice(0, drop);
+    const { names, datas, times } = log;
+    let drop = Math.max(0, times.length - maxEvents);
+    while (drop < times.length && times[drop]! <= now - maxAgeMs) drop++;
+    if (drop > 0) {
+      names.splice(0, drop);
+      datas.splice(0, drop);
+      times.splice(0, drop);
+    }
   }
+}
 
+/**
+ * An event as handed out. Spelled out: `{ ...event, id, ts }` takes V8's slow path (about 3 µs in
+ * Node 20), a tenth of a whole webhook's cost (docs/benchmarks.md).
+ */
+function storedEvent(event: StreamEvent['event'], data: StreamEvent['data'], id: number, ts: number): StoredEvent {
+  return { event, data, id, ts } as StoredEvent;
 }
