@@ -1,5 +1,5 @@
 import type { StoredEvent, StreamEvent } from '../../../shared/types.js';
-import { ExpiringKeys } from '../lib/expiring-keys.js';
+import { ScopedKeys } from '../lib/scoped-keys.js';
 import type { AppendResult, EventListener, EventStore, RetentionOptions } from '../ports/event-store.js';
 
 /**
@@ -10,6 +10,8 @@ import type { AppendResult, EventListener, EventStore, RetentionOptions } from '
  * outlives a young-generation GC, which copies it (docs/benchmarks.md).
  */
 interface Log {
+  /** The conversation's id, as first given: the scope of its dedup keys (one string for them all). */
+  id: string;
   names: StreamEvent['event'][];
   datas: StreamEvent['data'][];
   /** Always numbers, so V8 keeps them unboxed. */
@@ -37,14 +39,14 @@ export interface MemoryStoreOptions {
 const IDS_PER_MS = 100;
 
 /**
- * In-process event store: one bounded array per conversation, dedup keys bounded by age and
- * count (`ExpiringKeys`). Fan-out is synchronous. A sweep drops
+ * In-process event store: bounded arrays per conversation, dedup keys per conversation bounded
+ * by age and count (`ScopedKeys`). Fan-out is synchronous. A sweep drops
  * conversations whose events have all expired, which nobody would read again.
  */
 export class MemoryEventStore implements EventStore {
   private readonly logs = new Map<string, Log>();
   /** Dedup keys of stored events, until `dedupTtlMs` after they were stored. */
-  private readonly seen: ExpiringKeys;
+  private readonly seen: ScopedKeys;
   private readonly sweeper: ReturnType<typeof setInterval>;
   private readonly now: () => number;
   private readonly timeBasedIds: boolean;
@@ -55,7 +57,7 @@ export class MemoryEventStore implements EventStore {
   ) {
     this.now = now;
     this.timeBasedIds = timeBasedIds;
-    this.seen = new ExpiringKeys(Math.max(10_000, retention.maxEvents * 100));
+    this.seen = new ScopedKeys(Math.max(10_000, retention.maxEvents * 100));
     this.sweeper = setInterval(() => this.sweep(), sweepEveryMs);
     this.sweeper.unref();
   }
@@ -81,15 +83,15 @@ export class MemoryEventStore implements EventStore {
   /** `append` without the promise: the webhook's answer waits for no I/O here (`EventStore.appendNow`). */
   appendNow(conversationId: string, event: StreamEvent, options?: { dedupKey?: string }): AppendResult {
     const now = this.now();
-    // Per conversation, as in Redis, where the key lives in the conversation's hash slot.
-    const key = options?.dedupKey === undefined ? undefined : `${conversationId}\n${options.dedupKey}`;
-    if (key !== undefined && this.seen.has(key, now)) return { status: 'duplicate' };
     const log = this.log(conversationId);
+    // Per conversation, as in Redis, where the key lives in the conversation's hash slot.
+    const dedupKey = options?.dedupKey;
+    if (dedupKey !== undefined && this.seen.has(log.id, dedupKey, now)) return { status: 'duplicate' };
     log.names.push(event.event);
     log.datas.push(event.data);
     log.times.push(now);
     this.trim(log, now);
-    if (key !== undefined) this.seen.add(key, now + this.retention.dedupTtlMs, now);
+    if (dedupKey !== undefined) this.seen.add(log.id, dedupKey, now + this.retention.dedupTtlMs, now);
     const stored = storedEvent(event.event, event.data, ++log.lastId, now);
     // A copy, as a listener may unsubscribe while called; none to copy for most conversations.
     if (log.listeners.size > 0) this.deliver(log, stored);
@@ -145,7 +147,7 @@ export class MemoryEventStore implements EventStore {
     let log = this.logs.get(conversationId);
     if (!log) {
       const firstId = this.timeBasedIds ? this.now() * IDS_PER_MS : 0;
-      log = { names: [], datas: [], times: [], firstId, lastId: firstId, listeners: new Set() };
+      log = { id: conversationId, names: [], datas: [], times: [], firstId, lastId: firstId, listeners: new Set() };
       this.logs.set(conversationId, log);
     }
     return log;
