@@ -82,8 +82,8 @@ export function ingestBody(deps: AppDeps, raw: Uint8Array, request: WebhookReque
   }
   let body: unknown;
   try {
-    // A view, not a copy, of the bytes.
-    body = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
+    // Node's bytes as they are (the fast path's), else a view of them, never a copy.
+    body = JSON.parse((Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)).toString('utf8'));
   } catch {
     report(deps, started, 'bad_request');
     throw new ValidationError('Body is not valid JSON', 'invalid_json');
