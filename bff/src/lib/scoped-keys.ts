@@ -1,3 +1,5 @@
+import { ExpiryQueue } from './expiring-keys.js';
+
 /**
  * Keys remembered per scope (a conversation) until they expire, at most `maxKeys` in all (oldest
  * dropped first): the memory store's dedup keys. Like `ExpiringKeys`, but a key is stored as it
@@ -51,33 +53,24 @@ export class ScopedKeys {
   }
 }
 
-/** A map of keys to scopes, and the order they came in (arrays side by side: no object per key, times unboxed). */
+/** A map of keys to scopes, and the order they came in. */
 class KeyQueue {
   readonly scopeOf = new Map<string, string>();
-  private keys: string[] = [];
-  private untils: number[] = [];
-  private head = 0;
+  private readonly order = new ExpiryQueue();
 
   push(key: string, scope: string, until: number): void {
     this.scopeOf.set(key, scope);
-    this.keys.push(key);
-    this.untils.push(until);
+    this.order.push(key, until);
   }
 
   /** When the oldest key expires; Infinity when none is held. */
   frontUntil(): number {
-    return this.head < this.keys.length ? this.untils[this.head]! : Infinity;
+    return this.order.frontUntil();
   }
 
   /** Forgets the oldest key. Every key is in the queue once: `add` is only called for keys not held. */
   shift(): void {
-    this.scopeOf.delete(this.keys[this.head]!);
-    this.head++;
-    if (this.head > 1024 && this.head * 2 > this.keys.length) {
-      this.keys = this.keys.slice(this.head);
-      this.untils = this.untils.slice(this.head);
-      this.head = 0;
-    }
+    this.scopeOf.delete(this.order.shift());
   }
 }
 
