@@ -1,28 +1,48 @@
 import type { IncomingMessage } from 'node:http';
 
-/** A body being read: when its last byte came, and when it must be done. A link of the watch's list. */
-class Watched {
-  /** Neighbours in the watch's list of reads; `watch` is undefined once done. */
-  prev: Watched | undefined = undefined;
-  next: Watched | undefined = undefined;
+/**
+ * A body being read, as the watch sees it: when its last byte came and when it must be done, and a
+ * link of the watch's list. `cut` says what becomes of it when the watch cuts it. A reader may be
+ * one itself (`BodyRead` in http.ts: one object per read, not a reader and a record).
+ */
+export abstract class WatchedBody {
+  /** Neighbours in the watch's list of reads. */
+  prev: WatchedBody | undefined = undefined;
+  next: WatchedBody | undefined = undefined;
+  /** The watch this read is on; undefined before `BodyWatch.add` and once done. */
+  watchedBy: BodyWatch | undefined = undefined;
+  lastByteAt = 0;
+  idleMs = Infinity;
+  deadline = Infinity;
 
-  constructor(
-    private watch: BodyWatch | undefined,
-    readonly incoming: IncomingMessage,
-    public lastByteAt: number,
-    readonly idleMs: number,
-    readonly deadline: number,
-    readonly cut: (reason: string) => void,
-    private readonly clock: () => number,
-  ) {}
+  constructor(readonly incoming: IncomingMessage) {}
+
   /** A byte came. */
   touch(): void {
-    this.lastByteAt = this.clock();
+    if (this.watchedBy) this.lastByteAt = this.watchedBy.now();
   }
+
   /** The body is read (or refused): no longer watched. Called again, does nothing. */
   done(): void {
-    this.watch?.unlink(this);
-    this.watch = undefined;
+    this.watchedBy?.unlink(this);
+    this.watchedBy = undefined;
+  }
+
+  /** Told once, when the watch cut this read (its request is destroyed by then). */
+  abstract cut(reason: string): void;
+}
+
+/** A watched read whose cut is told to a callback (`BodyWatch.watch`). */
+class CallbackWatched extends WatchedBody {
+  constructor(
+    incoming: IncomingMessage,
+    private readonly onCut: (reason: string) => void,
+  ) {
+    super(incoming);
+  }
+
+  cut(reason: string): void {
+    this.onCut(reason);
   }
 }
 
@@ -37,26 +57,35 @@ class Watched {
  * steady stream of short requests does not start and stop it for every one.
  */
 export class BodyWatch {
-  private head: Watched | undefined;
+  private head: WatchedBody | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly intervalMs = 1_000,
-    private readonly now: () => number = Date.now,
+    readonly now: () => number = Date.now,
   ) {}
 
   /**
    * Watches `incoming` until the returned `done` is called: past `idleMs` without a byte, or past
    * `totalMs` from now, the connection is destroyed and `cut` told why. `touch` marks a byte.
    */
-  watch(incoming: IncomingMessage, limits: { idleMs?: number; totalMs?: number }, cut: (reason: string) => void): { touch(): void; done(): void } {
+  watch(incoming: IncomingMessage, limits: { idleMs?: number; totalMs?: number }, cut: (reason: string) => void): WatchedBody {
+    const w = new CallbackWatched(incoming, cut);
+    this.add(w, limits);
+    return w;
+  }
+
+  /** Puts `w` on the watch, with its limits counted from now (as `watch`). */
+  add(w: WatchedBody, limits: { idleMs?: number; totalMs?: number }): void {
     const now = this.now();
-    const w = new Watched(this, incoming, now, limits.idleMs ?? Infinity, limits.totalMs === undefined ? Infinity : now + limits.totalMs, cut, this.now);
+    w.lastByteAt = now;
+    w.idleMs = limits.idleMs ?? Infinity;
+    w.deadline = limits.totalMs === undefined ? Infinity : now + limits.totalMs;
+    w.watchedBy = this;
     w.next = this.head;
     if (this.head) this.head.prev = w;
     this.head = w;
     this.timer ??= setInterval(() => this.sweep(), this.intervalMs).unref();
-    return w;
   }
 
   /** How many reads are watched now (for tests). */
@@ -66,8 +95,8 @@ export class BodyWatch {
     return n;
   }
 
-  /** Takes `w` out of the list (`Watched.done`). */
-  unlink(w: Watched): void {
+  /** Takes `w` out of the list (`WatchedBody.done`). */
+  unlink(w: WatchedBody): void {
     if (w.prev) w.prev.next = w.next;
     else this.head = w.next;
     if (w.next) w.next.prev = w.prev;
@@ -81,8 +110,8 @@ export class BodyWatch {
       return;
     }
     const now = this.now();
-    for (let w: Watched | undefined = this.head; w; ) {
-      const next: Watched | undefined = w.next; // `done` unlinks w
+    for (let w: WatchedBody | undefined = this.head; w; ) {
+      const next: WatchedBody | undefined = w.next; // `done` unlinks w
       const reason = now - w.lastByteAt >= w.idleMs ? `no body bytes for ${w.idleMs} ms` : now >= w.deadline ? 'the body was not complete in time' : undefined;
       if (reason) {
         w.done();

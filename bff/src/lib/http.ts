@@ -4,7 +4,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { AppError, PayloadTooLargeError, RequestAbortedError, ValidationError } from '../errors.js';
 import { isRecord } from '../../../shared/records.js';
-import { bodyWatch } from './body-watch.js';
+import { bodyWatch, WatchedBody } from './body-watch.js';
 
 /** Node's own response under @hono/node-server; undefined elsewhere (e.g. `app.request()` in tests). */
 export function nodeResponse(c: Context): ServerResponse | undefined {
@@ -85,72 +85,136 @@ export async function readRequestBody(c: Context, maxBytes: number, limits: Body
  * trickles are cut by `bodyWatch` (`limits.idleMs`, `limits.totalMs`), with no timer per request.
  */
 export function readIncomingBody(incoming: IncomingMessage, maxBytes: number, limits: BodyLimits = {}): Promise<Uint8Array> {
-  return new Promise<Uint8Array>((resolve, reject) => takeIncomingBody(incoming, maxBytes, limits, (err, bytes) => (err ? reject(err) : resolve(bytes!))));
+  return new Promise<Uint8Array>((resolve, reject) => new PromisedBody(incoming, maxBytes, limits, resolve, reject).start());
 }
 
-/** Told once, with the body's bytes or why there are none (a 413, 429 or cut `AppError`). */
-export type BodyCallback = (err: Error | undefined, bytes?: Uint8Array) => void;
+/** The read in progress on a request, where the listeners all reads share find it. */
+const READ = Symbol('parley.bodyRead');
+type Reading = IncomingMessage & { [READ]?: BodyRead };
 
 /**
- * `readIncomingBody` with a callback instead of a promise, for the webhook's fast path, where a
- * promise and its microtask per request showed in the profile. `done` may be called before this
- * returns (a declared length over the cap).
+ * One body read from a Node request: the size cap, `limits.take`, the body watch, and a request
+ * that ends early. Subclasses say what becomes of the bytes (`finish`, told once). One object per
+ * read, which is also its record on the body watch, and listeners shared by every read (they find
+ * the read on the request): no closures per request, as the webhook's fast path (a subclass) runs
+ * this at tens of thousands a second (docs/benchmarks.md).
  */
-export function takeIncomingBody(incoming: IncomingMessage, maxBytes: number, limits: BodyLimits, done: BodyCallback): void {
-  const declared = incoming.headers['content-length'];
-  if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
-    discardRest(incoming);
-    return done(tooLarge(maxBytes));
+export abstract class BodyRead extends WatchedBody {
+  private first: Buffer | undefined = undefined;
+  private chunks: Buffer[] | undefined = undefined;
+  private size = 0;
+  private settled = false;
+
+  constructor(
+    incoming: IncomingMessage,
+    private readonly maxBytes: number,
+    private readonly limits: BodyLimits,
+  ) {
+    super(incoming);
   }
-  let first: Buffer | undefined;
-  let chunks: Buffer[] | undefined;
-  let size = 0;
-  const watched = bodyWatch.watch(incoming, limits, (reason) => {
-    cleanup();
-    done(new RequestAbortedError(`Request body cut: ${reason}`));
-  });
-  const onData = (chunk: Buffer) => {
-    size += chunk.length;
-    const refusal = size > maxBytes ? tooLarge(maxBytes) : limits.take && !limits.take(chunk.length) ? busy() : undefined;
-    if (refusal) {
-      cleanup();
+
+  /** Told once, with the body's bytes or why there are none (a 413, 429 or cut `AppError`). */
+  protected abstract finish(err: Error | undefined, bytes?: Buffer): void;
+
+  /** Starts reading; `finish` may be told before this returns (a declared length over the cap). */
+  start(): void {
+    const incoming = this.incoming as Reading;
+    // Node's parser takes only digits in Content-Length (anything else is a 400 before any route).
+    const declared = incoming.headers['content-length'];
+    if (declared !== undefined && Number(declared) > this.maxBytes) {
+      this.settled = true;
       discardRest(incoming);
-      done(refusal);
-      return;
+      return this.finish(tooLarge(this.maxBytes));
     }
-    // Most bodies come in one chunk: no array for them.
-    if (first === undefined) first = chunk;
-    else (chunks ??= [first]).push(chunk);
-    watched.touch();
-  };
-  // At the end the listeners stay on the finished request, told by `settled` to do nothing: taking
-  // them off an emitter is work on every request (`delete` on its listener table), and nothing
-  // comes after the end but 'close'. Refusals and aborts, where data may still come, take them off.
-  let settled = false;
-  const onEnd = () => {
-    if (settled) return;
-    settled = true;
-    watched.done();
-    done(undefined, chunks ? Buffer.concat(chunks) : (first ?? Buffer.alloc(0)));
-  };
-  // A body that ends early (the client went away, a broken connection) shows as 'close' before the
-  // end. No 'error' listener: Node's request emits 'error' only to listeners it has, and 'close'
-  // follows every error, so one listener fewer per request (docs/benchmarks.md).
-  const onClose = () => {
-    if (settled || incoming.complete) return;
-    cleanup();
-    done(new RequestAbortedError('The request body ended early'));
-  };
-  const cleanup = () => {
-    settled = true;
-    watched.done();
-    incoming.off('data', onData);
-    incoming.off('end', onEnd);
-    incoming.off('close', onClose);
-  };
-  incoming.on('data', onData);
-  incoming.on('end', onEnd);
-  incoming.on('close', onClose);
+    bodyWatch.add(this, this.limits);
+    incoming[READ] = this;
+    incoming.on('data', onData).on('end', onEnd).on('close', onClose);
+  }
+
+  /** The body watch cut the read (stalled or late); the request is destroyed. */
+  cut(reason: string): void {
+    this.stop();
+    this.finish(new RequestAbortedError(`Request body cut: ${reason}`));
+  }
+
+  /** @internal A chunk came (`onData`). */
+  took(chunk: Buffer): void {
+    if (this.settled) return;
+    this.size += chunk.length;
+    const refusal = this.size > this.maxBytes ? tooLarge(this.maxBytes) : this.limits.take && !this.limits.take(chunk.length) ? busy() : undefined;
+    if (refusal) {
+      this.stop();
+      discardRest(this.incoming);
+      return this.finish(refusal);
+    }
+    // Most bodies come in one chunk: no array and no clock read for them (the watch counted
+    // from the start of the read).
+    if (this.first === undefined) this.first = chunk;
+    else {
+      (this.chunks ??= [this.first]).push(chunk);
+      this.touch();
+    }
+  }
+
+  /**
+   * @internal The body is complete (`onEnd`). The listeners stay on the finished request, told by
+   * `settled` to do nothing: taking them off an emitter is work on every request (`delete` on its
+   * listener table), and nothing comes after the end but 'close'. Refusals and aborts, where data
+   * may still come, take them off.
+   */
+  ended(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.done();
+    this.finish(undefined, this.chunks ? Buffer.concat(this.chunks) : (this.first ?? Buffer.alloc(0)));
+  }
+
+  /**
+   * @internal The request closed (`onClose`): before its end, the body ended early (the client
+   * went away, a broken connection). No 'error' listener: Node's request emits 'error' only to
+   * listeners it has, and 'close' follows every error (docs/benchmarks.md).
+   */
+  closed(): void {
+    if (this.settled || this.incoming.complete) return;
+    this.stop();
+    this.finish(new RequestAbortedError('The request body ended early'));
+  }
+
+  private stop(): void {
+    this.settled = true;
+    this.done();
+    this.incoming.off('data', onData).off('end', onEnd).off('close', onClose);
+  }
+}
+
+function onData(this: Reading, chunk: Buffer): void {
+  this[READ]!.took(chunk);
+}
+
+function onEnd(this: Reading): void {
+  this[READ]!.ended();
+}
+
+function onClose(this: Reading): void {
+  this[READ]!.closed();
+}
+
+/** `readIncomingBody`'s read: settles a promise. */
+class PromisedBody extends BodyRead {
+  constructor(
+    incoming: IncomingMessage,
+    maxBytes: number,
+    limits: BodyLimits,
+    private readonly resolve: (bytes: Uint8Array) => void,
+    private readonly reject: (err: Error) => void,
+  ) {
+    super(incoming, maxBytes, limits);
+  }
+
+  protected finish(err: Error | undefined, bytes?: Buffer): void {
+    if (err) this.reject(err);
+    else this.resolve(bytes!);
+  }
 }
 
 /**

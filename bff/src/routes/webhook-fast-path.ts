@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { AppDeps } from '../context.js';
 import { errorAnswer } from '../error-response.js';
-import { takeIncomingBody } from '../lib/http.js';
+import { BodyRead, type BodyLimits } from '../lib/http.js';
 import { requestIdFrom, requestLogger } from '../middleware.js';
 import { ingestBody, MAX_WEBHOOK_BYTES, webhookBodyLimits, webhookReadFailed } from './webhook-ingest.js';
 
@@ -17,67 +17,93 @@ const PATH = '/webhooks/agent';
  * paths to the same answers.
  */
 export function withWebhookFastPath(deps: AppDeps, next: RequestListener): RequestListener {
-  const logRequest = requestLogger(deps);
-  const bodyLimits = webhookBodyLimits(deps);
+  const route = new FastRoute(deps);
+  return (req, res) => {
+    if (req.method !== 'POST' || !isWebhookPath(req.url)) return next(req, res);
+    new WebhookExchange(route, req, res, requestIdFrom(header(req, 'x-request-id')), performance.now()).start();
+  };
+}
+
+/** What every webhook on the fast path shares: the app's parts, and how an answer is written. */
+class FastRoute {
+  readonly logRequest: ReturnType<typeof requestLogger>;
+  readonly bodyLimits: BodyLimits;
+
+  constructor(readonly deps: AppDeps) {
+    this.logRequest = requestLogger(deps);
+    this.bodyLimits = webhookBodyLimits(deps);
+  }
 
   /** Writes the answer; anything thrown here is the response's own failure. */
-  function send(res: ServerResponse, requestId: string, started: number, status: number, json: string, retryAfterSec?: number): void {
+  send(res: ServerResponse, requestId: string, started: number, status: number, json: string, retryAfterSec?: number): void {
     const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': requestId, 'content-length': String(Buffer.byteLength(json)) };
     if (retryAfterSec !== undefined) headers['retry-after'] = String(retryAfterSec);
     res.writeHead(status, headers).end(json);
-    logRequest?.(requestId, 'POST', PATH, status, started);
+    this.logRequest?.(requestId, 'POST', PATH, status, started);
   }
 
-  function refuse(res: ServerResponse, requestId: string, started: number, err: unknown): void {
-    const failed = errorAnswer(err, deps.logger, { requestId, method: 'POST', path: PATH });
-    send(res, requestId, started, failed.status, JSON.stringify(failed.body), failed.retryAfterSec);
+  refuse(res: ServerResponse, requestId: string, started: number, err: unknown): void {
+    const failed = errorAnswer(err, this.deps.logger, { requestId, method: 'POST', path: PATH });
+    this.send(res, requestId, started, failed.status, JSON.stringify(failed.body), failed.retryAfterSec);
   }
 
-  function unwritten(res: ServerResponse, err: unknown): void {
+  unwritten(res: ServerResponse, err: unknown): void {
     // Only writing the answer itself can land here; the connection is all that is left to close.
-    deps.logger.error('webhook answer not written', { error: err instanceof Error ? err.stack : String(err) });
+    this.deps.logger.error('webhook answer not written', { error: err instanceof Error ? err.stack : String(err) });
     res.destroy();
   }
+}
 
-  // No promise until the store's append: the body comes by callback and the checks before the
-  // store are synchronous (a promise chain per webhook showed in the profile, docs/benchmarks.md).
-  return (req, res) => {
-    if (req.method !== 'POST' || !isWebhookPath(req.url)) return next(req, res);
-    const started = performance.now();
-    const requestId = requestIdFrom(header(req, 'x-request-id'));
-    takeIncomingBody(req, MAX_WEBHOOK_BYTES, bodyLimits, (readError, raw) => {
+/**
+ * One webhook on the fast path: its body read, then its answer. No promise until the store's
+ * append and no closure per request: the body comes to `finish` and the checks before the store
+ * are synchronous (a promise chain, and then closures, per webhook showed in the profile,
+ * docs/benchmarks.md).
+ */
+class WebhookExchange extends BodyRead {
+  constructor(
+    private readonly route: FastRoute,
+    req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly requestId: string,
+    private readonly started: number,
+  ) {
+    super(req, MAX_WEBHOOK_BYTES, route.bodyLimits);
+  }
+
+  protected finish(readError: Error | undefined, raw?: Buffer): void {
+    const { route, incoming, res, requestId, started } = this;
+    try {
+      let answer: string | Promise<string>;
       try {
-        let answer: string | Promise<string>;
-        try {
-          answer = readError
-            ? webhookReadFailed(deps, started, readError)
-            : ingestBody(deps, raw!, { requestId, signature: header(req, 'x-service-signature'), timestamp: header(req, 'x-service-timestamp') }, started);
-        } catch (err) {
-          return refuse(res, requestId, started, err);
-        }
-        if (typeof answer === 'string') return send(res, requestId, started, 200, answer);
-        // Each handler catches its own failure: a `.catch` after the `.then` is one more promise per webhook.
-        answer.then(
-          (json) => {
-            try {
-              send(res, requestId, started, 200, json);
-            } catch (err) {
-              unwritten(res, err);
-            }
-          },
-          (err: unknown) => {
-            try {
-              refuse(res, requestId, started, err);
-            } catch (failed) {
-              unwritten(res, failed);
-            }
-          },
-        );
+        answer = readError
+          ? webhookReadFailed(route.deps, started, readError)
+          : ingestBody(route.deps, raw!, { requestId, signature: header(incoming, 'x-service-signature'), timestamp: header(incoming, 'x-service-timestamp') }, started);
       } catch (err) {
-        unwritten(res, err);
+        return route.refuse(res, requestId, started, err);
       }
-    });
-  };
+      if (typeof answer === 'string') return route.send(res, requestId, started, 200, answer);
+      // Each handler catches its own failure: a `.catch` after the `.then` is one more promise per webhook.
+      answer.then(
+        (json) => {
+          try {
+            route.send(res, requestId, started, 200, json);
+          } catch (err) {
+            route.unwritten(res, err);
+          }
+        },
+        (err: unknown) => {
+          try {
+            route.refuse(res, requestId, started, err);
+          } catch (failed) {
+            route.unwritten(res, failed);
+          }
+        },
+      );
+    } catch (err) {
+      route.unwritten(res, err);
+    }
+  }
 }
 
 /** The route's path, with or without a query string (as Hono matches it). */
