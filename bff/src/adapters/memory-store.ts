@@ -1,21 +1,17 @@
 import type { StoredEvent, StreamEvent } from '../../../shared/types.js';
 import { ScopedKeys } from '../lib/scoped-keys.js';
+import { EventLog, storedEvent } from './event-log.js';
 import type { AppendResult, EventListener, EventStore, RetentionOptions } from '../ports/event-store.js';
 
 /**
- * One conversation's log, as three arrays side by side: each event's name, data and time (ms).
- * Ids are implied by position (they are dense: entry `i` has `lastId - names.length + 1 + i`),
- * and a `StoredEvent` is made only when one is handed out. An event thus adds only its data to the
- * heap, not a wrapper and two boxed numbers (ids and times pass 2³¹): every webhook's event
- * outlives a young-generation GC, which copies it (docs/benchmarks.md).
+ * One conversation's log: its events (an `EventLog`, ids implied by position: the `i`-th kept has
+ * `lastId - events.size + 1 + i`) and its subscribers. A `StoredEvent` is made only when one is
+ * handed out, so an event adds only its data to the heap (docs/benchmarks.md).
  */
 interface Log {
   /** The conversation's id, as first given: the scope of its dedup keys (one string for them all). */
   id: string;
-  names: StreamEvent['event'][];
-  datas: StreamEvent['data'][];
-  /** Always numbers, so V8 keeps them unboxed. */
-  times: number[];
+  events: EventLog;
   /** The id before the log's first: 0, or the log's start time (see `timeBasedIds`). */
   firstId: number;
   lastId: number;
@@ -71,7 +67,7 @@ export class MemoryEventStore implements EventStore {
     const now = this.now();
     for (const [id, log] of this.logs) {
       this.trim(log, now);
-      if (log.names.length === 0 && log.listeners.size === 0) this.logs.delete(id);
+      if (log.events.size === 0 && log.listeners.size === 0) this.logs.delete(id);
     }
     this.seen.expire(now);
   }
@@ -87,9 +83,7 @@ export class MemoryEventStore implements EventStore {
     // Per conversation, as in Redis, where the key lives in the conversation's hash slot.
     const dedupKey = options?.dedupKey;
     if (dedupKey !== undefined && this.seen.has(log.id, dedupKey, now)) return { status: 'duplicate' };
-    log.names.push(event.event);
-    log.datas.push(event.data);
-    log.times.push(now);
+    log.events.append(event.event, event.data, now);
     this.trim(log, now);
     if (dedupKey !== undefined) this.seen.add(log.id, dedupKey, now + this.retention.dedupTtlMs, now);
     const stored = storedEvent(event.event, event.data, ++log.lastId, now);
@@ -112,14 +106,10 @@ export class MemoryEventStore implements EventStore {
     const log = this.logs.get(conversationId);
     if (!log) return [];
     this.trim(log, this.now());
-    const { names, datas, times } = log;
-    // Ids are dense and increasing, so the first candidate's index can be computed.
-    const firstId = log.lastId - names.length + 1;
+    // Ids are dense and increasing, so the first candidate's position can be computed.
+    const firstId = log.lastId - log.events.size + 1;
     const start = Math.max(0, afterId - firstId + 1);
-    const end = Math.min(names.length, start + limit);
-    const out: StoredEvent[] = [];
-    for (let i = start; i < end; i++) out.push(storedEvent(names[i]!, datas[i]!, firstId + i, times[i]!));
-    return out;
+    return log.events.slice(start, limit, firstId + start);
   }
 
   async lastId(conversationId: string): Promise<number> {
@@ -132,7 +122,7 @@ export class MemoryEventStore implements EventStore {
     log.listeners.add(listener);
     return () => {
       log.listeners.delete(listener);
-      if (log.listeners.size === 0 && log.names.length === 0 && log.lastId === log.firstId) this.logs.delete(conversationId);
+      if (log.listeners.size === 0 && log.events.size === 0 && log.lastId === log.firstId) this.logs.delete(conversationId);
     };
   }
 
@@ -147,7 +137,7 @@ export class MemoryEventStore implements EventStore {
     let log = this.logs.get(conversationId);
     if (!log) {
       const firstId = this.timeBasedIds ? this.now() * IDS_PER_MS : 0;
-      log = { id: conversationId, names: [], datas: [], times: [], firstId, lastId: firstId, listeners: new Set() };
+      log = { id: conversationId, events: new EventLog(), firstId, lastId: firstId, listeners: new Set() };
       this.logs.set(conversationId, log);
     }
     return log;
@@ -155,21 +145,8 @@ export class MemoryEventStore implements EventStore {
 
   private trim(log: Log, now: number): void {
     const { maxEvents, maxAgeMs } = this.retention;
-    const { names, datas, times } = log;
-    let drop = Math.max(0, times.length - maxEvents);
-    while (drop < times.length && times[drop]! <= now - maxAgeMs) drop++;
-    if (drop > 0) {
-      names.splice(0, drop);
-      datas.splice(0, drop);
-      times.splice(0, drop);
-    }
+    const events = log.events;
+    while (events.size > maxEvents) events.dropOldest();
+    while (events.oldestTime() <= now - maxAgeMs) events.dropOldest();
   }
-}
-
-/**
- * An event as handed out. Spelled out: `{ ...event, id, ts }` takes V8's slow path (about 3 µs in
- * Node 20), a tenth of a whole webhook's cost (docs/benchmarks.md).
- */
-function storedEvent(event: StreamEvent['event'], data: StreamEvent['data'], id: number, ts: number): StoredEvent {
-  return { event, data, id, ts } as StoredEvent;
 }
