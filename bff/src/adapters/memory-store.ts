@@ -35,8 +35,8 @@ export interface MemoryStoreOptions {
 const IDS_PER_MS = 100;
 
 /**
- * In-process event store: bounded arrays per conversation, dedup keys per conversation bounded
- * by age and count (`ScopedKeys`). Fan-out is synchronous. A sweep drops
+ * In-process event store: a bounded `EventLog` per conversation, dedup keys per conversation
+ * bounded by age and count (`ScopedKeys`). Fan-out is synchronous. A sweep drops
  * conversations whose events have all expired, which nobody would read again.
  */
 export class MemoryEventStore implements EventStore {

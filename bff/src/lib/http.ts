@@ -147,13 +147,10 @@ export abstract class BodyRead extends WatchedBody {
       discardRest(this.incoming);
       return this.finish(refusal);
     }
-    // Most bodies come in one chunk: no array and no clock read for them (the watch counted
-    // from the start of the read).
+    // Most bodies come in one chunk: no array for them.
     if (this.first === undefined) this.first = chunk;
-    else {
-      (this.chunks ??= [this.first]).push(chunk);
-      this.touch();
-    }
+    else (this.chunks ??= [this.first]).push(chunk);
+    this.touch();
   }
 
   /**
