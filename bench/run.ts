@@ -108,11 +108,11 @@ async function throughput(sides: Side[], runs = RUNS): Promise<Measured[]> {
   return measured.map((ms) => ({ rps: median(ms.map((m) => m.rps)), cpuUs: median(ms.map((m) => m.cpuUs)), runs: ms.map((m) => m.rps) }));
 }
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 
 /**
  * The ratio of CPU per webhook, `side` against `base`, with both servers on core 0 at the same
- * time (the scheduler shares the core) and a wrk for each on core 1, `ROUNDS` rounds of
+ * time (the scheduler shares the core) and a wrk for each on core 1 (started in turns), `ROUNDS` rounds of
  * `SECONDS`: whatever else the machine does (its speed here swings 2× within a minute) hits both
  * in the same moments, so the ratio holds far steadier than one from turns taken one after the
  * other. Prints the median and the lowest and highest round.
@@ -124,7 +124,11 @@ async function sideBySide(base: Side, side: Side): Promise<{ median: number; low
   const sideUs: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     const before = await Promise.all([cpu(base), cpu(side)]);
-    const [b, s] = await wrkTogether([base.targets[0]!, side.targets[0]!], SECONDS);
+    // Every other round the side's wrk starts first: with the order fixed, the second of two
+    // identical servers read 1.00–1.05× the first (four runs of 8 rounds); taking turns, 1.00×.
+    const sideFirst = i % 2 === 1;
+    const pair = await wrkTogether(sideFirst ? [side.targets[0]!, base.targets[0]!] : [base.targets[0]!, side.targets[0]!], SECONDS);
+    const [b, s] = sideFirst ? [pair[1], pair[0]] : pair;
     const after = await Promise.all([cpu(base), cpu(side)]);
     baseUs.push(((after[0] - before[0]) * 1e6) / Math.max(1, b!.requests));
     sideUs.push(((after[1] - before[1]) * 1e6) / Math.max(1, s!.requests));
