@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { checkBody } from '../bff/src/lib/body.js';
 import { ValidationError } from '../bff/src/errors.js';
-import { FeedbackBody, FlowBody, FlowVariables, MessageBody, NewConversationBody, SessionBody, TokenBody, UploadFields, FlowFields, UserVariablesBody } from './bodies.js';
+import { ContactBody, FeedbackBody, FlowBody, FlowVariables, MessageBody, NewConversationBody, SessionBody, TokenBody, UploadFields, FlowFields, UserVariablesBody } from './bodies.js';
 
 /** The code and message a body gets, or its checked value. */
 function check(schema: v.GenericSchema, body: unknown): unknown {
@@ -24,8 +24,13 @@ describe('request body schemas (docs/api.md codes)', () => {
     [NewConversationBody, { identityToken: 't' }, ['text_invalid', '"text" must be a string']],
     [SessionBody, { text: 'hi', profileName: 'n'.repeat(101) }, ['invalid_request', '"profileName" must be a string of at most 100 characters']],
     [SessionBody, { text: 5 }, ['text_invalid', '"text" must be a string']],
-    [TokenBody, {}, ['invalid_request', '"refreshToken" must be a string']],
-    [TokenBody, { refreshToken: 'r'.repeat(4097) }, ['invalid_request', '"refreshToken" must be a string']],
+    [TokenBody, {}, ['invalid_request', '"refreshToken" must be a string of at most 4096 characters']],
+    [TokenBody, { refreshToken: 'r'.repeat(4097) }, ['invalid_request', '"refreshToken" must be a string of at most 4096 characters']],
+    [ContactBody, {}, ['contact_invalid', '"email" must be an email address']],
+    [ContactBody, { email: 'a\u0000<script>@b.co' }, ['contact_invalid', '"email" must be an email address']],
+    [ContactBody, { email: 'ada@localhost' }, ['contact_invalid', '"email" must be an email address']],
+    [ContactBody, { email: 'ada @example.com' }, ['contact_invalid', '"email" must be an email address']],
+    [ContactBody, { email: `${'a'.repeat(250)}@b.co` }, ['contact_invalid', '"email" must be an email address']],
     [FeedbackBody, { value: 'up' }, ['invalid_request', '"messageId" must be a string']],
     [FeedbackBody, { messageId: 'a b', value: 'up' }, ['unknown_message', '"messageId" must be the id of an answer in this conversation']],
     [FeedbackBody, { messageId: 'm1', value: 'meh' }, ['feedback_invalid', '"value" must be "up" or "down"']],
@@ -39,6 +44,7 @@ describe('request body schemas (docs/api.md codes)', () => {
     expect(check(MessageBody, { text: ' a\r\nb ', clientId: ' c-1 ', extra: true })).toEqual({ text: 'a\nb', clientId: 'c-1' });
     expect(check(SessionBody, { profileName: '', context: null })).toEqual({ identityToken: undefined, text: undefined, profileName: undefined, clientId: undefined, context: undefined });
     expect(check(FeedbackBody, { messageId: 'm:1', value: 'up', comment: '  ' })).toEqual({ messageId: 'm:1', value: 'up', comment: undefined });
+    expect(check(ContactBody, { email: " o'brien+chat@mail.example.co.uk ", name: ' Ada ' })).toEqual({ email: "o'brien+chat@mail.example.co.uk", name: 'Ada', consent: undefined });
   });
 });
 
@@ -66,6 +72,8 @@ describe('PATCH /api/user variables', () => {
   it.each([
     [{}, ['invalid_request', 'Send at least one variable']],
     [{ role: 'admin' }, ['variable_not_allowed', 'Variable "role" may not be set from the browser']],
+    [JSON.parse('{"__proto__": "x"}'), ['variable_not_allowed', 'Variable "__proto__" may not be set from the browser']],
+    [{ constructor: 'x' }, ['variable_not_allowed', 'Variable "constructor" may not be set from the browser']],
     [{ email: { $ne: 1 } }, ['invalid_request', 'Variable "email" must be a string (up to 1000 characters), a number or a boolean']],
     [{ plan: Infinity }, ['invalid_request', 'Variable "plan" must be a string (up to 1000 characters), a number or a boolean']],
     // The first name in order decides, as the hand-written loop did.

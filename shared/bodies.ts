@@ -80,7 +80,7 @@ export const SessionBody = v.object({
 
 /** POST /api/token. */
 export const TokenBody = v.object({
-  refreshToken: v.pipe(needed(), v.check((x) => isString(x) && x.length <= 4096, '"refreshToken" must be a string'), v.transform((x) => x as string)),
+  refreshToken: v.pipe(needed(), v.check((x) => isString(x) && x.length <= 4096, '"refreshToken" must be a string of at most 4096 characters'), v.transform((x) => x as string)),
 });
 
 /** POST /api/identify. */
@@ -91,9 +91,19 @@ export const NewConversationBody = v.object({ identityToken: anything(), text: T
 
 const MESSAGE_ID = /^[A-Za-z0-9_:.-]{1,128}$/;
 
+const NOT_AN_ADDRESS = coded('contact_invalid', '"email" must be an email address');
+
 /** POST /api/contact: an address the team may answer at, a name, and consent when CONSENT_TEXT asks. */
 export const ContactBody = v.object({
-  email: v.pipe(needed(), v.check((x) => isString(x) && x.trim().length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(x.trim()), coded('contact_invalid', '"email" must be an email address')), v.transform((x) => (x as string).trim())),
+  email: v.pipe(
+    needed(),
+    v.check(isString, NOT_AN_ADDRESS),
+    v.transform((x) => (x as string).trim()),
+    v.maxLength(254, NOT_AN_ADDRESS),
+    // What the form's <input type="email"> accepts (the HTML standard's rule), with a dot in the domain.
+    v.rfcEmail(NOT_AN_ADDRESS),
+    v.check((x) => x.slice(x.indexOf('@')).includes('.'), NOT_AN_ADDRESS),
+  ),
   name: v.pipe(
     anything(),
     v.check((x) => x === undefined || x === null || (isString(x) && x.trim().length <= 100), coded('contact_invalid', '"name" must be text of at most 100 characters')),
@@ -149,7 +159,8 @@ export function userVariableProblem(variables: Record<string, unknown>, allowed:
 /** PATCH /api/user: `{name: value, …}`, at least one, names from `allowed` (USER_VARIABLES, else 403 variable_not_allowed). */
 export function UserVariablesBody(allowed: readonly string[]) {
   return v.pipe(
-    v.record(v.string(), v.unknown(), 'Body must be a JSON object'),
+    // Not v.record: it leaves out "__proto__" and "constructor" keys, so such a name would read as no variable, not as one not allowed.
+    v.custom<Record<string, unknown>>(isRecord, 'Body must be a JSON object'),
     v.check((x) => Object.keys(x).length > 0, 'Send at least one variable'),
     v.check(
       (x) => userVariableProblem(x, allowed) === undefined,

@@ -62,9 +62,11 @@ export function widgetCors(deps: AppDeps): MiddlewareHandler<AppEnv> {
     if (origin && !originAllowed(deps, origin)) {
       throw new ForbiddenError('origin_not_allowed', 'This site may not use the chat');
     }
+    // The answer depends on Origin even when none came (no CORS headers then), so a shared cache
+    // must not hand that answer to a cross-origin request (/api/config is cacheable).
+    c.header('vary', 'Origin', { append: true });
     if (origin) {
       c.header('access-control-allow-origin', origin);
-      c.header('vary', 'Origin', { append: true });
       c.header('access-control-expose-headers', 'Retry-After, X-Request-Id');
     }
     if (c.req.method === 'OPTIONS') {
@@ -89,7 +91,8 @@ export function requireSession(deps: Pick<AppDeps, 'tokens'>, options: { allowQu
     const origin = c.req.header('origin');
     let token: string | undefined;
     if (header) {
-      const m = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/.exec(header.trim());
+      // The scheme's name is case-insensitive (RFC 9110 §11.1), the token is not.
+      const m = /^bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i.exec(header.trim());
       if (!m) throw new AuthError('invalid_token', 'Authorization must be "Bearer <token>"');
       token = m[1];
     } else if (options.allowQuery) {

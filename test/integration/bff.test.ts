@@ -27,6 +27,10 @@ describe('public routes', () => {
     expect(res.body).toMatchObject({ mode: 'agent', features: { escalation: true, upload: true, flows: [] }, userVariables: ['email', 'plan'] });
     expect(typeof res.body.title).toBe('string');
     expect(JSON.stringify(res.body)).not.toMatch(/secret|token|ops@nimbus/i);
+    // Cacheable, and without an Origin it carries no CORS headers: a shared cache must key it by Origin.
+    expect(res.headers.get('cache-control')).toMatch(/public/);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(res.headers.get('vary')).toMatch(/\bOrigin\b/);
   });
 
   it('every response carries a request id, a well-formed incoming one is kept', async () => {
@@ -93,6 +97,16 @@ describe('POST /api/session', () => {
     const big = await call(base, 'POST', '/api/session', { raw: JSON.stringify({ text: 'a', pad: 'x'.repeat(20_000) }), headers: { 'content-type': 'application/json' } });
     expect([big.status, big.body.error.code]).toEqual([413, 'payload_too_large']);
   });
+
+  it('refuses a body nested past 32 levels with 400, not a stack overflow; 32 levels still pass the reader', async () => {
+    const nested = (depth: number) => `{"text":"hi","d":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+    for (const path of ['/api/session', '/api/token']) {
+      const deep = await call(base, 'POST', path, { raw: nested(5000), headers: { 'content-type': 'application/json' } });
+      expect([deep.status, deep.body.error.code, deep.body.error.message]).toEqual([400, 'invalid_request', 'Body nests objects and arrays more than 32 deep']);
+    }
+    const within = await call(base, 'POST', '/api/session', { raw: nested(32), headers: { 'content-type': 'application/json' } });
+    expect(within.status).toBe(201);
+  });
 });
 
 describe('authenticated routes', () => {
@@ -121,6 +135,23 @@ describe('authenticated routes', () => {
     const stream = await openSse(`${base}/api/events?token=${expired}`);
     expect(stream.status).toBe(401);
     expect(JSON.parse(stream.raw).error.code).toBe('token_expired');
+  });
+
+  it('takes the Bearer scheme in any case (RFC 9110), the token only as issued', async () => {
+    const s = await newSession();
+    for (const scheme of ['bearer', 'BEARER', 'Bearer  ']) {
+      expect((await call(base, 'GET', '/api/messages', { headers: { authorization: `${scheme} ${s.token}` } })).status).toBe(200);
+    }
+    expect((await call(base, 'GET', '/api/messages', { headers: { authorization: `Bearer ${s.token.toUpperCase()}` } })).body.error.code).toBe('invalid_token');
+  });
+
+  it("an anonymous token may name its own conversation in GET /api/messages?sessionId=, no other", async () => {
+    const [mine, theirs] = [await newSession(), await newSession()];
+    const own = await call(base, 'GET', `/api/messages?sessionId=${mine.sessionId}`, { token: mine.token });
+    expect(own.status).toBe(200);
+    expect(own.body).toEqual((await call(base, 'GET', '/api/messages', { token: mine.token })).body);
+    const other = await call(base, 'GET', `/api/messages?sessionId=${theirs.sessionId}`, { token: mine.token });
+    expect([other.status, other.body.error.code]).toEqual([403, 'forbidden']);
   });
 
   it('POST /api/messages: 202 {} and the message and the reply arrive on the stream', async () => {
@@ -287,6 +318,26 @@ describe('POST /webhooks/agent', () => {
     const big = await postWebhook(base, undefined, { raw: JSON.stringify({ event: 'message.added', pad: 'x'.repeat(1024 * 1024) }) });
     expect([big.status, big.body.error.code]).toEqual([413, 'payload_too_large']);
     expect(await postWebhook(base, { event: 'billing.invoice', eventId: 'u1', sessionId: 1, data: {} })).toEqual({ status: 200, body: { ok: true, ignored: true } });
+  });
+});
+
+describe('GET /metrics with METRICS_TOKEN', () => {
+  let guarded: RunningServer;
+  beforeAll(async () => {
+    guarded = await startBff({ METRICS_TOKEN: 'metrics token 0123456789' });
+  });
+  afterAll(() => guarded.stop());
+
+  it('answers only `Bearer <token>` (the scheme in any case), else 401 unauthorized', async () => {
+    for (const authorization of [undefined, 'Bearer wrong', 'Bearer metrics token 012345678', 'Basic metrics token 0123456789', 'Bearer metrics token 0123456789x']) {
+      const res = await call(guarded.url, 'GET', '/metrics', { headers: authorization ? { authorization } : {} });
+      expect([res.status, res.body.error?.code]).toEqual([401, 'unauthorized']);
+    }
+    for (const authorization of ['Bearer metrics token 0123456789', 'bearer metrics token 0123456789']) {
+      const res = await call(guarded.url, 'GET', '/metrics', { headers: { authorization } });
+      expect(res.status).toBe(200);
+      expect(res.body).toContain('parley_webhooks_total');
+    }
   });
 });
 

@@ -1,20 +1,20 @@
-// Request bodies by schema: the raw JSON bytes are read by readJsonObject (size and idle limits,
+// Request bodies by schema: the raw JSON bytes are read by readJsonText (size, idle and nesting limits,
 // lib/http.ts), then Hono's validator middleware checks them against a schema from shared/bodies.ts.
 import type { MiddlewareHandler } from 'hono';
 import { validator } from 'hono/validator';
 import * as v from 'valibot';
 import { bodyProblem } from '../../../shared/bodies.js';
 import { ValidationError } from '../errors.js';
-import { MAX_JSON_BYTES, readJsonObject } from './http.js';
+import { MAX_JSON_BYTES, readJsonText } from './http.js';
 
 /**
- * Reads the JSON body once with the byte limits (415, 413, invalid_json, not an object: as before)
- * and leaves its text where Hono's validator takes it from.
+ * Reads the JSON body once with the byte limits (415, 413, invalid_json, too deep, not an object)
+ * and leaves its text, as it came, where Hono's validator takes it from.
  */
 export function jsonBytes(idleMs: number, maxBytes = MAX_JSON_BYTES): MiddlewareHandler {
   return async (c, next) => {
-    const body = await readJsonObject(c, idleMs, maxBytes);
-    (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(JSON.stringify(body));
+    const { text } = await readJsonText(c, idleMs, maxBytes);
+    (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
     await next();
   };
 }

@@ -5,6 +5,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { AppError, PayloadTooLargeError, RequestAbortedError, ValidationError } from '../errors.js';
 import { isRecord } from '../../../shared/records.js';
 import { bodyWatch, WatchedBody } from './body-watch.js';
+import { jsonDepthWithin, MAX_JSON_DEPTH } from './json-depth.js';
 
 /** Node's own response under @hono/node-server; undefined elsewhere (e.g. `app.request()` in tests). */
 export function nodeResponse(c: Context): ServerResponse | undefined {
@@ -233,22 +234,30 @@ export const MAX_FLOW_JSON_BYTES = 64 * 1024;
 
 /**
  * Reads a JSON object body of at most `maxBytes`, cut after `idleMs` without a byte; 415 for
- * another media type, 400 for bad JSON.
+ * another media type, 400 for bad JSON or nesting deeper than `MAX_JSON_DEPTH`.
  */
 export async function readJsonObject(c: Context, idleMs: number, maxBytes = MAX_JSON_BYTES): Promise<Record<string, unknown>> {
+  return (await readJsonText(c, idleMs, maxBytes)).body;
+}
+
+/** `readJsonObject`, with the body's text as it came (for Hono's validator, which parses text). */
+export async function readJsonText(c: Context, idleMs: number, maxBytes = MAX_JSON_BYTES): Promise<{ text: string; body: Record<string, unknown> }> {
   const type = c.req.header('content-type') ?? '';
   if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
     throw new AppError('unsupported_media_type', 'Send the body as application/json');
   }
   const bytes = await readRequestBody(c, maxBytes, { idleMs });
+  // Before parsing, so nothing deeper is built: code that walks a body (and JSON.stringify) would overflow the stack.
+  if (!jsonDepthWithin(bytes)) throw new ValidationError(`Body nests objects and arrays more than ${MAX_JSON_DEPTH} deep`);
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.from(bytes).toString('utf8'));
+    body = JSON.parse(text);
   } catch {
     throw new ValidationError('Body is not valid JSON', 'invalid_json');
   }
   if (!isRecord(body)) throw new ValidationError('Body must be a JSON object');
-  return body;
+  return { text, body };
 }
 
 /** The client's IP: the first `X-Forwarded-For` hop behind a trusted proxy, else the socket's address. */

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import type { PublicConfig } from '../../../shared/types.js';
 import { TEXT_MAX_LENGTH } from '../../../shared/types.js';
@@ -53,7 +54,7 @@ export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
     const metrics = deps.metrics;
     app.get('/metrics', async (c) => {
       // Optional bearer protection: metrics reveal traffic levels, not secrets.
-      if (config.metricsToken && c.req.header('authorization') !== `Bearer ${config.metricsToken}`) {
+      if (config.metricsToken && !bearerMatches(c.req.header('authorization'), config.metricsToken)) {
         throw new AuthError('unauthorized', 'Metrics need the metrics token');
       }
       return c.text(await metrics.render(), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
@@ -126,4 +127,14 @@ export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   return app;
+}
+
+/**
+ * True when `header` is `Bearer <expected>` (the scheme in any case). Compared as SHA-256 digests in
+ * constant time, so neither the time taken nor a length tells how much of a guess was right.
+ */
+function bearerMatches(header: string | undefined, expected: string): boolean {
+  const given = /^bearer +(.+)$/i.exec(header?.trim() ?? '')?.[1] ?? '';
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }
