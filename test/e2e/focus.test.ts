@@ -81,14 +81,19 @@ it('thumbs only under the answer; thumbs down opens a focused comment box, Enter
   await context.close();
 });
 
-it('an ended conversation’s quick replies are disabled; Start a new conversation leaves focus in the composer', async () => {
+it('ended while typing: focus goes to the ended notice, the log stays at its end, quick replies are disabled; Start a new conversation leaves focus in the composer', async () => {
   const { page, context, problems } = await openHostPage(world);
   await launcher(page).click();
   await sendMessage(page, 'quick');
   const reply = panel(page).locator('.replies button').first();
   await reply.waitFor({ timeout: ANSWER_MS });
+  await composer(page).focus();
   await operatorAction(world, page, 'archive', {});
   await expect.poll(() => reply.isDisabled(), { timeout: ANSWER_MS }).toBe(true);
+  // The text box that had focus is gone: the ended notice takes it (and is read), not <body>.
+  await expect.poll(() => focused(page)).toBe('widget p This conversation has ended.');
+  // The notice below made the log shorter: it still shows its newest line.
+  await expect.poll(() => log(page).evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(2);
   await page.screenshot({ path: `${SCREENSHOTS}desktop-ended-quick-replies.png` });
   await tabTo(page, 'Start a new conversation');
   await page.keyboard.press('Enter');

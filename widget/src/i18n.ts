@@ -172,6 +172,21 @@ export function textDir(text: string): 'ltr' | 'rtl' {
   return /^[^A-Za-z\u00C0-\u024F\u0370-\u052F]*[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/.test(text) ? 'rtl' : 'ltr';
 }
 
+const SIZE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte'];
+
+/** `bytes` in the units of `locale`: "5 bytes", "2 kB", "1,5 MB" (1024 to the next unit, as the limits count). */
+export function fileSize(bytes: number, locale: string): string {
+  let unit = 0;
+  for (; bytes >= 1024 && unit < 3; unit++) bytes /= 1024;
+  // Long for bytes: the short form is "5 byte" in English.
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: SIZE_UNITS[unit], unitDisplay: unit ? 'short' : 'long', maximumFractionDigits: 1 }).format(bytes);
+}
+
+/** `n` in the digits of `locale`: Arabic-Indic in Arabic, as its times are. */
+export function localNumber(n: number, locale: string): string {
+  return new Intl.NumberFormat(locale).format(n);
+}
+
 /** Fills `{name}` placeholders. */
 export function fill(text: string, values: Record<string, string | number>): string {
   return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));

@@ -38,6 +38,13 @@ describe('markdown (CommonMark and GFM)', () => {
     expect(out.querySelector('[id]')).toBeNull();
   });
 
+  it('makes the topmost heading an h3 whatever its level, so none is skipped; a "#" in code does not count', () => {
+    md('## Which boots?\n\n```sh\n# a comment\n```\n\n#### Sizes\n\nSetext\n======');
+    expect(screen.getByRole('heading', { name: 'Which boots?' }).tagName).toBe('H3');
+    expect(screen.getByRole('heading', { name: 'Sizes' }).tagName).toBe('H5');
+    expect(screen.getByRole('heading', { name: 'Setext' }).tagName).toBe('H3');
+  });
+
   it('renders nested lists, numbered lists and task lists', () => {
     const out = md('1. Open orders\n2. Choose **Return**\n   - print the label\n   - pack it\n\n- [x] paid\n- [ ] shipped');
     expect(out.querySelectorAll('ol > li')).toHaveLength(2);

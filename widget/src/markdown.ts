@@ -36,8 +36,21 @@ const CODE_URL_OR_INWORD_UNDERSCORE = /(`{3,}|~{3,})[\s\S]*?(?:\1|$)|(`+)[\s\S]*
  */
 const keepInWordUnderscores = (src: string) => src.replace(CODE_URL_OR_INWORD_UNDERSCORE, (m, _f, _b, letter?: string) => (letter ? `${letter}\\_` : m));
 
+const FENCED_CODE = /(`{3,}|~{3,})[\s\S]*?(?:\1|$)/g;
+const ATX_HEADING = /^ {0,3}(#{1,6})(?=[ \t]|$)/gm;
+
+/** The level of the answer's topmost `#` heading outside code (1 when it has none). */
+function topHeading(src: string): number {
+  let top = 6;
+  for (const m of src.replace(FENCED_CODE, '').matchAll(ATX_HEADING)) top = Math.min(top, m[1]!.length);
+  return top;
+}
+
 /** Renders `src` (Markdown) as VNodes. */
 export function markdown(src: string, strings: MarkdownStrings): ComponentChildren {
+  // Headings sit under the panel's own h2: an answer's topmost one is an h3, whichever level it was
+  // written at, so no level is skipped (an answer that starts at "##" would otherwise jump to h4).
+  const shift = 3 - (src.includes('#') ? topHeading(src) : 1);
   return compiler(keepInWordUnderscores(src), {
     createElement: h as unknown as MarkdownToJSX.Options['createElement'],
     disableParsingRawHTML: true,
@@ -58,8 +71,8 @@ export function markdown(src: string, strings: MarkdownStrings): ComponentChildr
           // Wider than a phone's bubble: it scrolls sideways in a region a keyboard can reach.
           return h('div', { key: state.key, class: 'table', role: 'region', tabIndex: 0, 'aria-label': strings.table }, next());
         case RuleType.heading:
-          // Under the panel's own h2, without the library's ids (two answers with one heading would clash).
-          return h(`h${Math.min(node.level + 2, 6)}`, { key: state.key }, children(node.children, state));
+          // Without the library's ids (two answers with one heading would clash).
+          return h(`h${Math.max(3, Math.min(node.level + shift, 6))}`, { key: state.key }, children(node.children, state));
         case RuleType.orderedList:
         case RuleType.unorderedList: {
           const outer = state.list;

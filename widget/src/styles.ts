@@ -88,6 +88,7 @@ span.avatar{display:grid;place-items:center;color:#fff;font-size:10px;font-weigh
 .card img{width:100%;height:130px;object-fit:cover;display:block;background:var(--bb)}
 .card-body{padding:10px 12px;flex:1}
 .card-body p,.list p{margin:2px 0 0;color:var(--mu);font-size:13px}
+.card-body strong,.list strong{display:block}
 .card .actions{padding:0 12px 12px}
 a.card-title{color:inherit}
 .carousel{align-self:stretch;min-width:0}
@@ -140,6 +141,7 @@ textarea::placeholder{color:var(--mu)}
 .btn:disabled{opacity:.55;cursor:default}
 .end{padding:16px;text-align:center;border-top:1px solid var(--bd)}
 .end p{margin:0 0 10px;color:var(--mu)}
+.end>p{outline:0}
 .primary{border-radius:99px;padding:10px 18px;font-weight:600}
 .primary[aria-disabled=true]{background:var(--bb);color:var(--mu);cursor:default}
 .csat{display:grid;gap:10px;margin:0 0 12px}

@@ -153,7 +153,7 @@ describe('media and fallback', () => {
     await show({ type: 'file', url: 'https://cdn.example/guide.txt', name: 'size-guide.txt', size: 2560, mimeType: 'text/plain' });
     const link = screen.getByRole('link', { name: /size-guide\.txt/ });
     expect(link.getAttribute('download')).toBe('size-guide.txt');
-    expect(link.textContent).toContain('2.5 KB');
+    expect(link.textContent).toContain('2.5 kB'); // in the visitor's units and digits, as the upload chips
   });
 
   it('an unsupported element shows its summary as text', async () => {

@@ -1,6 +1,7 @@
 /** Rich elements (the BFF's parsed `Badge`) as accessible components. */
 import type { Badge, BadgeListItem } from '../../../shared/types.js';
 import { httpUrl } from '../../../shared/badge-url.js';
+import { fileSize } from '../i18n.js';
 import { markdown } from '../markdown.js';
 import { Btn, Buttons, Card, ext, Title } from './Card.js';
 import { Carousel } from './Carousel.js';
@@ -15,18 +16,11 @@ function Item({ it, ctx }: { it: BadgeListItem; ctx: Ctx }) {
       {img && <Zoomable src={img} name={it.title} ctx={ctx} />}
       <div>
         <Title text={it.title} url={it.url} ctx={ctx} />
-        {it.subtitle && <p>{it.subtitle}</p>}
+        {it.subtitle && <p dir="auto">{it.subtitle}</p>}
         <Buttons list={it.buttons} ctx={ctx} />
       </div>
     </li>
   );
-}
-
-function size(bytes?: number): string {
-  if (!bytes) return '';
-  const units = ['B', 'KB', 'MB', 'GB'];
-  const i = Math.min(3, Math.floor(Math.log(bytes) / Math.log(1024)));
-  return `${+(bytes / 1024 ** i).toFixed(i ? 1 : 0)} ${units[i]}`;
 }
 
 const Lead = ({ text, ctx }: { text?: string; ctx: Ctx }) =>
@@ -74,7 +68,7 @@ export function BadgeView({ badge, ctx, last }: { badge: Badge; ctx: Ctx; last: 
       return src ? (
         <figure class="image">
           <Zoomable src={src} name={badge.alt || badge.caption || ''} alt={badge.alt} ctx={ctx} />
-          {badge.caption && <figcaption>{badge.caption}</figcaption>}
+          {badge.caption && <figcaption dir="auto">{badge.caption}</figcaption>}
         </figure>
       ) : null;
     }
@@ -83,9 +77,9 @@ export function BadgeView({ badge, ctx, last }: { badge: Badge; ctx: Ctx; last: 
       return href ? (
         <a class="file" href={href} download={badge.name} {...ext}>
           <Icon d={FILE} />
-          <span>
+          <span dir="auto">
             {badge.name}
-            <small>{size(badge.size) || badge.mimeType}</small>
+            <small dir="auto">{badge.size ? fileSize(badge.size, ctx.locale) : badge.mimeType}</small>
           </span>
         </a>
       ) : null;

@@ -1,4 +1,8 @@
-/** Buttons and cards: the pieces that buttons, card, carousel and list badges share. */
+/**
+ * Buttons and cards: the pieces that buttons, card, carousel and list badges share. Their texts are
+ * the service's, in any language: each takes its own direction (`dir="auto"`), so an English label
+ * in an Arabic chat reads "Is it in stock?", not "?Is it in stock".
+ */
 import type { BadgeButton, BadgeCard } from '../../../shared/types.js';
 import { httpUrl, safeUrl } from '../../../shared/badge-url.js';
 import type { Ctx } from './ctx.js';
@@ -17,6 +21,7 @@ export function Btn({ button, ctx, sendsLabel }: { button: BadgeButton; ctx: Ctx
       <button
         type="button"
         class="btn"
+        dir="auto"
         disabled={ctx.store.convo.value === 'archived'}
         onClick={(e) => {
           // A quick reply goes away once chosen: focus moves to the composer first (the panel on touch screens, where
@@ -32,7 +37,7 @@ export function Btn({ button, ctx, sendsLabel }: { button: BadgeButton; ctx: Ctx
   // The BFF only passes safe URLs; checking again costs little and keeps a bad one from ever being a link.
   const href = safeUrl(button.value);
   return href ? (
-    <a class="btn" href={href} {...ext}>
+    <a class="btn" dir="auto" href={href} {...ext}>
       {button.label}
       <span class="sr-only"> {ctx.strings.newTab}</span>
     </a>
@@ -48,7 +53,7 @@ export function Buttons({ list, ctx }: { list: BadgeButton[] | undefined; ctx: C
 export function Title({ text, url, ctx }: { text: string; url?: string; ctx: Ctx }) {
   const href = safeUrl(url);
   return (
-    <strong>
+    <strong dir="auto">
       {href ? (
         <a class="card-title" href={href} {...ext}>
           {text}
@@ -69,7 +74,7 @@ export function Card({ card, ctx }: { card: BadgeCard; ctx: Ctx }) {
       {img && <Zoomable src={img} name={card.title} ctx={ctx} />}
       <div class="card-body">
         <Title text={card.title} url={card.url} ctx={ctx} />
-        {card.subtitle && <p>{card.subtitle}</p>}
+        {card.subtitle && <p dir="auto">{card.subtitle}</p>}
       </div>
       <Buttons list={card.buttons} ctx={ctx} />
     </div>

@@ -1,7 +1,7 @@
 /** Cards in a horizontal, snapping scroller: touch, arrow keys, and previous/next buttons. */
 import { useRef, useState } from 'preact/hooks';
 import type { BadgeCard } from '../../../shared/types.js';
-import { fill } from '../i18n.js';
+import { fill, localNumber } from '../i18n.js';
 import { Card } from './Card.js';
 import type { Ctx } from './ctx.js';
 import { Icon, NEXT, PREV } from './Icon.js';
@@ -40,14 +40,14 @@ export function Carousel({ cards, label, ctx }: { cards: BadgeCard[]; label?: st
     <div class="carousel" role="group" aria-roledescription={ctx.strings.carousel} aria-label={label || ctx.strings.title}>
       <div class="track" ref={ref} tabIndex={0} onKeyDown={onKey} onScroll={onScroll}>
         {cards.map((card, i) => (
-          <div key={i} role="group" aria-roledescription={ctx.strings.slideRole} aria-label={fill(ctx.strings.slide, { i: i + 1, n: cards.length })}>
+          <div key={i} role="group" aria-roledescription={ctx.strings.slideRole} aria-label={fill(ctx.strings.slide, { i: localNumber(i + 1, ctx.locale), n: localNumber(cards.length, ctx.locale) })}>
             <Card card={card} ctx={ctx} />
           </div>
         ))}
       </div>
       {cards.length > 1 && (
         <div class="arrows">
-          <span class="count">{fill(ctx.strings.slide, { i: at + 1, n: cards.length })}</span>
+          <span class="count">{fill(ctx.strings.slide, { i: localNumber(at + 1, ctx.locale), n: localNumber(cards.length, ctx.locale) })}</span>
           <button type="button" class="icon" aria-label={ctx.strings.prev} aria-disabled={at === 0} onClick={step(-1, at === 0)}>
             <Icon d={PREV} />
           </button>

@@ -6,19 +6,9 @@
  */
 import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { fill } from '../i18n.js';
+import { fileSize, fill } from '../i18n.js';
 import type { Ctx } from './ctx.js';
 import { CLOSE, FILE, Icon } from './Icon.js';
-
-const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte'];
-
-/** `bytes` in the units of `locale`: "5 bytes", "2 kB", "1,5 MB" (1024 to the next unit, as the limits count). */
-export function fileSize(bytes: number, locale: string): string {
-  let unit = 0;
-  for (; bytes >= 1024 && unit < 3; unit++) bytes /= 1024;
-  // Long for bytes: the short form is "5 byte" in English.
-  return new Intl.NumberFormat(locale, { style: 'unit', unit: UNITS[unit], unitDisplay: unit ? 'short' : 'long', maximumFractionDigits: 1 }).format(bytes);
-}
 
 /**
  * An image's thumbnail: decoded by `createImageBitmap` and drawn on a canvas, not a `blob:` URL in

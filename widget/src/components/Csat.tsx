@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { FEEDBACK_COMMENT_MAX_LENGTH } from '../../../shared/types.js';
+import { localNumber } from '../i18n.js';
 import type { Ctx } from './ctx.js';
 
 export function Csat({ ctx }: { ctx: Ctx }) {
@@ -46,7 +47,7 @@ export function Csat({ ctx }: { ctx: Ctx }) {
           {labels.map((label, i) => (
             <label key={i} class={score === i + 1 ? 'on' : undefined}>
               <input class="sr-only" type="radio" name="csat" value={i + 1} checked={score === i + 1} onChange={() => setScore(i + 1)} />
-              <span aria-hidden="true">{i + 1}</span>
+              <span aria-hidden="true">{localNumber(i + 1, ctx.locale)}</span>
               <span class="sr-only">{label}</span>
             </label>
           ))}

@@ -42,12 +42,15 @@ export function MessageList({ ctx }: { ctx: Ctx }) {
   const follow = () => {
     if (pinned.current && ref.current) toBottom();
   };
-  // Images, fonts and badges can grow the list after a render: stay at the bottom if pinned.
+  // Images, fonts and badges can grow the list after a render, and what comes below it (the ended
+  // notice, the rating, a form) can make the log itself shorter: stay at the bottom if pinned.
   useLayoutEffect(() => {
-    const inner = ref.current?.firstElementChild;
-    if (!inner || typeof ResizeObserver === 'undefined') return;
+    const log = ref.current;
+    const inner = log?.firstElementChild;
+    if (!log || !inner || typeof ResizeObserver === 'undefined') return;
     const ro = new ResizeObserver(follow);
     ro.observe(inner);
+    ro.observe(log);
     return () => ro.disconnect();
   }, []);
   useLayoutEffect(() => {

@@ -122,6 +122,12 @@ function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
   const { store, strings } = ctx;
   const convo = store.convo.value;
   const away = store.config.value?.handoff?.open === false;
+  const ended = useRef<HTMLParagraphElement>(null);
+  // Ended from elsewhere (an operator, another tab) while the reader typed: the text box is gone,
+  // and focus must not fall to <body>, where Escape does nothing. The notice takes it and is read.
+  useLayoutEffect(() => {
+    if (convo === 'archived' && focusFell(ended.current)) ended.current?.focus();
+  }, [convo]);
   return (
     <>
       <TeamLine ctx={ctx} />
@@ -167,7 +173,9 @@ function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
       )}
       {convo === 'archived' ? (
         <div class="end">
-          <p>{strings.ended}</p>
+          <p ref={ended} tabIndex={-1}>
+            {strings.ended}
+          </p>
           {asksForRating(store.config.value?.csat, store.messages.value) && <Part name="Csat" ctx={ctx} props={{ ctx }} />}
           <button
             type="button"
@@ -193,4 +201,11 @@ function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
       )}
     </>
   );
+}
+
+/** True when focus fell to <body> (what had it was removed): nothing in `near`'s shadow root has it, nor does anything on the page. */
+function focusFell(near: Element | null): boolean {
+  const root = near?.getRootNode();
+  const inside = root instanceof ShadowRoot ? root.activeElement : null;
+  return !inside && (document.activeElement === null || document.activeElement === document.body);
 }

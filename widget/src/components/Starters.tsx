@@ -19,7 +19,7 @@ export function Starters({ ctx }: { ctx: Ctx }) {
   return (
     <div class="starters" role="group" aria-label={strings.starters}>
       {starters.map((text) => (
-        <button key={text} type="button" class="btn" onClick={(e) => ask(e, text)}>
+        <button key={text} type="button" class="btn" dir="auto" onClick={(e) => ask(e, text)}>
           {text}
         </button>
       ))}
