@@ -101,3 +101,19 @@ it('ended while typing: focus goes to the ended notice, the log stays at its end
   expect(problems).toEqual([]);
   await context.close();
 });
+
+it('ended while the reader is elsewhere on the page: focus stays where they put it', async () => {
+  const { page, context, problems } = await openHostPage(world);
+  await launcher(page).click();
+  await sendMessage(page, 'quick');
+  await panel(page).locator('.replies button').first().waitFor({ timeout: ANSWER_MS });
+  // The reader leaves the panel for the page (as a click on the page's text would).
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  expect(await focused(page)).toBe('page body');
+  await operatorAction(world, page, 'archive', {});
+  await panel(page).getByText('This conversation has ended.').waitFor({ timeout: ANSWER_MS });
+  expect(await focused(page)).toBe('page body');
+  expect(problems).toEqual([]);
+  await context.close();
+});
+

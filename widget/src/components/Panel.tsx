@@ -1,4 +1,5 @@
 /** The chat panel: header with actions, banners, the log, and the composer or the ended notice. */
+import type { RefObject } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { asksForRating } from '../csat.js';
 import { langOf, localized } from '../i18n.js';
@@ -112,21 +113,24 @@ export function Panel({ ctx, onClose, hidden }: { ctx: Ctx; onClose?: () => void
       )}
       {view === 'list' && <Part name="ConversationList" ctx={ctx} props={{ ctx }} />}
       {view === 'past' && <Part name="PastConversation" ctx={ctx} props={{ ctx }} />}
-      {view === 'chat' && <Chat ctx={ctx} focusInput={focusInput} />}
+      {view === 'chat' && <Chat ctx={ctx} focusInput={focusInput} panel={ref} />}
     </section>
   );
 }
 
 /** The current conversation: banners, the log, and the composer or the ended notice. */
-function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
+function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; panel: RefObject<HTMLElement | null> }) {
   const { store, strings } = ctx;
   const convo = store.convo.value;
   const away = store.config.value?.handoff?.open === false;
   const ended = useRef<HTMLParagraphElement>(null);
-  // Ended from elsewhere (an operator, another tab) while the reader typed: the text box is gone,
-  // and focus must not fall to <body>, where Escape does nothing. The notice takes it and is read.
+  // Ended from elsewhere (an operator, another tab) while the reader was in the panel: the text box
+  // goes, and focus must not fall to <body>, where Escape does nothing. The notice takes it and is
+  // read. Asked while rendering, before the text box is removed; a reader elsewhere on the page is left there.
+  const hadFocus = useRef(false);
+  hadFocus.current = hasFocusWithin(panel.current);
   useLayoutEffect(() => {
-    if (convo === 'archived' && focusFell(ended.current)) ended.current?.focus();
+    if (convo === 'archived' && hadFocus.current && !hasFocusWithin(panel.current)) ended.current?.focus();
   }, [convo]);
   return (
     <>
@@ -203,9 +207,9 @@ function Chat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
   );
 }
 
-/** True when focus fell to <body> (what had it was removed): nothing in `near`'s shadow root has it, nor does anything on the page. */
-function focusFell(near: Element | null): boolean {
-  const root = near?.getRootNode();
-  const inside = root instanceof ShadowRoot ? root.activeElement : null;
-  return !inside && (document.activeElement === null || document.activeElement === document.body);
+/** True when the focused element is inside `el` (in the widget's shadow root). */
+function hasFocusWithin(el: HTMLElement | null): boolean {
+  const root = el?.getRootNode();
+  const active = root instanceof ShadowRoot ? root.activeElement : document.activeElement;
+  return !!active && !!el?.contains(active);
 }
