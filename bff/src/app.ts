@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from './context.js';
 import { errorAnswer } from './error-response.js';
 import { AppError } from './errors.js';
-import { requestLog, widgetCors } from './middleware.js';
+import { apiAnswerHeaders, requestLog, widgetCors } from './middleware.js';
 import { conversationRoutes } from './routes/conversation.js';
 import { engagementRoutes } from './routes/engagement.js';
 import { csatRoutes } from './routes/csat.js';
@@ -21,7 +21,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   app.use('*', requestLog(deps));
-  app.use('/api/*', widgetCors(deps));
+  app.use('/api/*', apiAnswerHeaders, widgetCors(deps));
   app.route('/', publicRoutes(deps));
   app.route('/', webhookRoutes(deps));
   app.route('/', sessionRoutes(deps));

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { AppDeps, AppEnv } from './context.js';
 import { AuthError, ForbiddenError, RateLimitError } from './errors.js';
 import { featureOn, type FeatureName } from './features.js';
@@ -51,6 +52,19 @@ export function originAllowed(deps: AppDeps, origin: string): boolean {
   const list = deps.config.allowedOrigins;
   return list.includes('*') || list.includes(origin) || origin === deps.config.publicOrigin;
 }
+
+/**
+ * What every `/api` answer says besides its body: no cache keeps it unless the route says how
+ * (`/api/config`), since most carry tokens or a visitor's conversation, and no browser sniffs
+ * another type into it. Errors too; not a stream already written to Node's response, which sets its own.
+ */
+export const apiAnswerHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  if (c.res === RESPONSE_ALREADY_SENT) return;
+  const headers = c.res.headers;
+  if (!headers.has('cache-control')) headers.set('cache-control', 'no-store');
+  headers.set('x-content-type-options', 'nosniff');
+};
 
 /**
  * CORS for the widget API: only allowlisted origins get CORS headers, and any request that

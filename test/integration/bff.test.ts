@@ -33,6 +33,17 @@ describe('public routes', () => {
     expect(res.headers.get('vary')).toMatch(/\bOrigin\b/);
   });
 
+  it('no cache keeps an /api answer that carries tokens or a conversation, errors included; none is sniffed', async () => {
+    const created = await call(base, 'POST', '/api/session', { body: { text: 'Hello' } });
+    const refused = await call(base, 'GET', '/api/messages');
+    const history = await call(base, 'GET', '/api/messages', { token: created.body.token });
+    for (const res of [created, refused, history]) {
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    expect((await call(base, 'GET', '/api/config')).headers.get('cache-control')).toBe('public, max-age=60');
+  });
+
   it('every response carries a request id, a well-formed incoming one is kept', async () => {
     const fresh = await call(base, 'GET', '/healthz');
     expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
