@@ -2,6 +2,7 @@
 // checks and, per check, the error code and message (docs/api.md). The BFF applies them through
 // Hono's validator middleware (bff/src/lib/body.ts); the demo simulator uses the same fields.
 import * as v from 'valibot';
+import { hasDottedDomain } from './email.js';
 import type { ErrorCode } from './errors.js';
 import { isRecord } from './records.js';
 import { FEEDBACK_COMMENT_MAX_LENGTH, PROACTIVE_MAX_LENGTH, TEXT_MAX_LENGTH } from './types.js';
@@ -102,7 +103,7 @@ export const ContactBody = v.object({
     v.maxLength(254, NOT_AN_ADDRESS),
     // What the form's <input type="email"> accepts (the HTML standard's rule), with a dot in the domain.
     v.rfcEmail(NOT_AN_ADDRESS),
-    v.check((x) => x.slice(x.indexOf('@')).includes('.'), NOT_AN_ADDRESS),
+    v.check(hasDottedDomain, NOT_AN_ADDRESS),
   ),
   name: v.pipe(
     anything(),

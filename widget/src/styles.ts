@@ -156,12 +156,12 @@ textarea::placeholder{color:var(--mu)}
 .csat-comment{display:grid;gap:4px;text-align:start;font-size:13px;color:var(--mu)}
 .csat-comment textarea{flex:none;min-height:64px;resize:vertical;border-radius:12px;padding:8px 12px;font:inherit;color:var(--fg);background:var(--bg)}
 .team{margin:0;padding:6px 18px;font-size:13px;color:var(--mu);border-bottom:1px solid var(--bd)}
-.contact{display:grid;gap:6px;padding:10px 14px;border-top:1px solid var(--bd);font-size:13px}
+.contact{display:grid;grid-template-columns:minmax(0,1fr);gap:6px;padding:10px 14px;border-top:1px solid var(--bd);font-size:13px}
 .contact-row{display:flex;gap:8px}
 .contact input[type=email],.prechat input:not([type=checkbox]){flex:1;min-width:0;height:40px;box-sizing:border-box;padding:0 12px;border:1px solid var(--bd);border-radius:20px;background:var(--bg);color:var(--fg);font:inherit;font-size:16px}
 .contact input[aria-invalid=true],.prechat input[aria-invalid=true]{border-color:var(--ef)}
 .contact .primary,.prechat .primary{padding:0 16px;height:40px}
-.prechat{display:grid;gap:8px;padding:12px 14px;border-top:1px solid var(--bd);font-size:13px}
+.prechat{display:grid;grid-template-columns:minmax(0,1fr);gap:8px;padding:12px 14px;border-top:1px solid var(--bd);font-size:13px}
 .prechat>p{margin:0;font-weight:600;font-size:14px}
 .prechat label{display:grid;gap:4px;color:var(--mu)}
 .prechat label.consent{display:flex}

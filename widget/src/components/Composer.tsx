@@ -44,7 +44,8 @@ export function Composer({ ctx }: { ctx: Ctx }) {
       {upText && (
         <p class="error" role="alert">
           {upText}
-          {up.names && <bdi>{fill(strings.notAdded, { names: up.names.join(', ') })}</bdi>}
+          {/* A space between the sentences, which the text of the alert (what is read out) needs. */}
+          {up.names && <> <bdi>{fill(strings.notAdded, { names: up.names.join(', ') })}</bdi></>}
           {(up.item || chosen.some((c) => c.failed)) && (
             <button type="button" onClick={store.retryUpload}>
               {strings.retry}

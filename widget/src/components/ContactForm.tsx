@@ -4,6 +4,8 @@
  * site knows who they are.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../api.js';
+import { addressOk } from '../address.js';
 import { fill } from '../i18n.js';
 import type { Ctx } from './ctx.js';
 
@@ -12,7 +14,7 @@ export function ContactForm({ ctx }: { ctx: Ctx }) {
   const consentText = store.config.value?.consentText;
   const [email, setEmail] = useState('');
   const [consent, setConsent] = useState(false);
-  const [problem, setProblem] = useState<string | undefined>();
+  const [problem, setProblem] = useState<{ text: string; n: number } | undefined>();
   const [sending, setSending] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const thanks = useRef<HTMLParagraphElement>(null);
@@ -29,23 +31,27 @@ export function ContactForm({ ctx }: { ctx: Ctx }) {
       </p>
     );
   }
+  // Said again as new, so a screen reader announces a repeated problem too; a wrong address keeps focus in its box.
+  const say = (text: string, focus = false) => {
+    setProblem({ text, n: (problem?.n ?? 0) + 1 });
+    if (focus) input.current?.focus();
+  };
   const submit = async (e: Event) => {
     e.preventDefault();
     if (sending) return;
-    // The browser's own check of type=email, with our words, and the box keeps focus.
-    if (!input.current?.checkValidity() || !email.trim()) {
-      setProblem(strings.contactInvalid);
-      input.current?.focus();
-      return;
-    }
-    if (consentText && !consent) return setProblem(strings.contactConsent);
+    // The BFF's rule (the browser's own check of type=email and a dot in the domain), with our
+    // words, and the box keeps focus.
+    if (!addressOk(input.current)) return say(strings.contactInvalid, true);
+    if (consentText && !consent) return say(strings.contactConsent);
     sentHere.current = true;
     setSending(true);
     try {
       await store.leaveContact(email.trim(), consentText ? consent : undefined);
       setProblem(undefined);
-    } catch {
-      setProblem(strings.contactFailed);
+    } catch (err) {
+      // Refused as an address (a rule of the BFF's this form does not know): say so, not "try again".
+      if (err instanceof ApiError && err.code === 'contact_invalid') say(strings.contactInvalid, true);
+      else say(strings.contactFailed);
     } finally {
       setSending(false);
     }
@@ -62,9 +68,13 @@ export function ContactForm({ ctx }: { ctx: Ctx }) {
           maxLength={254}
           placeholder={strings.contactEmail}
           value={email}
-          aria-invalid={problem === strings.contactInvalid || undefined}
+          aria-invalid={problem?.text === strings.contactInvalid || undefined}
           aria-describedby={problem ? 'parley-contact-problem' : undefined}
-          onInput={(e) => setEmail(e.currentTarget.value)}
+          onInput={(e) => {
+            setEmail(e.currentTarget.value);
+            // The box changed: what was said about the address no longer holds.
+            if (problem?.text === strings.contactInvalid) setProblem(undefined);
+          }}
         />
         <button type="submit" class="primary" aria-disabled={sending}>
           {strings.contactSend}
@@ -77,8 +87,8 @@ export function ContactForm({ ctx }: { ctx: Ctx }) {
         </label>
       )}
       {problem && (
-        <p id="parley-contact-problem" class="error" role="alert">
-          {problem}
+        <p key={problem.n} id="parley-contact-problem" class="error" role="alert">
+          {problem.text}
         </p>
       )}
     </form>

@@ -34,7 +34,8 @@ export function Panel({ ctx, onClose, hidden }: { ctx: Ctx; onClose?: () => void
     const box = ref.current;
     // On touch screens focusing the text box would throw the keyboard over the conversation.
     const coarse = matchMedia('(pointer: coarse)').matches;
-    (coarse ? box : box?.querySelector('textarea') || box)?.focus();
+    // The pre-chat form's first box stands where the text box will be.
+    (coarse ? box : box?.querySelector<HTMLElement>('.prechat input, textarea') || box)?.focus();
   };
   // On opening, before the first paint, not a frame later: a click on the launcher lands in the text box at once.
   useLayoutEffect(() => {

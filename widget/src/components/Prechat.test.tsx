@@ -51,6 +51,14 @@ describe('the pre-chat form', () => {
     expect(screen.getByRole('alert').textContent).toBe('Please enter a valid email address.');
     expect(box('Email address').getAttribute('aria-invalid')).toBe('true');
     expect(document.activeElement).toBe(box('Email address'));
+    // What type=email takes but the BFF would refuse (no dot in the domain) is refused here, announced again.
+    const first = screen.getByRole('alert');
+    type('Email address', 'ada@example');
+    await start();
+    expect(screen.getByRole('alert').textContent).toBe('Please enter a valid email address.');
+    expect(screen.getByRole('alert')).not.toBe(first);
+    expect(box('Email address').getAttribute('aria-invalid')).toBe('true');
+    expect([box('Your name'), box('Email address')].map((b) => b.getAttribute('aria-required'))).toEqual(['true', 'true']);
     type('Email address', 'ada@example.com');
     await start();
 

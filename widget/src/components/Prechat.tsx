@@ -4,7 +4,8 @@
  * browser's own rules (type=email) with our words, and the first wrong one keeps focus; with
  * `required` every field must be filled, else blank boxes or Skip go on without them.
  */
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { addressOk } from '../address.js';
 import { prechatOf } from '../prechat.js';
 import type { Ctx } from './ctx.js';
 
@@ -18,11 +19,19 @@ export function Prechat({ ctx, onDone }: { ctx: Ctx; onDone: () => void }) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [consent, setConsent] = useState(false);
-  const [problem, setProblem] = useState<{ text: string; field: Field } | undefined>();
+  const [problem, setProblem] = useState<{ text: string; field: Field; n: number } | undefined>();
   const boxes = { name: useRef<HTMLInputElement>(null), email: useRef<HTMLInputElement>(null), consent: useRef<HTMLInputElement>(null) };
 
-  const wrong = (text: string, field: Field) => {
-    setProblem({ text, field });
+  // Loaded after the panel opened, which then took focus in its place: the first box takes it
+  // (not on touch screens, where the keyboard would cover the form; not from anywhere else).
+  useEffect(() => {
+    const first = (asksName ? boxes.name : boxes.email).current;
+    const root = first?.getRootNode();
+    if (root instanceof ShadowRoot && root.activeElement === first?.closest('.panel') && !matchMedia('(pointer: coarse)').matches) first?.focus();
+  }, []);
+    const wrong = (text: string, field: Field) => {
+    // Said again as new (`n`), so a screen reader announces a repeated problem too.
+    setProblem({ text, field, n: (problem?.n ?? 0) + 1 });
     boxes[field].current?.focus();
   };
   const done = (answers: Parameters<Store['givePrechat']>[0]) => {
@@ -35,7 +44,7 @@ export function Prechat({ ctx, onDone }: { ctx: Ctx; onDone: () => void }) {
     const n = name.trim();
     const m = email.trim();
     if (asksName && setting.required && !n) return wrong(strings.prechatNameMissing, 'name');
-    if (asksEmail && ((setting.required && !m) || !boxes.email.current?.checkValidity())) return wrong(strings.contactInvalid, 'email');
+    if (asksEmail && ((setting.required && !m) || (m && !addressOk(boxes.email.current)))) return wrong(strings.contactInvalid, 'email');
     if (m && consentText && !consent) return wrong(strings.contactConsent, 'consent');
     done({ ...(n && { name: n }), ...(m && { email: m }), ...(m && consentText && { consent: true }) });
   };
@@ -49,13 +58,13 @@ export function Prechat({ ctx, onDone }: { ctx: Ctx; onDone: () => void }) {
       {asksName && (
         <label>
           {strings.prechatName}
-          <input ref={boxes.name} type="text" autocomplete="name" maxLength={100} value={name} {...invalid('name')} onInput={(e) => (setName(e.currentTarget.value), edited('name'))} />
+          <input ref={boxes.name} type="text" autocomplete="name" maxLength={100} aria-required={setting.required || undefined} value={name} {...invalid('name')} onInput={(e) => (setName(e.currentTarget.value), edited('name'))} />
         </label>
       )}
       {asksEmail && (
         <label>
           {strings.prechatEmail}
-          <input ref={boxes.email} type="email" autocomplete="email" maxLength={254} value={email} {...invalid('email')} onInput={(e) => (setEmail(e.currentTarget.value), edited('email'))} />
+          <input ref={boxes.email} type="email" autocomplete="email" maxLength={254} aria-required={setting.required || undefined} value={email} {...invalid('email')} onInput={(e) => (setEmail(e.currentTarget.value), edited('email'))} />
         </label>
       )}
       {consentText && (
@@ -65,7 +74,7 @@ export function Prechat({ ctx, onDone }: { ctx: Ctx; onDone: () => void }) {
         </label>
       )}
       {problem && (
-        <p id="parley-prechat-problem" class="error" role="alert">
+        <p key={problem.n} id="parley-prechat-problem" class="error" role="alert">
           {problem.text}
         </p>
       )}

@@ -57,6 +57,16 @@ describe('the team line and the email form', () => {
     expect(emailBox()!.getAttribute('aria-invalid')).toBe('true');
     expect(api.to('POST', '/api/contact')).toEqual([]);
 
+    // No dot in the domain: type=email takes it, the BFF would not; a repeated problem is said again.
+    const first = screen.getByRole('alert');
+    fireEvent.input(emailBox()!, { target: { value: 'ada@example' } });
+    expect(screen.queryByRole('alert')).toBeNull(); // the box changed: what was said no longer holds
+    fireEvent.click(screen.getByRole('button', { name: 'Notify me' }));
+    await act(flush);
+    expect(screen.getByRole('alert').textContent).toBe('Please enter a valid email address.');
+    expect(screen.getByRole('alert')).not.toBe(first);
+    expect(api.to('POST', '/api/contact')).toEqual([]);
+
     fireEvent.input(emailBox()!, { target: { value: ' ada@example.com ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Notify me' }));
     await act(flush);
@@ -64,6 +74,16 @@ describe('the team line and the email form', () => {
     expect(emailBox()).toBeNull();
     expect(document.activeElement?.textContent).toBe("Thanks! We'll reply to ada@example.com.");
     expect(JSON.parse(localStorage.getItem(KEY)!).contact).toBe('ada@example.com');
+  });
+
+  it('an address the BFF refuses (contact_invalid) is said to be wrong, not to be tried again', async () => {
+    await visitorWrote(AWAY, { 'POST /api/contact': { status: 400, body: { error: { code: 'contact_invalid', message: '"email" must be an email address' } } } });
+    fireEvent.input(emailBox()!, { target: { value: 'ada@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Notify me' }));
+    await act(flush);
+    expect(screen.getByRole('alert').textContent).toBe('Please enter a valid email address.');
+    expect(emailBox()!.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(emailBox());
   });
 
   it('asks for the consent the site configured, and sends it along', async () => {

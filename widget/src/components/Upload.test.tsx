@@ -68,12 +68,12 @@ describe('limits, checked as files are chosen', () => {
   it('takes files up to the number allowed and names those it refused', async () => {
     const { api } = await mount();
     await pick(...['a', 'b', 'c', 'd', 'e', 'f'].map((n) => file(n + '.txt')));
-    expect(screen.getByRole('alert').textContent).toBe('At most 5 files at a time.Not added: f.txt');
+    expect(screen.getByRole('alert').textContent).toBe('At most 5 files at a time. Not added: f.txt');
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
     expect(chips().map((li) => li.querySelector('.name')!.textContent)).toEqual(['a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt']);
     // Chips already count: one more is one too many.
     await pick(file('g.txt'));
-    expect(screen.getByRole('alert').textContent).toBe('At most 5 files at a time.Not added: g.txt');
+    expect(screen.getByRole('alert').textContent).toBe('At most 5 files at a time. Not added: g.txt');
     expect(chips()).toHaveLength(5);
     expect(FakeXHR.all).toHaveLength(0);
     expect(api.to('POST', '/api/').filter((call) => call.path !== '/api/events/ticket')).toHaveLength(0); // the stream's ticket aside
@@ -84,7 +84,7 @@ describe('limits, checked as files are chosen', () => {
     seedSession();
     const { api } = await mount();
     await pick(file('small.txt'), file('huge.mov', 10 * MB + 1));
-    expect(screen.getByRole('alert').textContent).toBe('Files can be at most 10 MB each.Not added: huge.mov');
+    expect(screen.getByRole('alert').textContent).toBe('Files can be at most 10 MB each. Not added: huge.mov');
     expect(chips().map((li) => li.querySelector('.name')!.textContent)).toEqual(['small.txt']);
     expect(FakeXHR.all).toHaveLength(0);
     expect(api.to('POST', '/api/').filter((call) => call.path !== '/api/events/ticket')).toHaveLength(0); // the stream's ticket aside
@@ -114,7 +114,7 @@ describe('limits, checked as files are chosen', () => {
   it('says it in the widget language', async () => {
     await mount({}, { strings: pickStrings(fr) });
     await pick(file('huge.mov', 11 * MB));
-    expect(screen.getByRole('alert').textContent).toBe('Chaque fichier doit faire au maximum 10 Mo.Non ajoutés : huge.mov');
+    expect(screen.getByRole('alert').textContent).toBe('Chaque fichier doit faire au maximum 10 Mo. Non ajoutés : huge.mov');
   });
 });
 
