@@ -53,6 +53,14 @@ export function originAllowed(deps: AppDeps, origin: string): boolean {
   return list.includes('*') || list.includes(origin) || origin === deps.config.publicOrigin;
 }
 
+/** The token of an `Authorization: Bearer <token>` header; the scheme's name in any case (RFC 9110 §11.1), the token as sent. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return /^bearer +(.+)$/i.exec(header?.trim() ?? '')?.[1];
+}
+
+/** A JWT's three base64url parts. */
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
 /**
  * What every `/api` answer says besides its body: no cache keeps it unless the route says how
  * (`/api/config`), since most carry tokens or a visitor's conversation, and no browser sniffs
@@ -105,10 +113,8 @@ export function requireSession(deps: Pick<AppDeps, 'tokens'>, options: { allowQu
     const origin = c.req.header('origin');
     let token: string | undefined;
     if (header) {
-      // The scheme's name is case-insensitive (RFC 9110 §11.1), the token is not.
-      const m = /^bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i.exec(header.trim());
-      if (!m) throw new AuthError('invalid_token', 'Authorization must be "Bearer <token>"');
-      token = m[1];
+      token = bearerToken(header);
+      if (!token || !JWT_SHAPE.test(token)) throw new AuthError('invalid_token', 'Authorization must be "Bearer <token>"');
     } else if (options.allowQuery) {
       const ticket = c.req.query('ticket');
       if (ticket) {

@@ -27,8 +27,10 @@ function gated(node: unknown): ComponentChildren {
   return url ? h('a', { key: v.key, href: url, target: '_blank', rel: 'noopener noreferrer' }, label) : label;
 }
 
-// Code, URLs, and an underscore between two letters or digits (with the one before it).
-const CODE_URL_OR_INWORD_UNDERSCORE = /(`{3,}|~{3,})[\s\S]*?(?:\1|$)|(`+)[\s\S]*?\2|<[^>\s]*>|https?:\/\/\S+|([^\W_])_(?=[^\W_])/g;
+/** A fenced code block (to its closing fence, or the end of an answer still streaming). */
+const FENCED_CODE = /(`{3,}|~{3,})[\s\S]*?(?:\1|$)/g;
+// Code (fenced first, so its group stays \1), URLs, and an underscore between two letters or digits (with the one before it).
+const CODE_URL_OR_INWORD_UNDERSCORE = new RegExp(`${FENCED_CODE.source}|(\`+)[\\s\\S]*?\\2|<[^>\\s]*>|https?:\\/\\/\\S+|([^\\W_])_(?=[^\\W_])`, 'g');
 
 /**
  * `snake_case_name` stays as written: CommonMark never reads an underscore inside a word as
@@ -36,7 +38,6 @@ const CODE_URL_OR_INWORD_UNDERSCORE = /(`{3,}|~{3,})[\s\S]*?(?:\1|$)|(`+)[\s\S]*
  */
 const keepInWordUnderscores = (src: string) => src.replace(CODE_URL_OR_INWORD_UNDERSCORE, (m, _f, _b, letter?: string) => (letter ? `${letter}\\_` : m));
 
-const FENCED_CODE = /(`{3,}|~{3,})[\s\S]*?(?:\1|$)/g;
 const ATX_HEADING = /^ {0,3}(#{1,6})(?=[ \t]|$)/gm;
 
 /** The level of the answer's topmost `#` heading outside code (1 when it has none). */

@@ -6,6 +6,7 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { featuresOf } from '../features.js';
 import { publicSettings } from '../config-schema/index.js';
 import { AuthError, NotFoundError } from '../errors.js';
+import { bearerToken } from '../middleware.js';
 import { handoffNow } from '../people/handoff.js';
 
 /** Every file of the widget's: public, the same for every site, revalidated daily. */
@@ -134,7 +135,7 @@ export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
  * constant time, so neither the time taken nor a length tells how much of a guess was right.
  */
 function bearerMatches(header: string | undefined, expected: string): boolean {
-  const given = /^bearer +(.+)$/i.exec(header?.trim() ?? '')?.[1] ?? '';
+  const given = bearerToken(header) ?? '';
   const digest = (text: string) => createHash('sha256').update(text).digest();
   return timingSafeEqual(digest(given), digest(expected));
 }

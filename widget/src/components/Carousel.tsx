@@ -13,6 +13,7 @@ export function Carousel({ cards, label, ctx }: { cards: BadgeCard[]; label?: st
   // own position when it moves (swipes, arrow keys, smooth scrolling).
   const [at, setAt] = useState(0);
   const last = cards.length - 1;
+  const total = localNumber(cards.length, ctx.locale);
   const stepOf = (el: HTMLElement | null) => ((el?.firstElementChild as HTMLElement | null)?.offsetWidth || 240) + 10;
   const logical = ctx.dir === 'rtl' ? -1 : 1;
   // `by` is in physical pixels direction (+1 = right); buttons mean "next in reading order".
@@ -40,14 +41,14 @@ export function Carousel({ cards, label, ctx }: { cards: BadgeCard[]; label?: st
     <div class="carousel" role="group" aria-roledescription={ctx.strings.carousel} aria-label={label || ctx.strings.title}>
       <div class="track" ref={ref} tabIndex={0} onKeyDown={onKey} onScroll={onScroll}>
         {cards.map((card, i) => (
-          <div key={i} role="group" aria-roledescription={ctx.strings.slideRole} aria-label={fill(ctx.strings.slide, { i: localNumber(i + 1, ctx.locale), n: localNumber(cards.length, ctx.locale) })}>
+          <div key={i} role="group" aria-roledescription={ctx.strings.slideRole} aria-label={fill(ctx.strings.slide, { i: localNumber(i + 1, ctx.locale), n: total })}>
             <Card card={card} ctx={ctx} />
           </div>
         ))}
       </div>
       {cards.length > 1 && (
         <div class="arrows">
-          <span class="count">{fill(ctx.strings.slide, { i: localNumber(at + 1, ctx.locale), n: localNumber(cards.length, ctx.locale) })}</span>
+          <span class="count">{fill(ctx.strings.slide, { i: localNumber(at + 1, ctx.locale), n: total })}</span>
           <button type="button" class="icon" aria-label={ctx.strings.prev} aria-disabled={at === 0} onClick={step(-1, at === 0)}>
             <Icon d={PREV} />
           </button>

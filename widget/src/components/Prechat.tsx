@@ -29,7 +29,7 @@ export function Prechat({ ctx, onDone }: { ctx: Ctx; onDone: () => void }) {
     const root = first?.getRootNode();
     if (root instanceof ShadowRoot && root.activeElement === first?.closest('.panel') && !matchMedia('(pointer: coarse)').matches) first?.focus();
   }, []);
-    const wrong = (text: string, field: Field) => {
+  const wrong = (text: string, field: Field) => {
     // Said again as new (`n`), so a screen reader announces a repeated problem too.
     setProblem({ text, field, n: (problem?.n ?? 0) + 1 });
     boxes[field].current?.focus();
