@@ -94,6 +94,7 @@ const en = {
   prechatEmail: 'Email address',
   prechatStart: 'Start chatting',
   prechatSkip: 'Skip',
+  prechatAllRequired: 'All fields are required.',
   prechatNameMissing: 'Please enter your name.',
   contactAsk: 'Leave your email and we will get back to you:',
   contactEmail: 'you@example.com',

@@ -163,6 +163,7 @@ textarea::placeholder{color:var(--mu)}
 .contact .primary,.prechat .primary{padding:0 16px;height:40px}
 .prechat{display:grid;grid-template-columns:minmax(0,1fr);gap:8px;padding:12px 14px;border-top:1px solid var(--bd);font-size:13px}
 .prechat>p{margin:0;font-weight:600;font-size:14px}
+.prechat>p.note{font-weight:400;font-size:13px;color:var(--mu)}
 .prechat label{display:grid;gap:4px;color:var(--mu)}
 .prechat label.consent{display:flex}
 .prechat-actions{display:flex;gap:8px;align-items:center}

@@ -83,7 +83,7 @@ export function ContactForm({ ctx }: { ctx: Ctx }) {
       {consentText && (
         <label class="consent">
           <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.currentTarget.checked)} />
-          {consentText}
+          <span dir="auto">{consentText}</span>
         </label>
       )}
       {problem && (

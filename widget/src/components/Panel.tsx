@@ -125,14 +125,19 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
   const convo = store.convo.value;
   const away = store.config.value?.handoff?.open === false;
   const ended = useRef<HTMLParagraphElement>(null);
-  // Ended from elsewhere (an operator, another tab) while the reader was in the panel: the text box
-  // goes, and focus must not fall to <body>, where Escape does nothing. The notice takes it and is
-  // read. Asked while rendering, before the text box is removed; a reader elsewhere on the page is left there.
+  const prechat = convo !== 'archived' && asksPrechat(store, ctx.options);
+  // The text box goes while the reader is in it, and focus must not fall to <body>, where Escape
+  // does nothing: ended from elsewhere (an operator, another tab), the notice takes it and is read;
+  // the pre-chat form taking its place (the settings that ask for it came after the panel opened),
+  // its first box does (`focusInput`: the panel until the form is drawn, Prechat.tsx takes it on).
+  // Asked while rendering, before the text box is removed; a reader elsewhere on the page is left there.
   const hadFocus = useRef(false);
   hadFocus.current = hasFocusWithin(panel.current);
   useLayoutEffect(() => {
-    if (convo === 'archived' && hadFocus.current && !hasFocusWithin(panel.current)) ended.current?.focus();
-  }, [convo]);
+    if (!hadFocus.current || hasFocusWithin(panel.current)) return;
+    if (convo === 'archived') ended.current?.focus();
+    else if (prechat) focusInput();
+  }, [convo, prechat]);
   return (
     <>
       <TeamLine ctx={ctx} />
@@ -196,7 +201,7 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
             {strings.transcript}
           </button>
         </div>
-      ) : asksPrechat(store, ctx.options) ? (
+      ) : prechat ? (
         <Part name="Prechat" ctx={ctx} props={{ ctx, onDone: focusInput }} />
       ) : (
         <>

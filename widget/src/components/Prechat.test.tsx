@@ -41,6 +41,8 @@ describe('the pre-chat form', () => {
     expect(composer()).toBeNull();
     expect(screen.queryByRole('group', { name: 'Suggested questions' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Skip' })).toBeNull();
+    // Said before the first try, since nothing else tells the visitor the boxes cannot stay blank.
+    expect(form()!.textContent).toContain('All fields are required.');
 
     await start();
     expect(screen.getByRole('alert').textContent).toBe('Please enter your name.');
@@ -75,8 +77,38 @@ describe('the pre-chat form', () => {
     expect(screen.queryByText(/We'll reply to/)).toBeNull();
   });
 
+  it('takes focus from the text box it replaces when its settings come after the panel opened', async () => {
+    const { ctx } = await opened(PUBLIC_CONFIG);
+    composer()!.focus();
+    expect(document.activeElement).toBe(composer());
+    act(() => {
+      ctx.store.config.value = config(true);
+    });
+    await act(flush);
+    expect(form()).toBeTruthy();
+    expect(document.activeElement).toBe(box('Your name'));
+  });
+
+  it('leaves a reader elsewhere on the page where they were when it replaces the text box', async () => {
+    const elsewhere = document.body.appendChild(document.createElement('input'));
+    try {
+      const { ctx } = await opened(PUBLIC_CONFIG);
+      elsewhere.focus();
+      act(() => {
+        ctx.store.config.value = config(true);
+      });
+      await act(flush);
+      expect(form()).toBeTruthy();
+      expect(document.activeElement).toBe(elsewhere);
+    } finally {
+      elsewhere.remove();
+    }
+  });
+
   it('asks for the consent the site configured before taking an address', async () => {
     const { api } = await opened(config(false, { consentText: 'You may email me about this request.' }));
+    // The site's own words, in the site's language: their direction is their own in an Arabic widget too.
+    expect(screen.getByText('You may email me about this request.').getAttribute('dir')).toBe('auto');
     type('Email address', 'ada@example.com');
     await start();
     expect(screen.getByRole('alert').textContent).toBe('Please tick the box to agree first.');
@@ -91,6 +123,7 @@ describe('the pre-chat form', () => {
 
   it('can be skipped when not required; nothing is sent then, and a reload does not ask again', async () => {
     const { api } = await opened(config(false));
+    expect(form()!.textContent).not.toContain('All fields are required.');
     fireEvent.click(screen.getByRole('button', { name: 'Skip' }));
     await act(flush);
     expect(form()).toBeNull();

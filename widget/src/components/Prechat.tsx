@@ -55,6 +55,8 @@ export function Prechat({ ctx, onDone }: { ctx: Ctx; onDone: () => void }) {
   return (
     <form class="prechat" onSubmit={submit} noValidate aria-labelledby="parley-prechat-ask">
       <p id="parley-prechat-ask">{strings.prechatAsk}</p>
+      {/* With no Skip, the form says at once that every box must be filled, not after a try. */}
+      {setting.required && <p class="note">{strings.prechatAllRequired}</p>}
       {asksName && (
         <label>
           {strings.prechatName}
@@ -70,7 +72,7 @@ export function Prechat({ ctx, onDone }: { ctx: Ctx; onDone: () => void }) {
       {consentText && (
         <label class="consent">
           <input ref={boxes.consent} type="checkbox" checked={consent} {...invalid('consent')} onChange={(e) => (setConsent(e.currentTarget.checked), edited('consent'))} />
-          {consentText}
+          <span dir="auto">{consentText}</span>
         </label>
       )}
       {problem && (

@@ -99,6 +99,7 @@ const ar: Strings = {
   prechatEmail: 'البريد الإلكتروني',
   prechatStart: 'ابدأ المحادثة',
   prechatSkip: 'تخطٍّ',
+  prechatAllRequired: 'جميع الحقول مطلوبة.',
   prechatNameMissing: 'يُرجى إدخال اسمك.',
   commentThanks: 'شكرًا، هذا يساعدنا على التحسين.',
   stopped: 'أُوقفت',

@@ -88,6 +88,7 @@ const de: Strings = {
   prechatEmail: 'E-Mail-Adresse',
   prechatStart: 'Chat beginnen',
   prechatSkip: 'Überspringen',
+  prechatAllRequired: 'Alle Felder sind Pflichtfelder.',
   prechatNameMissing: 'Bitte geben Sie Ihren Namen ein.',
   contactAsk: 'Hinterlassen Sie Ihre E-Mail-Adresse, dann melden wir uns:',
   contactEmail: 'sie@beispiel.de',

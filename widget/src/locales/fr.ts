@@ -88,6 +88,7 @@ const fr: Strings = {
   prechatEmail: 'Adresse e-mail',
   prechatStart: 'Commencer la discussion',
   prechatSkip: 'Passer',
+  prechatAllRequired: 'Tous les champs sont obligatoires.',
   prechatNameMissing: 'Veuillez saisir votre nom.',
   contactAsk: 'Laissez votre e-mail et nous vous répondrons :',
   contactEmail: 'vous@exemple.fr',

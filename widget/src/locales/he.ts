@@ -99,6 +99,7 @@ const he: Strings = {
   prechatEmail: 'כתובת אימייל',
   prechatStart: 'התחלת שיחה',
   prechatSkip: 'דילוג',
+  prechatAllRequired: 'כל השדות הם שדות חובה.',
   prechatNameMissing: 'נא להזין את שמך.',
   commentThanks: 'תודה, זה עוזר לנו להשתפר.',
   stopped: 'נעצרה',
