@@ -1,3 +1,4 @@
+import type { Signal } from '@preact/signals';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pickStrings } from '../i18n.js';
@@ -16,6 +17,11 @@ const start = async () => {
   await act(flush);
 };
 const composer = () => screen.queryByRole('textbox', { name: 'Message' });
+/** The BFF's settings arriving after the panel opened (in a browser the launcher opens it before they come). */
+const settingsArrive = (ctx: { store: { config: object } }, cfg: object) =>
+  act(() => {
+    (ctx.store.config as Signal<object>).value = cfg;
+  });
 
 freshBrowserEachTest();
 afterEach(cleanup);
@@ -81,9 +87,7 @@ describe('the pre-chat form', () => {
     const { ctx } = await opened(PUBLIC_CONFIG);
     composer()!.focus();
     expect(document.activeElement).toBe(composer());
-    act(() => {
-      ctx.store.config.value = config(true);
-    });
+    settingsArrive(ctx, config(true));
     await act(flush);
     expect(form()).toBeTruthy();
     expect(document.activeElement).toBe(box('Your name'));
@@ -94,9 +98,7 @@ describe('the pre-chat form', () => {
     try {
       const { ctx } = await opened(PUBLIC_CONFIG);
       elsewhere.focus();
-      act(() => {
-        ctx.store.config.value = config(true);
-      });
+      settingsArrive(ctx, config(true));
       await act(flush);
       expect(form()).toBeTruthy();
       expect(document.activeElement).toBe(elsewhere);
