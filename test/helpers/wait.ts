@@ -1,4 +1,6 @@
 import { vi } from 'vitest';
+import type { EventStore } from '../../bff/src/ports/event-store.js';
+import type { StoredEvent } from '../../shared/types.js';
 
 /** Waiting in tests that talk to real processes: by condition, never by a guessed delay alone. */
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -10,6 +12,21 @@ export async function until(what: string, check: () => Promise<boolean> | boolea
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(20);
   }
+}
+
+let markers = 0;
+
+/**
+ * What a store's listener received before a marker event appended last of all: a listener gets a
+ * conversation's events in order, so a duplicate of anything before the marker would have come
+ * first. Instead of waiting a while to see that nothing more comes. `isMarker` tells the marker by
+ * the event `append` returned (ids may start over after Redis lost its data).
+ */
+export async function beforeMarker<T>(store: EventStore, conversationId: string, received: T[], isMarker: (item: T, marker: StoredEvent) => boolean): Promise<T[]> {
+  const result = await store.append(conversationId, { event: 'variables', data: { name: `marker-${++markers}` } });
+  if (result.status !== 'stored') throw new Error('the marker was not stored');
+  await until('the marker', () => received.some((item) => isMarker(item, result.event)));
+  return received.slice(0, received.findIndex((item) => isMarker(item, result.event)));
 }
 
 /**

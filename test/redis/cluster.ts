@@ -70,4 +70,18 @@ export function nextText(sse: SseClient, label: string, timeoutMs = 5000): Promi
   return sse.next((e) => e.event === 'message' && (JSON.parse(e.data) as { text?: string }).text === label, timeoutMs);
 }
 
+let markers = 0;
+
+/**
+ * The events `sse` received before a marker message posted through `base` last of all: a stream
+ * gets its conversation's events in order, so a duplicate of anything before the marker would have
+ * come before it. Instead of waiting a while to see that nothing more comes.
+ */
+export async function drained(sse: SseClient, base: string, id: number): Promise<SseEvent[]> {
+  const label = `marker-${++markers}`;
+  if ((await post(base, id, label)) !== 200) throw new Error(`the marker ${label} was not stored`);
+  const marker = await nextText(sse, label);
+  return sse.events.slice(0, sse.events.indexOf(marker));
+}
+
 export { sleep, until } from '../helpers/wait.js';

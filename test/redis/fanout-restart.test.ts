@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisAdapters, type RedisAdapters } from '../../bff/src/adapters/redis.js';
 import type { RetentionOptions } from '../../bff/src/ports/event-store.js';
 import type { StoredEvent } from '../../shared/types.js';
-import { sleep, until } from './cluster.js';
+import { beforeMarker, until } from '../helpers/wait.js';
 import { skipRedisTests, startRedisServer, type TestRedis } from './redis-server.js';
 
 const RETENTION: RetentionOptions = { maxEvents: 1000, maxAgeMs: 3_600_000, dedupTtlMs: 3_600_000 };
@@ -52,9 +52,8 @@ describe.skipIf(skipRedisTests)('Redis fan-out after Redis restarted empty', () 
     await until('resubscribed', async () => ((await admin.pubsub('NUMSUB', 'restart:ev:{conv}')) as [string, number])[1] === 1);
     await store.append('conv', { event: 'variables', data: { name: 's5' } });
     await until('event after the reconnect', () => received.some(([id]) => id === 5));
-    await sleep(200);
 
-    expect(received).toEqual([
+    expect(await beforeMarker(store, 'conv', received, ([id], marker) => id === marker.id)).toEqual([
       [4, false],
       [5, false],
     ]);

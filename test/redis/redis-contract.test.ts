@@ -8,7 +8,7 @@ import type { AppendResult, RetentionOptions } from '../../bff/src/ports/event-s
 import type { StoredEvent } from '../../shared/types.js';
 import { describeEventStoreContract, describeOnceStoreContract, describeRateLimiterContract } from '../contract/store-contract.js';
 import { describeUserDirectoryContract } from '../contract/user-directory-contract.js';
-import { sleep, until } from '../helpers/wait.js';
+import { beforeMarker, until } from '../helpers/wait.js';
 import { skipRedisTests, startRedisServer, type TestRedis } from './redis-server.js';
 
 const RETENTION: RetentionOptions = { maxEvents: 1000, maxAgeMs: 3_600_000, dedupTtlMs: 3_600_000 };
@@ -191,8 +191,7 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
       await until('gap filled', () => received.length >= 2);
       await a.store.append('conv', { event: 'variables', data: { name: 'after' } });
       await until('live again', () => received.length >= 3);
-      await sleep(100);
-      expect(received.map((e) => [e.id, e.data])).toEqual([
+      expect((await beforeMarker(a.store, 'conv', received, (e, marker) => e.id === marker.id && (e.data as { name?: string }).name === (marker.data as { name?: string }).name)).map((e) => [e.id, e.data])).toEqual([
         [1, { name: 'before' }],
         [2, { name: 'missed' }],
         [3, { name: 'after' }],
@@ -209,8 +208,7 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
         expect(again).toMatchObject({ status: 'stored', event: { id: 1 } });
       });
       await until('event after the loss', () => received.length >= 2);
-      await sleep(100);
-      expect(received.map((e) => [e.id, e.data])).toEqual([
+      expect((await beforeMarker(a.store, 'conv', received, (e, marker) => e.id === marker.id && (e.data as { name?: string }).name === (marker.data as { name?: string }).name)).map((e) => [e.id, e.data])).toEqual([
         [1, { name: 'before' }],
         [1, { name: 'after loss' }],
       ]);
@@ -267,8 +265,7 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
       await until('resubscribed', async () => ((await probe.pubsub('NUMSUB', 'outage:ev:{conv}')) as [string, number])[1] === 1);
       await store.append('conv', { event: 'variables', data: { name: 'live' } });
       await until('live event', () => received.length >= 3);
-      await sleep(100);
-      expect(received.map((e) => [e.id, e.data])).toEqual([
+      expect((await beforeMarker(store, 'conv', received, (e, marker) => e.id === marker.id && (e.data as { name?: string }).name === (marker.data as { name?: string }).name)).map((e) => [e.id, e.data])).toEqual([
         [1, { name: 'up' }],
         [1, { name: 'back' }],
         [2, { name: 'live' }],
