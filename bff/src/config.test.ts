@@ -95,6 +95,14 @@ describe('loadConfig', () => {
     }
   });
 
+  it('refuses a bot name or consent text longer than the widget shows, instead of cutting it', () => {
+    expect(loadConfig({ DEMO: 'true', WIDGET_BOT_NAME: 'é'.repeat(100), CONSENT_TEXT: 'x'.repeat(500) })).toMatchObject({ widgetBotName: 'é'.repeat(100), consentText: 'x'.repeat(500) });
+    expect(problems({ DEMO: 'true', WIDGET_BOT_NAME: 'x'.repeat(101), CONSENT_TEXT: 'x'.repeat(501) })).toEqual([
+      'WIDGET_BOT_NAME may be at most 100 characters',
+      'CONSENT_TEXT may be at most 500 characters',
+    ]);
+  });
+
   it('names every missing secret at once with upstream, and never prints values', () => {
     const p = problems({ UPSTREAM_BASE_URL: 'https://api.example.com', UPSTREAM_ACCESS_TOKEN: 'tok-secret-value' });
     expect(p).toEqual(expect.arrayContaining(['AGENT_BOT_KEY is required', 'WEBHOOK_SECRET is required', 'SESSION_JWT_SECRET is required', 'ALLOWED_ORIGINS is required']));

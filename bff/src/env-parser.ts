@@ -36,6 +36,14 @@ export class Parser {
     return fallback;
   }
 
+  /** Optional text of at most `maxLength` characters: longer is refused, not cut without a word. */
+  text(name: string, maxLength: number): string | undefined {
+    const raw = this.optional(name);
+    if (raw === undefined || [...raw].length <= maxLength) return raw;
+    this.problems.push(`${name} may be at most ${maxLength} characters`);
+    return undefined;
+  }
+
   list(name: string, fallback?: string[]): string[] {
     const raw = this.optional(name);
     if (raw === undefined) {

@@ -81,12 +81,13 @@ export const apiAnswerHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
 export function widgetCors(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const origin = c.req.header('origin');
+    // The answer depends on Origin even when none came (no CORS headers then), so a shared cache
+    // must not hand that answer to a cross-origin request (/api/config is cacheable); the refusal
+    // of a foreign site too.
+    c.header('vary', 'Origin', { append: true });
     if (origin && !originAllowed(deps, origin)) {
       throw new ForbiddenError('origin_not_allowed', 'This site may not use the chat');
     }
-    // The answer depends on Origin even when none came (no CORS headers then), so a shared cache
-    // must not hand that answer to a cross-origin request (/api/config is cacheable).
-    c.header('vary', 'Origin', { append: true });
     if (origin) {
       c.header('access-control-allow-origin', origin);
       c.header('access-control-expose-headers', 'Retry-After, X-Request-Id');

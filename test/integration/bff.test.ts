@@ -42,6 +42,10 @@ describe('public routes', () => {
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     }
     expect((await call(base, 'GET', '/api/config')).headers.get('cache-control')).toBe('public, max-age=60');
+    // The event stream writes its own headers: not sniffed either, and kept by no cache.
+    const stream = await openSse(`${base}/api/events?token=${created.body.token}`);
+    expect([stream.status, stream.headers.get('x-content-type-options'), stream.headers.get('cache-control')]).toEqual([200, 'nosniff', 'no-cache, no-transform']);
+    stream.close();
   });
 
   it('every response carries a request id, a well-formed incoming one is kept', async () => {
@@ -366,6 +370,8 @@ describe('origins and rate limits', () => {
     const foreign = await call(strict.url, 'POST', '/api/session', { body: { text: 'hi' }, headers: { origin: 'http://evil.test' } });
     expect([foreign.status, foreign.body.error.code]).toEqual([403, 'origin_not_allowed']);
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    // The refusal depends on the Origin too: a shared cache must not hand it to the shop.
+    expect(foreign.headers.get('vary')).toMatch(/\bOrigin\b/);
   });
 
   it('lets the allowlist and PUBLIC_ORIGIN decide, never Host or X-Forwarded-Host', async () => {

@@ -12,8 +12,8 @@ const IDENTITY_SECRET = 'identity-secret-for-tests-0123456789';
 let counter = 0;
 const newUser = () => `user-token-${process.pid}-${++counter}`;
 
-const identityToken = (sub: string) =>
-  new SignJWT({ name: 'Ada Lovelace' })
+const identityToken = (sub: string, claims: object = {}) =>
+  new SignJWT({ name: 'Ada Lovelace', ...claims })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(sub)
     .setAudience('parley-identity')
@@ -41,6 +41,12 @@ describe('POST /api/session with an identity token and no text, for a user with 
     expect([list.status, list.body]).toEqual([200, { items: [] }]);
     // Still nothing to resume: the next call is a user token again.
     expect((await session(sub)).status).toBe(200);
+  });
+
+  it('tells the browser who the user is, not whether the server holds their address', async () => {
+    const sub = newUser();
+    const res = await call(base, 'POST', '/api/session', { body: { identityToken: await identityToken(sub, { email: 'ada@example.com' }) } });
+    expect([res.status, res.body.user]).toEqual([200, { id: sub, name: 'Ada Lovelace' }]);
   });
 
   it('lists the user’s ended conversations, reads one, continues an open one, starts a new one', async () => {

@@ -11,7 +11,7 @@ export type { Message, PublicConfig, Strings };
 export interface ParleyOptions {
   /** Origin of the BFF. Default: the origin of the script tag (or of the page, for npm users). */
   bff?: string;
-  /** `en`, `de` or `fr` (others fall back to English). Default: `navigator.language`. */
+  /** `en`, `de`, `fr`, `ar` or `he` (others fall back to English; docs/embedding.md "Languages"). Default: `navigator.language`. */
   locale?: string;
   /** Text direction; default right-to-left for RTL locales. */
   dir?: 'ltr' | 'rtl';

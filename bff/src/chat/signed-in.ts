@@ -43,9 +43,13 @@ export async function applyVerifiedVariables(deps: AppDeps, conversationId: stri
 
 /** Tokens for one of the user's conversations, with the user in the answer. */
 export async function userSession(deps: AppDeps, conversationId: string, origin: string | undefined, user: TokenUser): Promise<SessionResponse & { user: SessionUser }> {
-  // `emailKnown` stays in the tokens: the browser is told who, not what the server keeps about them.
+  return { sessionId: conversationId, ...(await deps.tokens.issue(conversationId, origin, user)), user: shownUser(user) };
+}
+
+/** The user as an answer shows them: `emailKnown` stays in the tokens; the browser is told who, not what the server keeps about them. */
+export function shownUser(user: TokenUser): SessionUser {
   const { emailKnown: _, ...shown } = user;
-  return { sessionId: conversationId, ...(await deps.tokens.issue(conversationId, origin, user)), user: shown };
+  return shown;
 }
 
 /** Refuses a conversation of another user, or any other conversation for an anonymous token (`403 forbidden`). */

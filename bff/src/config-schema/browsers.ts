@@ -46,12 +46,12 @@ export const BROWSERS = {
     read: (p) => p.int('REFRESH_TOKEN_TTL', 604_800, 60, 31_536_000),
   }),
   rateLimitSessionsPerMin: setting({
-    env: 'RATE_LIMIT_SESSIONS_PER_MIN', group, doc: 'new conversations per client IP per minute; token refreshes get 10× this', default: '`20`', example: '20',
+    env: 'RATE_LIMIT_SESSIONS_PER_MIN', group, doc: 'new conversations per client IP per minute (1–1000000); token refreshes get 10× this', default: '`20`', example: '20',
     read: (p) => p.int('RATE_LIMIT_SESSIONS_PER_MIN', 20, 1, 1_000_000),
   }),
   rateLimitMessagesPerMin: setting({
     env: 'RATE_LIMIT_MESSAGES_PER_MIN', group, default: '`30`', example: '30',
-    doc: 'messages and flow runs per conversation per minute, by every route that sends text (a signed-in resume with text included); other conversation calls share 4× this, stream opens 2×',
+    doc: 'messages and flow runs per conversation per minute (1–1000000), by every route that sends text (a signed-in resume with text included); other conversation calls share 4× this, stream opens 2×',
     read: (p) => p.int('RATE_LIMIT_MESSAGES_PER_MIN', 30, 1, 1_000_000),
   }),
   maxUploadBytes: setting({
@@ -90,7 +90,7 @@ export const BROWSERS = {
     read: (p) => p.int('REQUEST_TIMEOUT_MS', 120_000, 1000, 3_600_000),
   }),
   headersTimeoutMs: setting({
-    env: 'HEADERS_TIMEOUT_MS', group, doc: "longest time to receive a request's headers; not longer than `REQUEST_TIMEOUT_MS`", default: '`10000`', example: '10000',
+    env: 'HEADERS_TIMEOUT_MS', group, doc: "longest time to receive a request's headers (1000–3600000); not longer than `REQUEST_TIMEOUT_MS`", default: '`10000`', example: '10000',
     read: (p) => p.int('HEADERS_TIMEOUT_MS', 10_000, 1000, 3_600_000),
   }),
   heartbeatSec: setting({

@@ -14,8 +14,8 @@ export const PEOPLE = {
     read: (p) => readProfiles(p),
   }),
   widgetBotName: setting({
-    env: 'WIDGET_BOT_NAME', group, doc: 'the name shown beside the assistant\'s messages', default: "unset: the widget's own string",
-    read: (p) => p.optional('WIDGET_BOT_NAME')?.slice(0, 100), public: (name) => (name === undefined ? {} : { bot: { name } }),
+    env: 'WIDGET_BOT_NAME', group, doc: 'the name shown beside the assistant\'s messages (at most 100 characters)', default: "unset: the widget's own string",
+    read: (p) => p.text('WIDGET_BOT_NAME', 100), public: (name) => (name === undefined ? {} : { bot: { name } }),
   }),
   widgetBotAvatar: setting({
     env: 'WIDGET_BOT_AVATAR', group, doc: 'the assistant\'s picture (https or site-relative URL)', default: 'unset: initials',
@@ -51,8 +51,8 @@ export const PEOPLE = {
     read: (p) => readContactNames(p),
   }),
   consentText: setting({
-    env: 'CONSENT_TEXT', group, doc: 'a consent checkbox beside the contact form with this text; `POST /api/contact` then needs `consent: true` and stores the time', default: 'unset: no checkbox',
-    read: (p) => p.optional('CONSENT_TEXT')?.slice(0, 500), public: (consentText) => (consentText === undefined ? {} : { consentText }),
+    env: 'CONSENT_TEXT', group, doc: 'a consent checkbox beside the contact form with this text (at most 500 characters); `POST /api/contact` then needs `consent: true` and stores the time', default: 'unset: no checkbox',
+    read: (p) => p.text('CONSENT_TEXT', 500), public: (consentText) => (consentText === undefined ? {} : { consentText }),
   }),
   prechatFields: setting({
     env: 'PRECHAT_FIELDS', group, doc: '`name`, `email` or `name,email`: a form before an anonymous visitor\'s first message', default: 'unset: no form',

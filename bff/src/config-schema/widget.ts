@@ -39,7 +39,7 @@ export const WIDGET = {
     read: (p) => p.optional('NODE_ENV'),
   }),
   demoOn: setting({
-    env: 'DEMO', group, doc: '`true`: run the demo (simulator, shop, console, inspector) on purpose, e.g. in the image; refused beside a real `UPSTREAM_BASE_URL`',
+    env: 'DEMO', group, doc: '`true`: run the demo (simulator, shop, console, inspector) on purpose, e.g. in the image; refused beside a real `UPSTREAM_BASE_URL` (or, in model mode, `GATEWAY_BASE_URL`)',
     default: 'unset: the demo only for `npm start` outside production with nothing configured', read: (p) => p.bool('DEMO', false),
   }),
   simReplyDelayMs: setting({

@@ -23,6 +23,7 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache, no-transform',
   'x-accel-buffering': 'no',
+  'x-content-type-options': 'nosniff',
 };
 
 /** One SSE frame: `id:`, `event:` and a single JSON `data:` line. */

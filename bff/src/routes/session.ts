@@ -3,7 +3,7 @@ import type * as v from 'valibot';
 import { SessionBody, TEXT_MISSING, TokenBody } from '../../../shared/bodies.js';
 import type { SessionResponse, UserTokenResponse } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
-import { applyVerifiedVariables, startUserConversation, tokenUser, userSession, verifyIdentity } from '../chat/signed-in.js';
+import { applyVerifiedVariables, shownUser, startUserConversation, tokenUser, userSession, verifyIdentity } from '../chat/signed-in.js';
 import { AuthError, ForbiddenError } from '../errors.js';
 import { featureOn } from '../features.js';
 import { rateLimit } from '../middleware.js';
@@ -65,7 +65,7 @@ async function signedInSession(deps: AppDeps, body: v.InferOutput<typeof Session
   const user = tokenUser(identity);
   const active = await deps.users.activeOf(user.id);
   if (active === undefined) {
-    if (text === undefined) return { ...(await deps.tokens.issueUser(user, origin)), user };
+    if (text === undefined) return { ...(await deps.tokens.issueUser(user, origin)), user: shownUser(user) };
     const conversationId = await startUserConversation(deps, user, { text, clientId });
     const state = await escalated(deps, conversationId, body.escalate, user.id);
     await applyVerifiedVariables(deps, conversationId, identity);
