@@ -112,6 +112,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   not_found: 404,
   flow_not_found: 404,
   conversation_archived: 409,
+  // The service no longer knows the conversation (lost, deleted): nothing was ended by anyone, and nothing can be rated.
+  conversation_gone: 410,
   rate_limited: 429,
   too_many_streams: 429,
   model_unavailable_in_region: 451,

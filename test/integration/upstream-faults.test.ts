@@ -43,6 +43,16 @@ describe('upstream failures', () => {
     expect([res.status, res.body.error.code]).toEqual([502, 'upstream_error']);
   });
 
+  it('a conversation the service no longer knows (404) is 410 conversation_gone; one it closed (409) stays 409 conversation_archived', async () => {
+    const s = (await call(base, 'POST', '/api/session', { body: { text: 'hello' } })).body;
+    await fault({ status: 404, count: 1 });
+    const gone = await call(base, 'POST', '/api/messages', { token: s.token, body: { text: 'still there?' } });
+    expect([gone.status, gone.body.error.code]).toEqual([410, 'conversation_gone']);
+    await fault({ status: 409, count: 1 });
+    const closed = await call(base, 'POST', '/api/messages', { token: s.token, body: { text: 'still there?' } });
+    expect([closed.status, closed.body.error.code]).toEqual([409, 'conversation_archived']);
+  });
+
   it('a send that timed out is not repeated and is reported as may-have-been-sent', async () => {
     const s = (await call(base, 'POST', '/api/session', { body: { text: 'hello' } })).body;
     await fault({ delayMs: 1000, count: 1 });

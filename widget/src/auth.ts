@@ -7,7 +7,7 @@ import { ApiError, request, type RequestInit } from './api.js';
 import { isExpired, refreshDelay, refreshSession, saveSession, sessionKey, type SessionData } from './session.js';
 
 /** True when the credentials can never work again (secret rotated, refresh token expired, gone). */
-export const isFatal = (e: unknown): boolean => e instanceof ApiError && [401, 403, 404].includes(e.status);
+export const isFatal = (e: unknown): boolean => e instanceof ApiError && [401, 403, 404, 410].includes(e.status);
 
 /** Creates the credential keeper for `bff`; `onLost` runs when the session cannot be refreshed. */
 export function createAuth(bff: string, onLost: () => void, report: (e: unknown) => void) {

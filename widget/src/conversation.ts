@@ -59,6 +59,7 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
 
   function setConvo(c: Convo) {
     st.convo.value = c;
+    if (c !== 'archived') st.gone.value = false;
     if (c === 'archived') setTyping(false);
     const s = auth.session;
     if (s) {
@@ -148,6 +149,7 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     auth.set(undefined);
     st.user.value = undefined;
     setConvo(st.messages.value.length ? 'archived' : 'none');
+    st.gone.value = st.convo.value === 'archived';
   }
 
   /** Empties the conversation on screen (messages still queued in this tab stay unless `dropQueued`). */
@@ -167,6 +169,7 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
       st.rating.value = undefined;
       st.contact.value = undefined;
       st.convo.value = 'none';
+      st.gone.value = false;
       setTyping(false);
       showUnread(0);
     });

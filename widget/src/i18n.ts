@@ -28,6 +28,8 @@ const en = {
   human: 'Talk to a person',
   escalated: 'A person from our team will take it from here.',
   ended: 'This conversation has ended.',
+  gone: 'This conversation is no longer available.',
+  notSentKept: 'Your message was not sent: it is kept for a new conversation.',
   restart: 'Start a new conversation',
   prev: 'Previous',
   next: 'Next',

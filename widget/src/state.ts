@@ -46,6 +46,11 @@ export function createState() {
     draft: signal(''),
     /** The last message was refused; its text is back in `draft`. */
     failed: signal(false),
+    /**
+     * The conversation ended here because it can no longer be reached (its credentials were
+     * refused, or the service no longer knows it), not by anyone's hand: nothing to rate.
+     */
+    gone: signal(false),
     online: signal(navigator.onLine !== false),
     /**
      * Why files were not taken (`too_many`, `too_big`, with the refused `names`) or not sent (the

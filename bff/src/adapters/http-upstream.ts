@@ -66,8 +66,9 @@ export class HttpAgentUpstream implements AgentUpstream {
     });
     if (res.ok) return res;
     await res.body?.cancel().catch(() => {});
-    // The conversation's own state, not a service failure: the widget offers a new one.
-    if (res.status === 404) throw new AppError('conversation_archived', 'This conversation is no longer available');
+    // The conversation's own state, not a service failure: the widget offers a new one. Closed
+    // (409) is an end someone made, and can be rated; unknown (404) is not.
+    if (res.status === 404) throw new AppError('conversation_gone', 'This conversation is no longer available');
     if (res.status === 409) throw new AppError('conversation_archived', 'This conversation is closed');
     throw new UpstreamError('upstream_error', 'The service refused the request', { upstreamStatus: res.status });
   }

@@ -69,6 +69,26 @@ describe('the CSAT question at the end of a conversation', () => {
     expect(question()).toBeNull();
   });
 
+  it('asks nothing of a conversation the service no longer knows; the refused message waits for a new one', async () => {
+    localStorage.setItem(KEY, JSON.stringify(sessionBody(1)));
+    const gone = { status: 410, body: { error: { code: 'conversation_gone', message: 'This conversation is no longer available' } } };
+    const { api } = await mountApp({ ...history([{ id: '1', role: 'bot', text: 'Anything else?' }]), 'POST /api/messages': gone }, {}, config('always'));
+    fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    fireEvent.input(box, { target: { value: 'Are you still there?' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await act(flush);
+    expect(api.to('POST', '/api/messages')).toHaveLength(1);
+    // Not "ended" by anyone, so no rating, which could not be recorded anyway; the text is not lost.
+    expect(screen.getByText('This conversation is no longer available. Your message was not sent: it is kept for a new conversation.')).toBeTruthy();
+    expect(question()).toBeNull();
+    expect(screen.queryByText('Are you still there?')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Start a new conversation' }));
+    await act(flush);
+    expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe('Are you still there?');
+    expect(screen.queryByText('This conversation is no longer available.', { exact: false })).toBeNull();
+  });
+
   it('follows the policy: after_operator asks only where a person wrote; off and an older BFF never ask', () => {
     const bot = { id: '1', role: 'bot' as const, text: 'hi' };
     const person = { id: '2', role: 'operator' as const, text: 'Mara here' };

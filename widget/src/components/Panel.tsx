@@ -184,9 +184,11 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
       {convo === 'archived' ? (
         <div class="end">
           <p ref={ended} tabIndex={-1}>
-            {strings.ended}
+            {store.gone.value ? strings.gone : strings.ended}
+            {/* The refused text waits in the box of the next conversation: said here, where the box is not. */}
+            {store.failed.value && <> {strings.notSentKept}</>}
           </p>
-          {asksForRating(store.config.value?.csat, store.messages.value) && <Part name="Csat" ctx={ctx} props={{ ctx }} />}
+          {!store.gone.value && asksForRating(store.config.value?.csat, store.messages.value) && <Part name="Csat" ctx={ctx} props={{ ctx }} />}
           <button
             type="button"
             class="primary"

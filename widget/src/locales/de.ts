@@ -23,6 +23,8 @@ const de: Strings = {
   human: 'Mit einem Menschen sprechen',
   escalated: 'Ein Mitglied unseres Teams übernimmt jetzt.',
   ended: 'Dieses Gespräch wurde beendet.',
+  gone: 'Dieses Gespräch ist nicht mehr verfügbar.',
+  notSentKept: 'Ihre Nachricht wurde nicht gesendet: Sie bleibt für ein neues Gespräch erhalten.',
   restart: 'Neues Gespräch beginnen',
   prev: 'Zurück',
   next: 'Weiter',

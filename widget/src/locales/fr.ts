@@ -23,6 +23,8 @@ const fr: Strings = {
   human: 'Parler à une personne',
   escalated: 'Un membre de notre équipe prend le relais.',
   ended: 'Cette conversation est terminée.',
+  gone: 'Cette conversation n’est plus disponible.',
+  notSentKept: 'Votre message n’a pas été envoyé : il est conservé pour une nouvelle conversation.',
   restart: 'Nouvelle conversation',
   prev: 'Précédent',
   next: 'Suivant',
