@@ -25,32 +25,80 @@ function verifiedMark(c) {
   return el('span', { class: 'pill verified', text: '✓ verified', title: `Signed in on the shop as ${c.verifiedUserId}, verified by the BFF` });
 }
 
+/** The parts of a list entry that change between polls (none of them takes focus). */
+function rowParts(c) {
+  const last = c.lastMessage;
+  return [
+    el('span', { class: 'row' },
+      el('strong', { text: c.profileName || `Visitor #${c.id}` }),
+      el('span', { class: `pill ${c.state}`, text: stateLabel(c) }),
+      c.unread > 0 ? el('span', { class: 'unread', text: String(c.unread), title: 'Unread customer messages' }) : null,
+    ),
+    el('span', { class: 'preview', text: last ? `${ROLE_LABEL[last.hbo] || last.hbo}: ${last.preview}` : 'No messages' }),
+    el('span', { class: 'when' }, `#${c.id} · `, ...(c.verifiedUserId ? [verifiedMark(c), ` ${c.verifiedUserId} · `] : []), ago(c.updatedAt)),
+  ];
+}
+
+/** Replaces `node`'s children with `parts`, leaving alone the ones that did not change. */
+function patchChildren(node, parts) {
+  if (node.children.length !== parts.length) {
+    node.replaceChildren(...parts);
+    return;
+  }
+  parts.forEach((part, i) => {
+    if (!node.children[i].isEqualNode(part)) node.children[i].replaceWith(part);
+  });
+}
+
+/**
+ * List entries by conversation id. The list is patched, never rebuilt: a rebuild on every poll
+ * threw a keyboard user's focus (and a screen reader's place) back to <body> every 1.5 s.
+ */
+const rows = new Map();
+
 function renderList(conversations) {
   $('list-empty').hidden = conversations.length > 0;
+  const list = $('conversations');
+  const wanted = new Set(conversations.map((c) => c.id));
+  for (const [id, li] of rows) {
+    if (!wanted.has(id)) {
+      li.remove();
+      rows.delete(id);
+    }
+  }
   const items = conversations.map((c) => {
-    const last = c.lastMessage;
-    return el(
-      'li',
-      {},
-      el(
-        'button',
-        {
-          type: 'button',
-          class: `conversation${c.id === state.selected ? ' selected' : ''}`,
-          'aria-current': c.id === state.selected ? 'true' : undefined,
-          onclick: () => select(c.id),
-        },
-        el('span', { class: 'row' },
-          el('strong', { text: c.profileName || `Visitor #${c.id}` }),
-          el('span', { class: `pill ${c.state}`, text: stateLabel(c) }),
-          c.unread > 0 ? el('span', { class: 'unread', text: String(c.unread), title: 'Unread customer messages' }) : null,
-        ),
-        el('span', { class: 'preview', text: last ? `${ROLE_LABEL[last.hbo] || last.hbo}: ${last.preview}` : 'No messages' }),
-        el('span', { class: 'when' }, `#${c.id} · `, ...(c.verifiedUserId ? [verifiedMark(c), ` ${c.verifiedUserId} · `] : []), ago(c.updatedAt)),
-      ),
-    );
+    let li = rows.get(c.id);
+    if (!li) {
+      li = el('li', {}, el('button', { type: 'button', class: 'conversation', onclick: () => select(c.id) }));
+      rows.set(c.id, li);
+    }
+    const button = li.firstElementChild;
+    const selected = c.id === state.selected;
+    button.classList.toggle('selected', selected);
+    if (selected) button.setAttribute('aria-current', 'true');
+    else button.removeAttribute('aria-current');
+    patchChildren(button, rowParts(c));
+    return li;
   });
-  $('conversations').replaceChildren(...items);
+
+  // Put the entries in the server's order (newest first) without moving the focused one:
+  // moving a focused element blurs it. Whatever sits in its way is sent to the end and put
+  // back in place by the following steps.
+  const pinned = document.activeElement && list.contains(document.activeElement) ? document.activeElement.closest('li') : null;
+  let next = list.firstElementChild;
+  for (const li of items) {
+    if (li === pinned) {
+      while (next !== pinned) {
+        const after = next.nextElementSibling;
+        list.append(next);
+        next = after;
+      }
+    } else if (li !== next) {
+      list.insertBefore(li, next);
+      continue;
+    }
+    next = li.nextElementSibling;
+  }
 }
 
 function renderMessage(m) {
@@ -73,7 +121,9 @@ function renderDetail(data) {
   const c = data.conversation;
   $('placeholder').hidden = true;
   $('detail').hidden = false;
-  $('detail-title').replaceChildren(c.profileName ? `${c.profileName} (#${c.id})` : `Visitor #${c.id}`, ...(c.verifiedUserId ? [' ', verifiedMark(c), el('span', { class: 'user-id', text: ` user ${c.verifiedUserId}` })] : []));
+  // Only when it changed: the heading may have focus, and a screen reader would read it again.
+  const title = el('h2', {}, c.profileName ? `${c.profileName} (#${c.id})` : `Visitor #${c.id}`, ...(c.verifiedUserId ? [' ', verifiedMark(c), el('span', { class: 'user-id', text: ` user ${c.verifiedUserId}` })] : []));
+  if ($('detail-title').innerHTML !== title.innerHTML) $('detail-title').replaceChildren(...title.childNodes);
   const vars = Object.entries(data.variables || {}).map(([k, v]) => `${k}=${v}`).join(', ');
   $('detail-meta').textContent = [
     `State: ${c.state}`,
@@ -114,32 +164,57 @@ function renderDetail(data) {
   );
 }
 
+/** Refreshes started, and the newest one whose list and detail are shown. */
+let refreshes = 0;
+const shown = { list: 0, detail: 0 };
+
 async function refresh() {
+  const run = ++refreshes;
   try {
     const list = await api(`${SIM}/operator/conversations`);
-    renderList(list.conversations);
-    if (state.selected !== null) renderDetail(await api(`${SIM}/operator/conversations/${state.selected}`));
+    // A poll can overlap an action: an answer older than the one on screen must not undo the
+    // action's result (the focus moves below rely on the state the action produced).
+    if (run > shown.list) {
+      shown.list = run;
+      renderList(list.conversations);
+    }
+    if (state.selected !== null) {
+      const detail = await api(`${SIM}/operator/conversations/${state.selected}`);
+      if (run > shown.detail) {
+        shown.detail = run;
+        renderDetail(detail);
+      }
+    }
     if (document.getElementById('status').dataset.kind === 'error') status('');
   } catch (err) {
     status(`Cannot reach the simulator: ${err.message}`, 'error');
   }
 }
 
+/** The reply box when the operator can write, else the conversation's heading (it names what opened). */
+function focusDetail() {
+  if (!$('op-text').disabled) $('op-text').focus();
+  else $('detail-title').focus();
+}
+
 async function select(id) {
   state.selected = id;
   state.threadKey = '';
   await refresh();
-  $('op-text').focus();
+  focusDetail();
 }
 
+/** Runs an operator action on the selected conversation; true when it went through. */
 async function act(label, path, body) {
-  if (state.selected === null) return;
+  if (state.selected === null) return false;
   try {
     await api(`${SIM}/operator/conversations/${state.selected}${path}`, { method: 'POST', body: body ?? {} });
     status(label);
     await refresh();
+    return true;
   } catch (err) {
     status(err.message, 'error');
+    return false;
   }
 }
 
@@ -176,9 +251,15 @@ document.querySelector('.badges').addEventListener('click', (event) => {
   if (button) act(`Sent a ${button.dataset.badge} badge.`, '/messages', { badge: button.dataset.badge, name: operatorName() });
 });
 
-$('take-over').addEventListener('click', () => act('You took over: the AI agent stops replying.', '/escalate'));
-$('archive').addEventListener('click', () => {
-  if (confirm('Archive this conversation? The customer can no longer write in it.')) act('Conversation archived.', '/archive');
+// Both buttons end up hidden or disabled, which drops focus to <body>: move it on ourselves.
+$('take-over').addEventListener('click', async () => {
+  if (await act('You took over: the AI agent stops replying.', '/escalate')) focusDetail();
+});
+$('archive').addEventListener('click', async () => {
+  if (!confirm('Archive this conversation? The customer can no longer write in it.')) return;
+  const id = state.selected;
+  // Back to the list, on the archived entry: this conversation needs nothing more.
+  if (await act('Conversation archived.', '/archive')) (rows.get(id)?.firstElementChild ?? $('detail-title')).focus();
 });
 
 refresh();

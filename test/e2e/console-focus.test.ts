@@ -1,0 +1,162 @@
+/**
+ * The operator console from the keyboard only: focus on a list entry survives the console's polls
+ * (it rebuilt the list every 1.5 s and threw focus to <body>), and selecting a conversation, taking
+ * it over and archiving it each leave focus in the console. Then axe on the console, the inspector
+ * and the shop's ribbon, at every impact (harness.ts's axeProblems keeps serious and critical only).
+ */
+import type axe from 'axe-core';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ANSWER_MS, axeProblems, launcher, openHostPage, panel, SCREENSHOTS, sendMessage, startWorld, type OpenedPage, type World } from './harness.js';
+
+let world: World;
+/** Two visitors, so the list has an order that can change. */
+let older: OpenedPage;
+let newer: OpenedPage;
+
+/** Every axe violation, whatever its impact, optionally for some rules only. */
+async function allAxeProblems(page: Page, rules?: string[]): Promise<string[]> {
+  await axeProblems(page); // injects axe-core once
+  return page.evaluate(async (only) => {
+    const options = { resultTypes: ['violations'] as axe.resultGroups[], ...(only && { runOnly: { type: 'rule' as const, values: only } }) };
+    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, options);
+    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${JSON.stringify(n.target)}`));
+  }, rules);
+}
+
+/** The focused element, described: `button.conversation #3`, `h2#detail-title`, `body`... */
+function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return 'body';
+    const id = el.id ? `#${el.id}` : '';
+    const conversation = el.closest('button.conversation')?.querySelector('.when')?.textContent?.match(/#(\d+)/)?.[1];
+    return `${el.tagName.toLowerCase()}${id}${el.classList.contains('conversation') ? '.conversation' : ''}${conversation ? ` ${conversation}` : ''}`;
+  });
+}
+
+/** The conversation ids of the list's entries, top to bottom. */
+function rowIds(page: Page): Promise<string[]> {
+  return page.locator('#conversations .when').evaluateAll((all) => all.map((w) => w.textContent!.match(/#(\d+)/)![1]!));
+}
+
+/** Presses `key` (Tab or Shift+Tab) until `want` has focus (at most 40 presses). */
+async function tabTo(page: Page, want: string, key = 'Tab') {
+  for (let i = 0; i < 40; i++) {
+    if ((await focused(page)) === want) return;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`${key} never reached ${want}; focus is on ${await focused(page)}`);
+}
+
+/** Resolves after `count` of the console's list polls have been answered and drawn. */
+async function polls(page: Page, count: number) {
+  for (let i = 0; i < count; i++) await page.waitForResponse((r) => /\/operator\/conversations$/.test(r.url()), { timeout: ANSWER_MS });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+async function visitor(text: string): Promise<OpenedPage> {
+  const shop = await openHostPage(world);
+  await launcher(shop.page).click();
+  await sendMessage(shop.page, text);
+  await panel(shop.page).getByText(/TrailPost|free over/).first().waitFor({ timeout: ANSWER_MS });
+  return shop;
+}
+
+beforeAll(async () => {
+  world = await startWorld({ SIM_REPLY_DELAY_MS: '5' });
+  older = await visitor('Where is my order?');
+  newer = await visitor('shipping');
+});
+afterAll(async () => {
+  await world?.close();
+});
+
+it('focus on a list entry survives the polls, even when its conversation moves to the top', async () => {
+  const context = await world.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${world.bffOrigin}/console`);
+  const rows = page.locator('#conversations button.conversation');
+  await expect.poll(() => rows.count(), { timeout: ANSWER_MS }).toBeGreaterThanOrEqual(2);
+  const ids = await rowIds(page);
+  const [top, second] = ids as [string, string];
+
+  // The older visitor's entry is second: reach it with Tab and mark the element itself.
+  await tabTo(page, `button.conversation ${second}`);
+  await page.evaluate(() => ((document.activeElement as HTMLElement).dataset.marked = 'yes'));
+  await polls(page, 2);
+  expect(await focused(page)).toBe(`button.conversation ${second}`);
+
+  // The older visitor writes again: that conversation goes to the top of the list, focus goes with it.
+  await sendMessage(older.page, 'Thanks! And returns?');
+  await expect.poll(async () => (await rowIds(page))[0], { timeout: ANSWER_MS }).toBe(second);
+  await polls(page, 2);
+  expect(await focused(page)).toBe(`button.conversation ${second}`);
+  // The same element, updated in place, not a new one given focus again (a screen reader keeps its place).
+  expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.marked)).toBe('yes');
+  expect(await rowIds(page)).toEqual([second, top, ...ids.slice(2)]);
+  await context.close();
+});
+
+it('select, take over and archive with the keyboard each leave focus in the console', async () => {
+  const context = await world.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${world.bffOrigin}/console`);
+  const rows = page.locator('#conversations button.conversation');
+  await expect.poll(() => rows.count(), { timeout: ANSWER_MS }).toBeGreaterThanOrEqual(2);
+  const id = (await rows.filter({ has: page.locator('.pill.active') }).first().locator('.when').textContent())!.match(/#(\d+)/)![1]!;
+
+  // Not escalated: the reply box is disabled, so the conversation's heading takes focus.
+  await tabTo(page, `button.conversation ${id}`);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => focused(page), { timeout: ANSWER_MS }).toBe('h2#detail-title');
+  expect(await page.locator('#detail-title').textContent()).toContain(`#${id}`);
+  expect(await page.locator('#op-text').isDisabled()).toBe(true);
+  await polls(page, 1);
+  expect(await focused(page)).toBe('h2#detail-title');
+
+  // Take over hides itself: the reply box, now enabled, takes focus.
+  await tabTo(page, 'button#take-over');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => focused(page), { timeout: ANSWER_MS }).toBe('textarea#op-text');
+  expect(await page.locator('#take-over').isHidden()).toBe(true);
+
+  // Archive, confirmed, becomes disabled: focus goes back to the archived entry in the list.
+  await tabTo(page, 'button#archive', 'Shift+Tab');
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.keyboard.press('Enter');
+  await page.getByRole('status').filter({ hasText: 'Conversation archived.' }).waitFor({ timeout: ANSWER_MS });
+  await expect.poll(() => focused(page), { timeout: ANSWER_MS }).toBe(`button.conversation ${id}`);
+  expect(await rows.filter({ hasText: `#${id} ·` }).locator('.pill').first().textContent()).toMatch(/^archived/);
+  await polls(page, 1);
+  expect(await focused(page)).toBe(`button.conversation ${id}`);
+
+  for (const size of [{ width: 375, height: 740 }, { width: 1280, height: 800 }]) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: `${SCREENSHOTS}console-focus-${size.width}.png`, fullPage: true });
+  }
+  await context.close();
+});
+
+it('axe finds nothing on the console and the inspector, and the shop ribbon is in a landmark', async () => {
+  const context = await world.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${world.bffOrigin}/console`);
+  const rows = page.locator('#conversations button.conversation');
+  await expect.poll(() => rows.count(), { timeout: ANSWER_MS }).toBeGreaterThanOrEqual(2);
+  expect(await allAxeProblems(page), 'console, nothing selected').toEqual([]);
+  await rows.first().focus();
+  await page.keyboard.press('Enter');
+  await page.locator('#detail').waitFor();
+  expect(await allAxeProblems(page), 'console, a conversation open').toEqual([]);
+
+  await page.goto(`${world.bffOrigin}/inspector`);
+  await page.getByText('live', { exact: true }).waitFor({ timeout: ANSWER_MS });
+  await page.locator('#sent tr').first().waitFor({ timeout: ANSWER_MS });
+  expect(await allAxeProblems(page), 'inspector').toEqual([]);
+
+  await page.goto(`${world.bffOrigin}/`);
+  await launcher(page).waitFor();
+  expect(await allAxeProblems(page, ['region', 'page-has-heading-one']), 'shop').toEqual([]);
+  await context.close();
+});
