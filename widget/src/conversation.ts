@@ -93,7 +93,9 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     });
     if (next.unread > now.unread) onUnseen();
     if (expired) sync.renew().catch(report);
-    if (reload) history(0).catch(report);
+    // An answer after a message that may not have arrived: the service's history says whether it did
+    // (the copy there confirms it, messages.ts), so "may have been sent" does not stay for good.
+    if (reload || (message && message.role !== 'user' && st.messages.value.some((m) => m.pending === 'uncertain'))) history(0).catch(report);
     if (message) emit('message', message);
     if (error) emit('error', error);
   }

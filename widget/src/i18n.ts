@@ -22,6 +22,7 @@ const en = {
   retry: 'Retry',
   dismiss: 'Dismiss',
   queued: 'Waiting for connection…',
+  sending: 'Sending…',
   uncertain: 'May have been sent: the connection broke before it was confirmed',
   offline: "You're offline. Messages will be sent when you're back.",
   unavailable: "The assistant can't answer right now. Please try again later.",

@@ -46,9 +46,10 @@ function findIndex(list: ChatMessage[], m: Message, src: Source): number {
   const byId = list.findIndex((x) => x.id === m.id || (!!m.clientId && x.clientId === m.clientId));
   if (byId >= 0 || m.role !== 'user') return byId;
   // The history names a user message by its upstream id, the stream by the BFF's own id: the
-  // same text from the other source, close in time, is the same message.
+  // same text from the other source, close in time, is the same message. So is a message of this
+  // tab that may not have arrived (`uncertain`), which the service's copy confirms.
   return list.findIndex(
-    (x) => x.role === 'user' && x.src !== src && x.src !== 'l' && x.text === m.text && near(x.createdAt, m.createdAt),
+    (x) => x.role === 'user' && x.src !== src && (x.src !== 'l' || x.pending === 'uncertain') && x.text === m.text && near(x.createdAt, m.createdAt),
   );
 }
 

@@ -77,6 +77,8 @@ span.avatar{display:grid;place-items:center;color:#fff;font-size:10px;font-weigh
 .typing i:nth-child(2){animation-delay:.2s}
 .typing i:nth-child(3){animation-delay:.4s}
 @keyframes bl{0%,60%,100%{opacity:.3}30%{opacity:1}}
+.status.sending{animation:late 0s 1.5s both}
+@keyframes late{from{visibility:hidden}to{visibility:visible}}
 .jump{position:sticky;bottom:6px;align-self:center;border:0;border-radius:99px;background:var(--a);color:var(--at);padding:6px 14px;font-size:13px;box-shadow:0 2px 8px rgba(0,0,0,.2)}
 .older{align-self:center;border:1px solid var(--bd);border-radius:99px;background:var(--bg);padding:4px 14px;font-size:13px}
 .buttons,.replies,.actions{display:flex;flex-direction:column;gap:6px}
@@ -199,7 +201,7 @@ textarea::placeholder{color:var(--mu)}
 .proactive-text{border:0;background:none;text-align:start;padding:8px}
 @media(prefers-reduced-motion:no-preference){.proactive{animation:in .3s}}
 @media(max-width:480px){.float .panel{left:0;right:0;top:var(--vt,0);bottom:auto;width:100%;height:var(--vh,100%);border-radius:0}.float.open .launcher{display:none}}
-@media(prefers-reduced-motion:reduce){*{animation:none!important;transition:none!important;scroll-behavior:auto!important}}
+@media(prefers-reduced-motion:reduce){*{transition:none!important;scroll-behavior:auto!important}:not(.sending){animation:none!important}}
 `;
 
 let sheet: CSSStyleSheet | undefined;

@@ -167,6 +167,33 @@ describe('composer', () => {
     expect(textbox().value).toBe('');
     expect(api.to('POST', '/api/session')).toHaveLength(1);
   });
+
+  it('"may have been sent" goes once the service\'s history, read when the answer comes, has the message', async () => {
+    seedSession();
+    let arrived = false;
+    const mine = { id: '2', role: 'user', text: 'Cancel my order', createdAt: new Date().toISOString() };
+    const { api } = await mount({
+      'POST /api/messages': { status: 502, body: { error: { code: 'send_uncertain', message: 'may have been sent' } } },
+      'GET /api/messages': () => ({ body: { items: arrived ? [mine] : [], hasMore: false } }),
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+    fireEvent.input(textbox(), { target: { value: 'Cancel my order' } });
+    fireEvent.keyDown(textbox(), { key: 'Enter' });
+    await act(flush);
+    expect(screen.getByText(/May have been sent/)).toBeTruthy();
+    const reads = api.to('GET', '/api/messages').length;
+    // It did arrive: the agent answers it.
+    arrived = true;
+    act(() => FakeEventSource.last.emit('message', { id: '3', role: 'bot', text: 'Done: cancelled.' }, 1));
+    await act(flush);
+    expect(api.to('GET', '/api/messages')).toHaveLength(reads + 1);
+    expect(screen.queryByText(/May have been sent/)).toBeNull();
+    expect(screen.getAllByText('Cancel my order')).toHaveLength(1);
+    // Confirmed: later answers read no history.
+    act(() => FakeEventSource.last.emit('message', { id: '4', role: 'bot', text: 'Anything else?' }, 2));
+    await act(flush);
+    expect(api.to('GET', '/api/messages')).toHaveLength(reads + 1);
+  });
 });
 
 describe('conversation', () => {

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Badge } from '../../../shared/types.js';
 import { flush, freshBrowserEachTest, makeCtx, mockEventSource, mockFetch, sessionBody } from '../../test/support.js';
@@ -128,6 +128,25 @@ describe('cards, carousel, list', () => {
     expect([prev.getAttribute('aria-disabled'), next.getAttribute('aria-disabled')]).toEqual(['false', 'true']);
     fireEvent.click(prev);
     expect(within(carousel).getByText('2 of 3')).toBeTruthy();
+  });
+
+  it('a card that takes focus from the keyboard comes into view, and the count names it', async () => {
+    await show({ type: 'carousel', text: 'Bestsellers', cards: [card(1), card(2), card(3)] });
+    const carousel = screen.getByRole('group', { name: 'Bestsellers' });
+    const track = carousel.querySelector('.track') as HTMLElement;
+    const slides = [...track.children] as HTMLElement[];
+    // Laid out as a browser would: the track 250 px wide at x=0, cards 240 px apart.
+    const at = (left: number) => () => ({ left, right: left + 230, top: 0, bottom: 100, width: 230, height: 100 }) as DOMRect;
+    track.getBoundingClientRect = at(0);
+    slides.forEach((slide, i) => (slide.getBoundingClientRect = at(i * 240)));
+    const scrollBy = vi.fn();
+    track.scrollBy = scrollBy as unknown as HTMLElement['scrollBy'];
+    act(() => screen.getByRole('button', { name: 'Is it in stock? 3' }).focus());
+    expect(within(carousel).getByText('3 of 3')).toBeTruthy();
+    act(() => screen.getByRole('link', { name: /Pack 2/ }).focus());
+    expect(within(carousel).getByText('2 of 3')).toBeTruthy();
+    // Only the track scrolls, to each card's start.
+    expect(scrollBy.mock.calls.map(([o]) => (o as ScrollToOptions).left)).toEqual([480, 240]);
   });
 
   it('a list shows items with subtitles and links', async () => {

@@ -31,6 +31,18 @@ export function Carousel({ cards, label, ctx }: { cards: BadgeCard[]; label?: st
   const step = (by: number, off: boolean) => () => {
     if (!off) go(by * logical);
   };
+  // Tab onto a card's link or button: that card comes fully into view and the count names it. The
+  // browser's own scrolling to a focused element leaves it cut at the edge of a snapping track.
+  const onFocusIn = (e: FocusEvent) => {
+    const track = ref.current;
+    const slide = [...(track?.children ?? [])].findIndex((s) => s !== e.target && s.contains(e.target as Node));
+    if (!track || slide < 0) return;
+    // The track alone scrolls (scrollIntoView would move the panel and the page too), to the card's start edge.
+    const card = track.children[slide]!.getBoundingClientRect();
+    const box = track.getBoundingClientRect();
+    track.scrollBy({ left: ctx.dir === 'rtl' ? card.right - box.right : card.left - box.left });
+    setAt(slide);
+  };
   const onKey = (e: KeyboardEvent) => {
     const by = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
     if (!by) return;
@@ -39,7 +51,7 @@ export function Carousel({ cards, label, ctx }: { cards: BadgeCard[]; label?: st
   };
   return (
     <div class="carousel" role="group" aria-roledescription={ctx.strings.carousel} aria-label={label || ctx.strings.title}>
-      <div class="track" ref={ref} tabIndex={0} onKeyDown={onKey} onScroll={onScroll}>
+      <div class="track" ref={ref} tabIndex={0} onKeyDown={onKey} onScroll={onScroll} onFocusIn={onFocusIn}>
         {cards.map((card, i) => (
           <div key={i} role="group" aria-roledescription={ctx.strings.slideRole} aria-label={fill(ctx.strings.slide, { i: localNumber(i + 1, ctx.locale), n: total })}>
             <Card card={card} ctx={ctx} />

@@ -42,6 +42,8 @@ export function MessageItem({ m, ctx, last, prev, votable, joined }: { m: ChatMe
           </div>
         )}
         {m.badge && <BadgeView badge={m.badge} ctx={ctx} last={last} />}
+        {/* Shown only when sending takes a while (styles.ts): a quick send does not flash it. */}
+        {m.pending === 'sending' && <div class="status sending">{strings.sending}</div>}
         {m.pending === 'queued' && <div class="status">{strings.queued}</div>}
         {m.pending === 'uncertain' && <div class="status">{strings.uncertain}</div>}
         {m.stopped && <div class="status">{strings.stopped}</div>}

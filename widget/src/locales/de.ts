@@ -17,6 +17,7 @@ const de: Strings = {
   retry: 'Erneut senden',
   dismiss: 'Schließen',
   queued: 'Warte auf Verbindung…',
+  sending: 'Wird gesendet…',
   uncertain: 'Vielleicht gesendet: die Verbindung brach vor der Bestätigung ab',
   offline: 'Sie sind offline. Nachrichten werden gesendet, sobald Sie wieder online sind.',
   unavailable: 'Der Assistent kann gerade nicht antworten. Bitte versuchen Sie es später erneut.',

@@ -17,6 +17,7 @@ const fr: Strings = {
   retry: 'Réessayer',
   dismiss: 'Fermer',
   queued: 'En attente de connexion…',
+  sending: 'Envoi…',
   uncertain: 'Peut-être envoyé : la connexion a été coupée avant la confirmation',
   offline: 'Vous êtes hors ligne. Les messages partiront dès votre retour.',
   unavailable: 'L’assistant ne peut pas répondre pour le moment. Réessayez plus tard.',
