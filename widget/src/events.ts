@@ -16,8 +16,11 @@ export interface Stream {
 
 const MAX_DELAY = 30_000;
 
-/** Opens the stream; `url` is asked again before every attempt (it may refresh the token first). */
-export function openStream(url: () => Promise<string | undefined>, onEvent: OnEvent): Stream {
+/**
+ * Opens the stream; `url` is asked again before every attempt (it may refresh the token first).
+ * `onState` hears `true` when it opens and `false` at each failed or broken attempt.
+ */
+export function openStream(url: () => Promise<string | undefined>, onEvent: OnEvent, onState: (up: boolean) => void = () => {}): Stream {
   let es: EventSource | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let attempt = 0;
@@ -42,7 +45,10 @@ export function openStream(url: () => Promise<string | undefined>, onEvent: OnEv
     if (closed || mine !== seq) return;
     if (!target) return retry();
     const source = (es = new EventSource(target));
-    source.onopen = () => (attempt = 0);
+    source.onopen = () => {
+      attempt = 0;
+      onState(true);
+    };
     for (const name of STREAM_EVENT_NAMES) {
       source.addEventListener(name, (e) => {
         const me = e as MessageEvent;
@@ -62,6 +68,7 @@ export function openStream(url: () => Promise<string | undefined>, onEvent: OnEv
   const retry = () => {
     stop();
     if (closed) return;
+    onState(false);
     const delay = Math.min(MAX_DELAY, 1000 * 2 ** attempt++) * (0.5 + Math.random() / 2);
     timer = setTimeout(connect, delay);
   };

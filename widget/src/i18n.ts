@@ -25,6 +25,7 @@ const en = {
   sending: 'Sending…',
   uncertain: 'May have been sent: the connection broke before it was confirmed',
   offline: "You're offline. Messages will be sent when you're back.",
+  unreachable: 'Connection lost. Trying to reconnect…',
   unavailable: "The assistant can't answer right now. Please try again later.",
   human: 'Talk to a person',
   escalated: 'A person from our team will take it from here.',

@@ -52,6 +52,8 @@ export function createState() {
      */
     gone: signal(false),
     online: signal(navigator.onLine !== false),
+    /** The BFF answers: false while the conversation's stream has been down for a while (sync.ts). */
+    reachable: signal(true),
     /**
      * Why files were not taken (`too_many`, `too_big`, with the refused `names`) or not sent (the
      * BFF's code); `item`: files whose message already arrived, retried without it.

@@ -35,7 +35,16 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     emit('error', { code: err.code, message: err.message });
   };
   const auth = createAuth(bff, () => conversation.lost(), report);
-  const sync = createSync(bff, auth, (event, id) => conversation.apply(event, id));
+  const sync = createSync(
+    bff,
+    auth,
+    (event, id) => conversation.apply(event, id),
+    (up) => {
+      st.reachable.value = up;
+      // The BFF is back: what waits in the queue goes now, not at its next backoff.
+      if (up) outbox.resume();
+    },
+  );
   // The visitor's sound switch (remembered) over the page's `sound` option.
   const prefs = createPrefs(sound);
   const conversation = createConversation(st, auth, sync, emit, report, () => prefs.sound.value && beep());

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FakeEventSource, flush, KEY, mockFetch, seedSession, sessionBody, stored, storeUnderTest } from '../test/support.js';
 
 const { start, events } = storeUnderTest();
@@ -148,5 +148,33 @@ describe('history and stream', () => {
     await flush();
     expect(api.to('POST', '/api/session')[0]!.body).toMatchObject({ text: 'hello', profileName: 'Ada' });
     expect(api.to('PATCH', '/api/user').map((c) => [c.body, c.auth])).toEqual([[{ plan: 'pro' }, 'Bearer tok1']]);
+  });
+
+  it('says the BFF cannot be reached once the stream has been down a while, not for a quick reconnect', async () => {
+    seedSession();
+    mockFetch({ 'GET /api/messages': page([], false) });
+    const s = start();
+    await flush();
+    FakeEventSource.last.open();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // Down, then back within the grace time: nobody is told.
+      FakeEventSource.last.fail();
+      await vi.advanceTimersByTimeAsync(2000);
+      FakeEventSource.last.open();
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(s.reachable.value).toBe(true);
+      // Down for good (the server is away): told after five seconds, and again when it is back.
+      FakeEventSource.last.fail();
+      await vi.advanceTimersByTimeAsync(4900);
+      expect(s.reachable.value).toBe(true);
+      await vi.advanceTimersByTimeAsync(200);
+      expect(s.reachable.value).toBe(false);
+      await vi.advanceTimersByTimeAsync(30_000);
+      FakeEventSource.last.open();
+      expect(s.reachable.value).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

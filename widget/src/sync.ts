@@ -12,10 +12,28 @@ import { isExpired } from './session.js';
 export type Emit = (event: string, data?: unknown) => void;
 
 const PAGE = 20;
+/** How long the stream may be down before the visitor is told: a reconnect within it goes unnoticed. */
+export const UNREACHABLE_AFTER_MS = 5000;
+/** What the stream's holder tells the other tabs about the connection (not a stream event name). */
+const CONNECTION = 'connection';
 
-/** Creates the connection of a widget talking to `bff`; `onEvent` gets every stream event with its id. */
-export function createSync(bff: string, auth: Auth, onEvent: (event: StreamEvent, id: string) => void) {
+/**
+ * Creates the connection of a widget talking to `bff`; `onEvent` gets every stream event with its
+ * id, `onReachable` whether the BFF can be reached (false once the stream has been down a while).
+ */
+export function createSync(bff: string, auth: Auth, onEvent: (event: StreamEvent, id: string) => void, onReachable: (up: boolean) => void = () => {}) {
   let stream: Stream | undefined;
+  let downTimer: ReturnType<typeof setTimeout> | undefined;
+  /** This tab's stream opened (`true`) or failed (`false`); `undefined`: no stream any more. */
+  const reach = (up: boolean | undefined) => {
+    if (up === false) {
+      downTimer ??= setTimeout(() => onReachable(false), UNREACHABLE_AFTER_MS);
+      return;
+    }
+    clearTimeout(downTimer);
+    downTimer = undefined;
+    onReachable(true);
+  };
   // The token the stream was opened with: its `token_expired` may be about a token already replaced.
   let streamToken: string | undefined;
 
@@ -37,12 +55,19 @@ export function createSync(bff: string, auth: Auth, onEvent: (event: StreamEvent
     stream = sharedStream(
       `parley-stream:${bff}:${auth.session?.sessionId ?? ''}`,
       (relay) =>
-        openStream(url, (name, data, id) => {
-          deliver(name, data, id);
-          // The end of this tab's token is this tab's business: others would refresh it too.
-          if (!(name === 'error' && (data as { code?: string })?.code === 'token_expired')) relay([name, data, id]);
-        }),
-      ([name, data, id]) => deliver(name as StreamEventName, data, id),
+        openStream(
+          url,
+          (name, data, id) => {
+            deliver(name, data, id);
+            // The end of this tab's token is this tab's business: others would refresh it too.
+            if (!(name === 'error' && (data as { code?: string })?.code === 'token_expired')) relay([name, data, id]);
+          },
+          (up) => {
+            reach(up);
+            relay([CONNECTION, up, '']);
+          },
+        ),
+      ([name, data, id]) => (name === CONNECTION ? reach(data as boolean) : deliver(name as StreamEventName, data, id)),
     );
   }
 
@@ -54,6 +79,7 @@ export function createSync(bff: string, auth: Auth, onEvent: (event: StreamEvent
   function stop() {
     stream?.close();
     stream = undefined;
+    reach(undefined);
   }
 
   return {

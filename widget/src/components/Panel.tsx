@@ -156,10 +156,16 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
           {away ? strings.escalateFirstAway : strings.escalateFirst}
         </p>
       )}
-      {!store.online.value && (
+      {!store.online.value ? (
         <p class="banner" role="status">
           {strings.offline}
         </p>
+      ) : (
+        !store.reachable.value && (
+          <p class="banner" role="status">
+            {strings.unreachable}
+          </p>
+        )
       )}
       <MessageList ctx={ctx} />
       {/* Only model replies stream, and they can be stopped. */}

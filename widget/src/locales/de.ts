@@ -20,6 +20,7 @@ const de: Strings = {
   sending: 'Wird gesendet…',
   uncertain: 'Vielleicht gesendet: die Verbindung brach vor der Bestätigung ab',
   offline: 'Sie sind offline. Nachrichten werden gesendet, sobald Sie wieder online sind.',
+  unreachable: 'Verbindung unterbrochen. Neuer Versuch läuft…',
   unavailable: 'Der Assistent kann gerade nicht antworten. Bitte versuchen Sie es später erneut.',
   human: 'Mit einem Menschen sprechen',
   escalated: 'Ein Mitglied unseres Teams übernimmt jetzt.',

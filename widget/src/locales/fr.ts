@@ -20,6 +20,7 @@ const fr: Strings = {
   sending: 'Envoi…',
   uncertain: 'Peut-être envoyé : la connexion a été coupée avant la confirmation',
   offline: 'Vous êtes hors ligne. Les messages partiront dès votre retour.',
+  unreachable: 'Connexion perdue. Nouvelle tentative…',
   unavailable: 'L’assistant ne peut pas répondre pour le moment. Réessayez plus tard.',
   human: 'Parler à une personne',
   escalated: 'Un membre de notre équipe prend le relais.',
