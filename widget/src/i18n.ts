@@ -13,6 +13,8 @@ const en = {
   greeting: 'Hi! How can we help you today?',
   message: 'Message',
   placeholder: 'Type a message…',
+  charsLeft: 'Characters left: {n}',
+  tooLong: 'Too long by {n} characters. Shorten it to send.',
   send: 'Send',
   typing: 'Typing…',
   unread: '{n} unread',

@@ -132,6 +132,31 @@ describe('composer', () => {
     expect(api.to('POST', '/api/session')[0]!.body.text).toBe('line one');
   });
 
+  it('counts down near the limit, says how far over a longer text is, and sends nothing cut', async () => {
+    const { api } = await mount({ 'POST /api/session': { status: 201, body: sessionBody(1) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+    fireEvent.input(textbox(), { target: { value: 'x'.repeat(3700) } });
+    expect(screen.queryByText(/Characters left/)).toBeNull();
+    fireEvent.input(textbox(), { target: { value: 'x'.repeat(3850) } });
+    expect(screen.getByText('Characters left: 150')).toBeTruthy();
+    // Pasted past the limit: all of it stays in the box, and the box says what to do.
+    const pasted = 'x'.repeat(4000) + ' the end of my question';
+    fireEvent.input(textbox(), { target: { value: pasted } });
+    expect(textbox().value).toBe(pasted);
+    expect(screen.getByText('Too long by 23 characters. Shorten it to send.')).toBeTruthy();
+    expect(textbox().getAttribute('aria-invalid')).toBe('true');
+    expect(textbox().getAttribute('aria-describedby')).toBe('parley-count');
+    expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.keyDown(textbox(), { key: 'Enter' });
+    await act(flush);
+    expect(api.to('POST', '/api/session')).toHaveLength(0);
+    expect(textbox().value).toBe(pasted);
+    fireEvent.input(textbox(), { target: { value: 'x'.repeat(4000) } });
+    fireEvent.keyDown(textbox(), { key: 'Enter' });
+    await act(flush);
+    expect(api.to('POST', '/api/session')[0]!.body.text).toHaveLength(4000);
+  });
+
   it('keeps the text when sending fails and sends it again with Retry', async () => {
     let fail = true;
     const { api } = await mount({

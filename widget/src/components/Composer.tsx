@@ -5,10 +5,14 @@
  * as they come, by name.
  */
 import { useRef } from 'preact/hooks';
-import { fill, textDir } from '../i18n.js';
+import { fill, localNumber, textDir } from '../i18n.js';
+import { textMaxLength } from '../limits.js';
 import { fetchParts, Part } from '../lazy.js';
 import type { Ctx } from './ctx.js';
 import { CLIP, CLOSE, Icon, SEND } from './Icon.js';
+
+/** Characters left from which the box counts them down. */
+const COUNT_FROM = 200;
 
 /** The composer of the panel. */
 export function Composer({ ctx }: { ctx: Ctx }) {
@@ -17,6 +21,9 @@ export function Composer({ ctx }: { ctx: Ctx }) {
   const config = store.config.value;
   const lim = config?.limits;
   const up = store.upload.value;
+  const max = textMaxLength(config);
+  // Counted as the BFF counts (trimmed, UTF-16 units); said only near the end, and how far over.
+  const left = max - text.trim().length;
   const picker = useRef<HTMLInputElement>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   const chosen = store.chosen.value;
@@ -57,6 +64,11 @@ export function Composer({ ctx }: { ctx: Ctx }) {
         </p>
       )}
       {chosen.length > 0 && <Part name="Chips" ctx={ctx} props={{ ctx, box }} />}
+      {left < COUNT_FROM && (
+        <p id="parley-count" class={left < 0 ? 'count over' : 'count'} aria-live={left < 0 ? 'polite' : undefined}>
+          {fill(left < 0 ? strings.tooLong : strings.charsLeft, { n: localNumber(Math.abs(left), ctx.locale) })}
+        </p>
+      )}
       <form
         class="composer"
         onSubmit={(e) => {
@@ -93,7 +105,8 @@ export function Composer({ ctx }: { ctx: Ctx }) {
           rows={1}
           aria-label={strings.message}
           placeholder={strings.placeholder}
-          maxLength={lim?.textMaxLength || 4000}
+          aria-describedby={left < COUNT_FROM ? 'parley-count' : undefined}
+          aria-invalid={left < 0 || undefined}
           value={text}
           onInput={(e) => store.setDraft(e.currentTarget.value)}
           onPaste={(e) => {
@@ -110,7 +123,7 @@ export function Composer({ ctx }: { ctx: Ctx }) {
             }
           }}
         />
-        <button type="submit" class="send" aria-label={strings.send} disabled={!text.trim() && !chosen.some((c) => c.progress === undefined)}>
+        <button type="submit" class="send" aria-label={strings.send} disabled={left < 0 || (!text.trim() && !chosen.some((c) => c.progress === undefined))}>
           <Icon d={SEND} />
         </button>
       </form>

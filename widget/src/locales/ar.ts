@@ -8,6 +8,8 @@ const ar: Strings = {
   greeting: 'مرحبًا! كيف يمكننا مساعدتك اليوم؟',
   message: 'رسالة',
   placeholder: 'اكتب رسالة…',
+  charsLeft: 'الأحرف المتبقية: {n}',
+  tooLong: 'الرسالة أطول من المسموح. احذف {n} حرفًا لإرسالها.',
   send: 'إرسال',
   typing: 'يكتب…',
   unread: '{n} غير مقروءة',

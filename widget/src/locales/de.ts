@@ -8,6 +8,8 @@ const de: Strings = {
   greeting: 'Hallo! Wie können wir helfen?',
   message: 'Nachricht',
   placeholder: 'Nachricht schreiben…',
+  charsLeft: 'Verbleibende Zeichen: {n}',
+  tooLong: 'Um {n} Zeichen zu lang. Kürzen Sie die Nachricht, um sie zu senden.',
   send: 'Senden',
   typing: 'Schreibt…',
   unread: '{n} ungelesen',

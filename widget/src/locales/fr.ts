@@ -8,6 +8,8 @@ const fr: Strings = {
   greeting: 'Bonjour ! Comment pouvons-nous vous aider ?',
   message: 'Message',
   placeholder: 'Écrivez un message…',
+  charsLeft: 'Caractères restants : {n}',
+  tooLong: 'Trop long de {n} caractères. Raccourcissez le message pour l’envoyer.',
   send: 'Envoyer',
   typing: 'En train d’écrire…',
   unread: '{n} non lu(s)',

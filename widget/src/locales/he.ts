@@ -8,6 +8,8 @@ const he: Strings = {
   greeting: 'שלום! איך נוכל לעזור היום?',
   message: 'הודעה',
   placeholder: 'כתבו הודעה…',
+  charsLeft: 'תווים שנותרו: {n}',
+  tooLong: 'ארוך מדי ב-{n} תווים. יש לקצר כדי לשלוח.',
   send: 'שליחה',
   typing: 'מקליד…',
   unread: '{n} שלא נקראו',
