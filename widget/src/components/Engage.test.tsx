@@ -15,18 +15,21 @@ freshBrowserEachTest(() => {
 });
 
 describe('message times', () => {
-  it('puts every message in a <time datetime>, one visible label per run within minutes, the full date in its title', async () => {
+  it('puts every message in a <time datetime>, visible where its author starts or after a pause, the full date in its title', async () => {
     seedSession();
     const items = [
       { id: '1', role: 'user', text: 'Hi', createdAt: '2026-11-23T09:00:00.000Z' },
       { id: '2', role: 'bot', text: 'Hello', createdAt: '2026-11-23T09:01:00.000Z' },
-      { id: '3', role: 'user', text: 'Later', createdAt: '2026-11-23T09:30:00.000Z' },
+      { id: '3', role: 'bot', text: 'How can I help?', createdAt: '2026-11-23T09:01:30.000Z' },
+      { id: '4', role: 'bot', text: 'Still there?', createdAt: '2026-11-23T09:20:00.000Z' },
+      { id: '5', role: 'user', text: 'Later', createdAt: '2026-11-23T09:21:00.000Z' },
     ];
     await mount({ 'GET /api/messages': { body: { items, hasMore: false } } });
     open();
     const times = [...document.querySelectorAll('time')];
     expect(times.map((t) => t.getAttribute('datetime'))).toEqual(items.map((m) => m.createdAt));
-    expect(times.map((t) => t.className)).toEqual(['time', 'sr-only', 'time']);
+    // The answer shows when it came (another author); its next line within minutes does not; after a pause it does again.
+    expect(times.map((t) => t.className)).toEqual(['time', 'time', 'sr-only', 'time', 'time']);
     expect(times[0]!.tabIndex).toBe(0); // focus shows the full date
     const full = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short' }).format(new Date(items[0]!.createdAt));
     expect(times[0]!.title).toBe(full);

@@ -11,16 +11,17 @@ import { Feedback } from './Feedback.js';
 
 /**
  * A message bubble; `last` tells quick replies whether they are still current. Every message has
- * its `<time>`; only the first of a run (not within minutes of `prev`) shows it, the others say it to screen readers.
- * The first of a group by one author (`prev` by someone else) names them; `joined` puts the
+ * its `<time>`; the first of a group by one author (`prev` by someone else) and the first of a run
+ * (not within minutes of `prev`) show it, so the visitor sees when each answer came and from whom;
+ * the others say it to screen readers. The first of a group names its author; `joined` puts the
  * "joined the conversation" line before an operator's first message.
  */
 export function MessageItem({ m, ctx, last, prev, votable, joined }: { m: ChatMessage; ctx: Ctx; last: boolean; prev?: ChatMessage; votable?: boolean; joined?: boolean }) {
   const { strings } = ctx;
-  const run = m.createdAt && startsRun(m.createdAt, prev?.createdAt);
   const author = whoOf(ctx);
   const who = author(m);
   const first = startsGroup(who, prev && author(prev));
+  const run = m.createdAt && (first || startsRun(m.createdAt, prev?.createdAt));
   const named = first && who.kind !== 'user';
   const time = m.createdAt && (
     // dir="auto" isolates the time: "2:28 AM" in an English time stays so in a right-to-left panel, not "AM 2:28".
