@@ -33,11 +33,13 @@ export function clock(ms) {
   return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }
 
-/** "just now", "3 min ago", or a clock time for older moments. */
+/**
+ * "just now", "3 min ago", or a clock time for older moments. Minutes, not seconds: the console's
+ * list entries carry this in their names, which a screen reader reads again whenever it changes.
+ */
 export function ago(ms) {
   const s = Math.round((Date.now() - ms) / 1000);
-  if (s < 10) return 'just now';
-  if (s < 60) return `${s} s ago`;
+  if (s < 60) return 'just now';
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
   return clock(ms);
 }
