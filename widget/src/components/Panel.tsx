@@ -156,16 +156,11 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
           {away ? strings.escalateFirstAway : strings.escalateFirst}
         </p>
       )}
-      {!store.online.value ? (
+      {/* The browser offline, else the BFF out of reach (sync.ts). */}
+      {(!store.online.value || !store.reachable.value) && (
         <p class="banner" role="status">
-          {strings.offline}
+          {store.online.value ? strings.unreachable : strings.offline}
         </p>
-      ) : (
-        !store.reachable.value && (
-          <p class="banner" role="status">
-            {strings.unreachable}
-          </p>
-        )
       )}
       <MessageList ctx={ctx} />
       {/* Only model replies stream, and they can be stopped. */}
