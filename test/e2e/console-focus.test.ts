@@ -63,6 +63,16 @@ async function visitor(text: string): Promise<OpenedPage> {
   return shop;
 }
 
+/** The console in a browser context of its own, once it lists the two visitors' conversations. */
+async function openConsole() {
+  const context = await world.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${world.bffOrigin}/console`);
+  const rows = page.locator('#conversations button.conversation');
+  await expect.poll(() => rows.count(), { timeout: ANSWER_MS }).toBeGreaterThanOrEqual(2);
+  return { context, page, rows };
+}
+
 beforeAll(async () => {
   world = await startWorld({ SIM_REPLY_DELAY_MS: '5' });
   older = await visitor('Where is my order?');
@@ -73,11 +83,7 @@ afterAll(async () => {
 });
 
 it('focus on a list entry survives the polls, even when its conversation moves to the top', async () => {
-  const context = await world.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
-  const page = await context.newPage();
-  await page.goto(`${world.bffOrigin}/console`);
-  const rows = page.locator('#conversations button.conversation');
-  await expect.poll(() => rows.count(), { timeout: ANSWER_MS }).toBeGreaterThanOrEqual(2);
+  const { context, page } = await openConsole();
   const ids = await rowIds(page);
   const [top, second] = ids as [string, string];
 
@@ -99,11 +105,7 @@ it('focus on a list entry survives the polls, even when its conversation moves t
 });
 
 it('select, take over and archive with the keyboard each leave focus in the console', async () => {
-  const context = await world.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
-  const page = await context.newPage();
-  await page.goto(`${world.bffOrigin}/console`);
-  const rows = page.locator('#conversations button.conversation');
-  await expect.poll(() => rows.count(), { timeout: ANSWER_MS }).toBeGreaterThanOrEqual(2);
+  const { context, page, rows } = await openConsole();
   const id = (await rows.filter({ has: page.locator('.pill.active') }).first().locator('.when').textContent())!.match(/#(\d+)/)![1]!;
 
   // Not escalated: the reply box is disabled, so the conversation's heading takes focus.
@@ -139,11 +141,7 @@ it('select, take over and archive with the keyboard each leave focus in the cons
 });
 
 it('axe finds nothing on the console and the inspector, and the shop ribbon is in a landmark', async () => {
-  const context = await world.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
-  const page = await context.newPage();
-  await page.goto(`${world.bffOrigin}/console`);
-  const rows = page.locator('#conversations button.conversation');
-  await expect.poll(() => rows.count(), { timeout: ANSWER_MS }).toBeGreaterThanOrEqual(2);
+  const { context, page, rows } = await openConsole();
   expect(await allAxeProblems(page), 'console, nothing selected').toEqual([]);
   await rows.first().focus();
   await page.keyboard.press('Enter');

@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
-import { FakeEventSource, freshBrowserEachTest, MODEL_CONFIG, mountApp, seedSession } from '../../test/support.js';
+import { FakeEventSource, flush, freshBrowserEachTest, MODEL_CONFIG, mountApp, seedSession } from '../../test/support.js';
 
 // Issue 21 items 4–6: thumbs on answers, a stopped answer, quick replies of an ended conversation.
 const emit = (event: string, data: unknown, id: number) => act(() => FakeEventSource.last.emit(event, data, id));
@@ -38,6 +38,23 @@ describe('thumbs', () => {
     expect(screen.queryByRole('textbox', { name: 'What was missing?' })).toBeNull();
     expect(screen.getByRole('status').textContent).toBe('Thanks, that helps us improve.');
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Not helpful' }));
+  });
+
+  it('Escape in the comment box closes the box, not the chat, and keeps the thumbs down', async () => {
+    seedSession();
+    const { api } = await mountApp({ 'POST /api/feedback': { status: 202, body: {} } });
+    open();
+    emit('message', { id: 'a1', role: 'bot', text: 'An answer' }, 2);
+    fireEvent.click(screen.getByRole('button', { name: 'Not helpful' }));
+    const box = screen.getByRole('textbox', { name: 'What was missing?' });
+    await waitFor(() => expect(document.activeElement).toBe(box));
+    fireEvent.keyDown(box, { key: 'Escape' });
+    await act(flush);
+    expect(screen.queryByRole('textbox', { name: 'What was missing?' })).toBeNull();
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Not helpful' }));
+    expect(screen.getByRole('button', { name: 'Not helpful' }).getAttribute('aria-pressed')).toBe('true');
+    expect(api.to('POST', '/api/feedback').map((c) => c.body)).toEqual([{ messageId: 'a1', value: 'down' }]);
   });
 });
 

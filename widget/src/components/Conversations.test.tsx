@@ -67,10 +67,13 @@ describe('Conversations view', () => {
       await flush();
     });
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'New conversation' }));
+      const start = screen.getByRole('button', { name: 'New conversation' });
+      start.focus(); // from the keyboard
+      fireEvent.click(start);
       await flush();
     });
-    expect(screen.getByRole('textbox', { name: 'Message' })).toBeTruthy();
+    // The button went with the list: the text box of the new conversation has focus, not <body>.
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
     expect(screen.getByRole('button', { name: 'Conversations' })).toBeTruthy();
   });
 
@@ -81,11 +84,13 @@ describe('Conversations view', () => {
       await flush();
     });
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: /Gift wrapping/ }));
+      const open = screen.getByRole('button', { name: /Gift wrapping/ });
+      open.focus(); // from the keyboard
+      fireEvent.click(open);
       await flush();
     });
     expect(api.to('POST', '/api/conversations/s2/current')).toHaveLength(1);
-    expect(screen.getByRole('textbox', { name: 'Message' })).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
     expect(screen.queryByText('Past conversation, read-only.')).toBeNull();
     // Other tabs follow the stored session (their storage event), as after a sign-in.
     expect(Object.values({ ...localStorage }).some((v) => String(v).includes('"sessionId":"s2"'))).toBe(true);

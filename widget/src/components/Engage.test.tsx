@@ -111,6 +111,17 @@ describe('Stop', () => {
     expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
     expect(screen.getByText('Once upon')).toBeTruthy();
   });
+
+  it('gives focus back to the text box when the answer ends by itself while Stop has it', async () => {
+    seedSession();
+    await mount({}, {}, MODEL_CONFIG);
+    open();
+    emit('message_delta', { id: 'b_1', delta: 'Once upon' }, 2);
+    screen.getByRole('button', { name: 'Stop' }).focus();
+    emit('message', { id: 'b_1', role: 'bot', text: 'Once upon a time.' }, 3);
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
+  });
 });
 
 describe('alerts', () => {

@@ -60,6 +60,12 @@ export function Feedback({ ctx, id }: { ctx: Ctx; id: string }) {
                 e.preventDefault();
                 send();
               }
+              // Escape leaves the comment (the thumbs down stays), not the whole chat.
+              if (e.key === 'Escape') {
+                e.stopPropagation();
+                setStep('idle');
+                down.current?.focus();
+              }
             }}
           />
           <button type="submit" class="pill">

@@ -41,6 +41,14 @@ export function Panel({ ctx, onClose, hidden }: { ctx: Ctx; onClose?: () => void
   useLayoutEffect(() => {
     if (onClose && !hidden) focusInput();
   }, [hidden]);
+  // Back in the chat from the list (a conversation picked, a new one): the button pressed went with
+  // the list, often before this render, so focus is on <body>; the text box takes it. (The list and a
+  // past conversation focus their own heading.)
+  const lastView = useRef(view);
+  useLayoutEffect(() => {
+    if (view === 'chat' && lastView.current !== 'chat' && !hidden && focusFell(ref.current)) focusInput();
+    lastView.current = view;
+  }, [view]);
   // Full screen on a phone, the floating panel is modal: Tab cycles inside it, not into the page behind.
   const modal = !!onClose && !ctx.inline && matchMedia('(max-width: 480px)').matches;
   const trapTab = (e: KeyboardEvent) => {
@@ -126,18 +134,19 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
   const away = store.config.value?.handoff?.open === false;
   const ended = useRef<HTMLParagraphElement>(null);
   const prechat = convo !== 'archived' && asksPrechat(store, ctx.options);
-  // The text box goes while the reader is in it, and focus must not fall to <body>, where Escape
-  // does nothing: ended from elsewhere (an operator, another tab), the notice takes it and is read;
-  // the pre-chat form taking its place (the settings that ask for it came after the panel opened),
-  // its first box does (`focusInput`: the panel until the form is drawn, Prechat.tsx takes it on).
-  // Asked while rendering, before the text box is removed; a reader elsewhere on the page is left there.
+  // What had focus went away with this render (the text box when the conversation ended elsewhere
+  // or the pre-chat form took its place, Stop when the answer finished, the list when a
+  // conversation was opened): focus must not fall to <body>, where Escape does nothing. The ended
+  // notice takes it and is read; otherwise the text box (`focusInput`: the panel until the pre-chat
+  // form is drawn, Prechat.tsx takes it on). Asked while rendering, before anything is removed; a
+  // reader elsewhere on the page, or one who moved on (Escape to the launcher), is left there.
   const hadFocus = useRef(false);
   hadFocus.current = hasFocusWithin(panel.current);
   useLayoutEffect(() => {
-    if (!hadFocus.current || hasFocusWithin(panel.current)) return;
+    if (!hadFocus.current || !focusFell(panel.current)) return;
     if (convo === 'archived') ended.current?.focus();
-    else if (prechat) focusInput();
-  }, [convo, prechat]);
+    else focusInput();
+  });
   return (
     <>
       <TeamLine ctx={ctx} />
@@ -216,9 +225,20 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
   );
 }
 
-/** True when the focused element is inside `el` (in the widget's shadow root). */
-function hasFocusWithin(el: HTMLElement | null): boolean {
+/** The focused element in `el`'s root (the widget's shadow root, or the page). */
+function activeIn(el: HTMLElement | null): Element | null {
   const root = el?.getRootNode();
-  const active = root instanceof ShadowRoot ? root.activeElement : document.activeElement;
+  return root instanceof ShadowRoot ? root.activeElement : document.activeElement;
+}
+
+/** True when the focused element is inside `el`. */
+function hasFocusWithin(el: HTMLElement | null): boolean {
+  const active = activeIn(el);
   return !!active && !!el?.contains(active);
+}
+
+/** True when nothing has focus any more: the element that had it was removed or disabled. */
+function focusFell(el: HTMLElement | null): boolean {
+  const active = activeIn(el);
+  return !active || active === document.body || !active.isConnected;
 }
