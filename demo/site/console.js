@@ -122,8 +122,12 @@ function renderDetail(data) {
   $('placeholder').hidden = true;
   $('detail').hidden = false;
   // Only when it changed: the heading may have focus, and a screen reader would read it again.
-  const title = el('h2', {}, c.profileName ? `${c.profileName} (#${c.id})` : `Visitor #${c.id}`, ...(c.verifiedUserId ? [' ', verifiedMark(c), el('span', { class: 'user-id', text: ` user ${c.verifiedUserId}` })] : []));
-  if ($('detail-title').innerHTML !== title.innerHTML) $('detail-title').replaceChildren(...title.childNodes);
+  const heading = $('detail-title');
+  const shownAs = JSON.stringify([c.id, c.profileName, c.verifiedUserId]);
+  if (heading.dataset.shownAs !== shownAs) {
+    heading.dataset.shownAs = shownAs;
+    heading.replaceChildren(c.profileName ? `${c.profileName} (#${c.id})` : `Visitor #${c.id}`, ...(c.verifiedUserId ? [' ', verifiedMark(c), el('span', { class: 'user-id', text: ` user ${c.verifiedUserId}` })] : []));
+  }
   const vars = Object.entries(data.variables || {}).map(([k, v]) => `${k}=${v}`).join(', ');
   $('detail-meta').textContent = [
     `State: ${c.state}`,
