@@ -120,9 +120,9 @@ dialog.lightbox .icon:focus-visible{outline-color:#fff}
 .error .dismiss{margin-inline-start:auto;width:28px;height:28px;display:grid;place-items:center}
 .error .dismiss svg{width:16px;height:16px}
 .composer{display:flex;align-items:flex-end;gap:8px;padding:10px 12px;border-top:1px solid var(--bd)}
-.count{margin:0;padding:6px 14px 0;font-size:12px;color:var(--mu);border-top:1px solid var(--bd)}
-.count+.composer{border-top:0}
-.count.over{color:var(--ef)}
+.chars{margin:0;padding:6px 14px 0;font-size:12px;color:var(--mu);border-top:1px solid var(--bd)}
+.chars+.composer{border-top:0}
+.chars.over{color:var(--ef)}
 textarea{flex:1;resize:none;margin:0;min-height:42px;max-height:140px;field-sizing:content;padding:9px 14px;border:1px solid var(--bd);border-radius:21px;background:var(--bg);color:var(--fg);font:inherit;font-size:16px;line-height:22px}
 textarea::placeholder{color:var(--mu)}
 .composer .icon{width:42px;height:42px;color:var(--mu)}

@@ -174,6 +174,12 @@ describe('normalizeWebhook', () => {
     expect({ ...absent, ...normalize(body) }).toMatchObject(expected);
   });
 
+  it("dates a message by the service's createdAt, else by the webhook's signed timestamp", () => {
+    const message = (body: object) => (normalize({ event: 'message.added', eventId: 'e', sessionId: 7, data: { id: 'm', message: 'Hi', hbo: 'bot' }, ...body }).event!.data as { createdAt?: string }).createdAt;
+    expect(message({ createdAt: 1_700_000_000_123 })).toBe('2023-11-14T22:13:20.123Z');
+    expect(message({})).toBe(new Date(1_764_000_000_000).toISOString());
+  });
+
   it('dedups on the body id, else a hash of the signed timestamp and body', () => {
     const body = { event: 'conversation.archived', sessionId: 7 };
     expect(normalize({ ...body, eventId: 'b' }, '1764000001').dedupKey).toBe('b');

@@ -59,7 +59,8 @@ export function normalizeWebhook(
   const dedupKey = bodyEventId ?? `sha256:${createHash('sha256').update(`${timestamp}.`).update(rawBody).digest('hex')}`;
   const conversationId = conversationKey(body.sessionId ?? body.session);
   const data = isRecord(body.data) ? body.data : {};
-  const at = toIso(body.createdAt);
+  // The service may leave the time out (the seed shows both): then the time it signed the webhook.
+  const at = toIso(body.createdAt) ?? toIso(timestamp);
 
   // A signed event the chat cannot use (no conversation, no text) is acknowledged and left out,
   // with a reason for the logs: a 4xx would only make the service send it again and again.

@@ -65,7 +65,7 @@ export function Composer({ ctx }: { ctx: Ctx }) {
       )}
       {chosen.length > 0 && <Part name="Chips" ctx={ctx} props={{ ctx, box }} />}
       {left < COUNT_FROM && (
-        <p id="parley-count" class={left < 0 ? 'count over' : 'count'} aria-live={left < 0 ? 'polite' : undefined}>
+        <p id="parley-count" class={left < 0 ? 'chars over' : 'chars'} aria-live={left < 0 ? 'polite' : undefined}>
           {fill(left < 0 ? strings.tooLong : strings.charsLeft, { n: localNumber(Math.abs(left), ctx.locale) })}
         </p>
       )}
