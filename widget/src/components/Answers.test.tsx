@@ -21,7 +21,8 @@ describe('thumbs', () => {
     expect(groups[0]!.closest('.msg')!.textContent).toContain('The Ridge boots.');
   });
 
-  it('a thumbs down opens a comment box with focus; Shift+Enter breaks the line, Enter sends, a short thanks follows', async () => {
+  /** An answer voted down: its comment box open, with focus. */
+  async function commenting() {
     seedSession();
     const { api } = await mountApp({ 'POST /api/feedback': { status: 202, body: {} } });
     open();
@@ -29,6 +30,11 @@ describe('thumbs', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Not helpful' }));
     const box = screen.getByRole('textbox', { name: 'What was missing?' }) as HTMLTextAreaElement;
     await waitFor(() => expect(document.activeElement).toBe(box));
+    return { api, box };
+  }
+
+  it('a thumbs down opens a comment box with focus; Shift+Enter breaks the line, Enter sends, a short thanks follows', async () => {
+    const { api, box } = await commenting();
     expect(box.getAttribute('rows')).toBe('3');
     const shifted = fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
     expect(shifted).toBe(true); // not prevented: the browser breaks the line
@@ -41,13 +47,7 @@ describe('thumbs', () => {
   });
 
   it('Escape in the comment box closes the box, not the chat, and keeps the thumbs down', async () => {
-    seedSession();
-    const { api } = await mountApp({ 'POST /api/feedback': { status: 202, body: {} } });
-    open();
-    emit('message', { id: 'a1', role: 'bot', text: 'An answer' }, 2);
-    fireEvent.click(screen.getByRole('button', { name: 'Not helpful' }));
-    const box = screen.getByRole('textbox', { name: 'What was missing?' });
-    await waitFor(() => expect(document.activeElement).toBe(box));
+    const { api, box } = await commenting();
     fireEvent.keyDown(box, { key: 'Escape' });
     await act(flush);
     expect(screen.queryByRole('textbox', { name: 'What was missing?' })).toBeNull();
