@@ -6,8 +6,8 @@
  */
 import { useRef } from 'preact/hooks';
 import { fill, localNumber, textDir } from '../i18n.js';
-import { textMaxLength } from '../limits.js';
 import { fetchParts, Part } from '../lazy.js';
+import { textMaxLength } from '../limits.js';
 import type { Ctx } from './ctx.js';
 import { CLIP, CLOSE, Icon, SEND } from './Icon.js';
 
