@@ -214,7 +214,7 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
           </button>
         </div>
       ) : prechat ? (
-        <Part name="Prechat" ctx={ctx} props={{ ctx, onDone: focusInput }} />
+        <Part name="Prechat" ctx={ctx} props={{ ctx, focusInput }} />
       ) : (
         <>
           {showsContact(ctx) && <Part name="ContactForm" ctx={ctx} props={{ ctx }} />}

@@ -9,7 +9,7 @@ import { addressOk } from '../address.js';
 import { prechatOf } from '../prechat.js';
 import type { Ctx } from './ctx.js';
 
-export function Prechat({ ctx, onDone }: { ctx: Ctx; onDone: () => void }) {
+export function Prechat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
   const { store, strings } = ctx;
   const setting = prechatOf(ctx.options, store.config.value)!;
   const asksName = setting.fields.includes('name');
@@ -22,12 +22,12 @@ export function Prechat({ ctx, onDone }: { ctx: Ctx; onDone: () => void }) {
   const [problem, setProblem] = useState<{ text: string; field: Field; n: number } | undefined>();
   const boxes = { name: useRef<HTMLInputElement>(null), email: useRef<HTMLInputElement>(null), consent: useRef<HTMLInputElement>(null) };
 
-  // Loaded after the panel opened, which then took focus in its place: the first box takes it
-  // (not on touch screens, where the keyboard would cover the form; not from anywhere else).
+  // Loaded after the panel opened, which then took focus in its place: the panel's `focusInput`
+  // gives it to the first box (not on touch screens; not from anywhere else on the page).
   useEffect(() => {
     const first = (asksName ? boxes.name : boxes.email).current;
     const root = first?.getRootNode();
-    if (root instanceof ShadowRoot && root.activeElement === first?.closest('.panel') && !matchMedia('(pointer: coarse)').matches) first?.focus();
+    if (root instanceof ShadowRoot && root.activeElement === first?.closest('.panel')) focusInput();
   }, []);
   const wrong = (text: string, field: Field) => {
     // Said again as new (`n`), so a screen reader announces a repeated problem too.
@@ -37,7 +37,7 @@ export function Prechat({ ctx, onDone }: { ctx: Ctx; onDone: () => void }) {
   const done = (answers: Parameters<Store['givePrechat']>[0]) => {
     store.givePrechat(answers);
     // The form goes: focus moves to the composer that takes its place.
-    setTimeout(onDone);
+    setTimeout(focusInput);
   };
   const submit = (e: Event) => {
     e.preventDefault();
