@@ -41,9 +41,10 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     auth,
     (event, id) => conversation.apply(event, id),
     (up) => {
+      // Back after a while out of reach: what waits in the queue goes now, not at its next backoff
+      // (once per outage, not on every stream that opens).
+      if (up && !st.reachable.value) outbox.resume();
       st.reachable.value = up;
-      // The BFF is back: what waits in the queue goes now, not at its next backoff.
-      if (up) outbox.resume();
     },
   );
   // The visitor's sound switch (remembered) over the page's `sound` option.

@@ -152,7 +152,8 @@ describe('history and stream', () => {
 
   it('says the BFF cannot be reached once the stream has been down a while, not for a quick reconnect', async () => {
     seedSession();
-    mockFetch({ 'GET /api/messages': page([], false) });
+    let down = true;
+    const api = mockFetch({ 'GET /api/messages': page([], false), 'POST /api/messages': () => (down ? 'network' : { status: 202, body: {} }) });
     const s = start();
     await flush();
     FakeEventSource.last.open();
@@ -170,9 +171,16 @@ describe('history and stream', () => {
       expect(s.reachable.value).toBe(true);
       await vi.advanceTimersByTimeAsync(200);
       expect(s.reachable.value).toBe(false);
+      // Written meanwhile: it waits, and goes the moment the BFF is back, not at the queue's next try.
+      s.send('Still there?');
       await vi.advanceTimersByTimeAsync(30_000);
+      const tries = api.to('POST', '/api/messages').length;
+      down = false;
       FakeEventSource.last.open();
       expect(s.reachable.value).toBe(true);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(api.to('POST', '/api/messages').length).toBe(tries + 1);
+      expect(s.messages.value.at(-1)).toMatchObject({ text: 'Still there?', pending: undefined });
     } finally {
       vi.useRealTimers();
     }
