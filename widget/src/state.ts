@@ -30,6 +30,7 @@ export function createState() {
   const convo = signal<Convo>('none');
   const escalating = signal(false);
   const config = signal<PublicConfig | undefined>(undefined);
+  const draft = signal('');
   return {
     open: signal(false),
     /** Rendered inline (`<parley-chat>`): always on screen, so nothing is unread. */
@@ -43,7 +44,13 @@ export function createState() {
     convo,
     unread: signal(0),
     /** The composer's text. */
-    draft: signal(''),
+    draft,
+    /**
+     * Characters the composer's text may still grow by, counted as the BFF counts (trimmed, UTF-16
+     * units) against its `limits.textMaxLength` (4000, its default, until the settings arrive);
+     * below 0, too long to send.
+     */
+    charsLeft: computed(() => (config.value?.limits?.textMaxLength || 4000) - draft.value.trim().length),
     /** The last message was refused; its text is back in `draft`. */
     failed: signal(false),
     /**

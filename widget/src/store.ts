@@ -12,7 +12,6 @@ import { beep, titleCount } from './alerts.js';
 import { createConversation } from './conversation.js';
 import { sendRating } from './csat.js';
 import { createEngage } from './engage.js';
-import { textMaxLength } from './limits.js';
 import { serverCount } from './messages.js';
 import { createOutbox } from './outbox.js';
 import { createPrechat } from './prechat.js';
@@ -100,7 +99,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   /** Sends the composer's text, with the chosen files if any (also the retry after a failed send). */
   function submit() {
     // Longer than the BFF takes: the composer says by how much, and nothing is cut or lost.
-    if (st.draft.value.trim().length > textMaxLength(st.config.value)) return;
+    if (st.charsLeft.value < 0) return;
     if (!outbox.sendFiles() && outbox.send(st.draft.value)) st.draft.value = '';
   }
 

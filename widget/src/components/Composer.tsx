@@ -7,7 +7,6 @@
 import { useRef } from 'preact/hooks';
 import { fill, localNumber, textDir } from '../i18n.js';
 import { fetchParts, Part } from '../lazy.js';
-import { textMaxLength } from '../limits.js';
 import type { Ctx } from './ctx.js';
 import { CLIP, CLOSE, Icon, SEND } from './Icon.js';
 
@@ -21,9 +20,8 @@ export function Composer({ ctx }: { ctx: Ctx }) {
   const config = store.config.value;
   const lim = config?.limits;
   const up = store.upload.value;
-  const max = textMaxLength(config);
-  // Counted as the BFF counts (trimmed, UTF-16 units); said only near the end, and how far over.
-  const left = max - text.trim().length;
+  // Said only near the end, and how far over.
+  const left = store.charsLeft.value;
   const picker = useRef<HTMLInputElement>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   const chosen = store.chosen.value;
