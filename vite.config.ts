@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { minify } from 'terser';
 import { transformWithOxc } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { PARTS_CSS } from './widget/src/parts-styles.js';
 import { CSS } from './widget/src/styles.js';
 
 // The languages besides English: one file each in widget/src/locales, nothing else to list.
@@ -44,7 +45,7 @@ export default defineConfig({
       name: 'parley-assets',
       async generateBundle(output) {
         if (output.format !== 'es') return;
-        this.emitFile({ type: 'asset', fileName: 'widget.css', source: CSS });
+        this.emitFile({ type: 'asset', fileName: 'widget.css', source: CSS + PARTS_CSS });
         for (const lang of LOCALES) {
           // The file compiled as Vite compiles it (its only import is a type, so it stands alone), run once for its strings.
           const file = `${LOCALES_DIR}${lang}.ts`;

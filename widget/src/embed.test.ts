@@ -48,7 +48,7 @@ describe('window.Parley', () => {
     const root = document.querySelector('[data-parley]')!.shadowRoot!;
     expect(root.querySelector('[role="dialog"]')!.getAttribute('aria-label')).toBe('Queued title');
     expect(root.querySelector('button.launcher')!.getAttribute('aria-label')).toBe('Fermer le chat');
-    expect(root.adoptedStyleSheets).toHaveLength(1);
+    expect(root.adoptedStyleSheets).toHaveLength(2); // the chat's CSS, and its parts' (lazy.test.tsx)
     expect(root.querySelector('style')).toBeNull();
 
     // After load, both call styles work.

@@ -27,6 +27,18 @@ describe('the parts chunk (pre-chat form, rating, lightbox, transcript)', () => 
     expect(preload()).toBeNull(); // widget.mjs: the app's bundler placed the chunk, nothing to pin
   });
 
+  it("brings its parts' CSS: every root's second sheet is empty until the chunk is in", async () => {
+    const { adoptStyles } = await import('./styles.js');
+    const host = document.createElement('div');
+    const root = host.attachShadow({ mode: 'open' });
+    adoptStyles(root, 'https://chat.example.com');
+    const [, parts] = root.adoptedStyleSheets;
+    expect(parts!.cssRules).toHaveLength(0);
+    await drawn();
+    await waitFor(() => expect(dialog()).toBeTruthy());
+    expect([...parts!.cssRules].map((r) => r.cssText).join('\n')).toContain('dialog.lightbox');
+  });
+
   it("loaded by the loader, it is pinned: a modulepreload with the chunk's integrity and the page's nonce comes first", async () => {
     await drawn('n0nce');
     const link = preload()!;

@@ -9,6 +9,7 @@
 import { signal } from '@preact/signals';
 import type { FunctionComponent } from 'preact';
 import type { Ctx } from './components/ctx.js';
+import { styleParts } from './styles.js';
 
 type Parts = typeof import('./parts.js');
 type PartName = { [K in keyof Parts]: Parts[K] extends FunctionComponent<any> ? K : never }[keyof Parts];
@@ -32,7 +33,10 @@ export function loadParts(): Promise<Parts> {
   return (loading ??= preload()
     .then(() => import('./parts.js'))
     .then(
-      (p) => (parts.value = p),
+      (p) => {
+        styleParts(p.PARTS_CSS);
+        return (parts.value = p);
+      },
       (e: unknown) => {
         loading = undefined;
         failed.value = true;

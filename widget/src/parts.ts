@@ -1,7 +1,7 @@
 /**
  * The chat's parts that few visitors need, fetched only when one is about to show (lazy.tsx): the
  * pre-chat form, the away form, chosen files' chips, a signed-in visitor's list of conversations,
- * the rating at the end, the image lightbox and the transcript file.
+ * the rating at the end, the image lightbox and the transcript file, with their CSS.
  */
 export { Chips } from './components/Chips.js';
 export { ContactForm } from './components/ContactForm.js';
@@ -9,4 +9,5 @@ export { ConversationList, PastConversation } from './components/Conversations.j
 export { Csat } from './components/Csat.js';
 export { ZoomDialog } from './components/ZoomDialog.js';
 export { Prechat } from './components/Prechat.js';
+export { PARTS_CSS } from './parts-styles.js';
 export { saveTranscript, transcriptName, transcriptText } from './transcript.js';

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pickStrings, SERVED_LOCALES } from './i18n.js';
+import { PARTS_CSS } from './parts-styles.js';
 import { CSS } from './styles.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -70,7 +71,7 @@ describe('the built widget', () => {
   });
 
   it('writes widget.css, the same CSS, for browsers without constructable stylesheets', () => {
-    expect(readFileSync(join(out, 'widget.css'), 'utf8')).toBe(CSS);
+    expect(readFileSync(join(out, 'widget.css'), 'utf8')).toBe(CSS + PARTS_CSS);
   });
 
   it('serves every language that has a file in widget/src/locales, and the loader names the launcher in each', () => {
