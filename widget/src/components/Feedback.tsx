@@ -73,9 +73,10 @@ export function Feedback({ ctx, id }: { ctx: Ctx; id: string }) {
           </button>
         </form>
       )}
-      {step === 'thanked' && (
+      {/* There while the box is open, so screen readers hear the thanks when it fills the region. */}
+      {step !== 'idle' && (
         <p class="muted" role="status">
-          {strings.commentThanks}
+          {step === 'thanked' && strings.commentThanks}
         </p>
       )}
     </div>
