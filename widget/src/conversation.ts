@@ -66,6 +66,9 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
       s.state = c;
       auth.save();
     }
+    // A signed-in user's list shows this conversation as its stream tells (an operator ended it, the team took it).
+    const list = st.conversations.value;
+    if (s && list && (c === 'escalated' || c === 'archived')) st.conversations.value = list.map((x) => (x.sessionId === s.sessionId ? { ...x, state: c } : x));
   }
 
   /** One stream event (from this tab's stream or relayed by another tab), with its SSE id. */

@@ -117,8 +117,13 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
   }
 
   /** Shows the user's conversations. */
-  async function list() {
+  function list() {
     st.view.value = 'list';
+    return refresh();
+  }
+
+  /** Reads the list again: when it is shown, and when its tab shows again (another device or an operator may have changed it). */
+  async function refresh() {
     try {
       st.conversations.value = (await asUser<ConversationsList>('/api/conversations')).items;
     } catch (e) {
@@ -190,6 +195,8 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
   return {
     identify: (next?: IdentitySource) => identify(next).catch(report),
     logout,
+    /** The tab shows again: a list on screen is read again. */
+    onVisible: () => void (st.view.value === 'list' && refresh()),
     /** Another tab logged out. */
     onStorage: (e: StorageEvent) => e.key === logoutKey && e.newValue && forget(),
     start,

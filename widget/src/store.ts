@@ -178,9 +178,11 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     sync.restart();
   };
   const onOffline = () => (st.online.value = false);
-  // Answers that came while the tab was hidden are read once it shows the open chat again.
+  // Once the tab shows again: answers that came while it was hidden are read if the chat is open, and a list of conversations on screen is read again.
   const onVisible = () => {
-    if (!document.hidden && (st.open.value || st.inline.value)) conversation.markRead();
+    if (document.hidden) return;
+    if (st.open.value || st.inline.value) conversation.markRead();
+    signedIn.onVisible();
   };
 
   const onStorage = (e: StorageEvent) => {

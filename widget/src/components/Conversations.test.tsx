@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
 import { loadParts } from '../lazy.js';
-import { flush, freshBrowserEachTest, makeCtx, mockFetch, PUBLIC_CONFIG, seedSession, sessionBody } from '../../test/support.js';
+import { FakeEventSource, flush, freshBrowserEachTest, makeCtx, mockFetch, PUBLIC_CONFIG, seedSession, sessionBody } from '../../test/support.js';
 import { App } from './App.js';
 
 const items = [
@@ -9,12 +9,14 @@ const items = [
   { sessionId: 's2', title: 'Gift wrapping', state: 'escalated', updatedAt: '2026-03-01T10:00:00.000Z' },
   { sessionId: 's0', title: 'Boots in size 44', state: 'archived', updatedAt: '2026-02-20T16:05:00.000Z' },
 ];
+/** What `GET /api/conversations` answers now (another device or an operator may change it meanwhile). */
+let listed = items;
 
 async function mount(user?: { id: string; name?: string }) {
   seedSession(user ? { user } : {});
   const api = mockFetch({
     'GET /api/config': { body: PUBLIC_CONFIG },
-    'GET /api/conversations': { body: { items } },
+    'GET /api/conversations': () => ({ body: { items: listed } }),
     'POST /api/conversations/s2/current': { body: { ...sessionBody(2), user: user ?? { id: 'ada' } } },
     'GET /api/messages': (call) => ({
       body: { items: call.path.includes('sessionId=s0') ? [{ id: '9', role: 'bot', text: 'Size 44 is in stock.' }] : [], limit: 20, offset: 0, hasMore: false },
@@ -31,7 +33,10 @@ async function mount(user?: { id: string; name?: string }) {
   return { api, ctx };
 }
 
-freshBrowserEachTest(cleanup);
+freshBrowserEachTest(() => {
+  cleanup();
+  listed = items;
+});
 
 describe('Conversations view', () => {
   it('is offered to signed-in users only', async () => {
@@ -75,6 +80,29 @@ describe('Conversations view', () => {
     // The button went with the list: the text box of the new conversation has focus, not <body>.
     expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
     expect(screen.getByRole('button', { name: 'Conversations' })).toBeTruthy();
+  });
+
+  it("keeps up while shown: the current conversation's row from its stream, the list again when the tab shows again", async () => {
+    const { api } = await mount({ id: 'ada', name: 'Ada' });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Conversations' }));
+      await flush();
+    });
+    const row = (name: RegExp) => screen.getByRole('button', { name });
+    expect(row(/Where is my order\?/).textContent).toContain('Open');
+    // An operator ends the current conversation (s1): its stream says so at once.
+    act(() => FakeEventSource.last.emit('archived', {}, 1));
+    expect(row(/Where is my order\?/).textContent).toContain('Ended');
+
+    // Another one ends elsewhere: read again once the visitor comes back to this tab.
+    listed = items.map((c) => (c.sessionId === 's2' ? { ...c, state: 'archived' } : c.sessionId === 's1' ? { ...c, state: 'archived' } : c));
+    const reads = api.to('GET', '/api/conversations').length;
+    await act(async () => {
+      document.dispatchEvent(new Event('visibilitychange'));
+      await flush();
+    });
+    expect(api.to('GET', '/api/conversations')).toHaveLength(reads + 1);
+    expect(row(/Gift wrapping/).textContent).toContain('Ended');
   });
 
   it('an open conversation picked from the list becomes the current one: writable here, saved for every tab', async () => {
