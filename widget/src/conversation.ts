@@ -19,10 +19,10 @@ const TYPING_MS = 30_000;
 export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit, report: (e: unknown) => void, onUnseen = () => {}) {
   let typingTimer: ReturnType<typeof setTimeout> | undefined;
 
-  function setTyping(on: boolean) {
+  function setTyping(on: boolean, ms = TYPING_MS) {
     st.typing.value = on;
     clearTimeout(typingTimer);
-    if (on) typingTimer = setTimeout(() => (st.typing.value = false), TYPING_MS);
+    if (on) typingTimer = setTimeout(() => (st.typing.value = false), ms);
   }
 
   // Unread answers are kept by id in localStorage, per conversation: a reload keeps them, every tab
@@ -75,13 +75,13 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
   function apply(event: StreamEvent, id: string) {
     const s = auth.session;
     if (!s) return;
-    if (id) {
-      s.lastEventId = id;
-      auth.save();
-    }
+    if (id) s.lastEventId = id;
     const now: Conversation = { messages: st.messages.value, convo: st.convo.value, typing: st.typing.value, notice: st.notice.value, unread: st.unread.value, votes: st.votes.value, rating: st.rating.value, contact: st.contact.value };
     // A hidden tab sees nothing, even with the chat open.
     const { next, message, error, expired, reload } = applyEvent(now, event, (st.open.value || st.inline.value) && !document.hidden);
+    // Kept with the session, so a reload still says why the last question has no answer.
+    s.notice = next.notice;
+    if (id || next.notice !== now.notice) auth.save();
     batch(() => {
       st.messages.value = next.messages;
       st.notice.value = next.notice;
@@ -136,6 +136,14 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     showPage(await sync.page(offset));
   }
 
+  /** After a reload: a question asked moments ago, with no answer and no failure yet, still shows the dots for the rest of their time. */
+  async function newestPage() {
+    await history(0);
+    const last = st.messages.value[st.messages.value.length - 1];
+    const left = TYPING_MS - (Date.now() - Date.parse(last?.createdAt ?? ''));
+    if (last?.role === 'user' && left > 0 && st.convo.value === 'active' && !st.notice.value && !st.typing.value) setTyping(true, left);
+  }
+
   /** Continues a stored conversation: stream from its last event, newest history page. */
   function resume(s: SessionData) {
     auth.set(s, false);
@@ -143,9 +151,10 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     st.convo.value = s.state === 'escalated' || s.state === 'archived' ? s.state : 'active';
     st.rating.value = s.rated ? { score: s.rated } : undefined;
     st.contact.value = s.contact;
+    st.notice.value = s.notice;
     showUnread(storedUnread().length);
     sync.live();
-    history(0).catch((e) => (isFatal(e) ? lost() : report(e)));
+    newestPage().catch((e) => (isFatal(e) ? lost() : report(e)));
   }
 
   /** The credentials no longer work: forget them everywhere; what is on screen stays, marked as ended. */

@@ -18,6 +18,8 @@ export interface SessionData {
   rated?: number;
   /** The address left for the team (POST /api/contact), so a reload does not ask again. */
   contact?: string;
+  /** A failure with no answer since (a stream `error`'s code, e.g. `budget_exhausted`), shown again after a reload. */
+  notice?: string;
   /** The signed-in user the conversation belongs to (docs/api.md "Signed-in users"). */
   user?: SessionUser;
 }

@@ -249,6 +249,38 @@ describe('conversation', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('says it again after a reload, until the next answer: the question left unanswered keeps its reason', async () => {
+    seedSession();
+    await mount(routes);
+    act(() => FakeEventSource.last.emit('error', { code: 'budget_exhausted', message: 'No credit left' }, 1));
+    cleanup(); // the page reloads
+    await mount(routes);
+    fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+    expect(screen.getByRole('alert').textContent).toBe("The assistant has reached its usage limit and can't answer for now.");
+    act(() => FakeEventSource.last.emit('message', { id: '5', role: 'bot', text: 'Back again' }, 2));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(JSON.parse(localStorage.getItem(KEY)!).notice).toBeUndefined();
+  });
+
+  it('after a reload, a question asked moments ago with no answer yet still shows the dots, and only for the rest of their time', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      seedSession();
+      const asked = (ago: number) => ({ 'GET /api/messages': { body: { items: [{ id: '1', role: 'user', text: 'Is it waterproof?', createdAt: new Date(Date.now() - ago).toISOString() }], hasMore: false } } });
+      await mount(asked(20_000));
+      fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+      expect(screen.getByRole('status', { name: 'Typing…' })).toBeTruthy();
+      await act(() => vi.advanceTimersByTimeAsync(10_500)); // 30 s after the question: nobody is typing any more
+      expect(screen.queryByRole('status', { name: 'Typing…' })).toBeNull();
+
+      cleanup();
+      await mount(asked(60_000)); // asked a minute ago: no dots
+      expect(screen.queryByRole('status', { name: 'Typing…' })).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it.each([
     ['model_unavailable_in_region', "The assistant can't answer: its AI model isn't available in the region this chat runs in."],
     ['budget_exhausted', "The assistant has reached its usage limit and can't answer for now."],
