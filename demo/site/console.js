@@ -10,7 +10,11 @@ const NAME_KEY = 'parley-demo-operator-name';
 let operators = {};
 const $ = (id) => document.getElementById(id);
 
-const state = { selected: null, threadKey: '' };
+/**
+ * `drawn`: the conversation the detail pane shows and its state there, so a poll can tell that it
+ * was archived meanwhile. `archiving`: the id this console is archiving itself (that is no news).
+ */
+const state = { selected: null, threadKey: '', drawn: null, archiving: null };
 
 const ROLE_LABEL = { user: 'Customer', bot: 'Juniper (AI)', operator: 'Operator' };
 
@@ -137,11 +141,16 @@ function renderDetail(data) {
     `started ${ago(c.createdAt)}`,
   ].filter(Boolean).join(' · ');
 
+  const endedElsewhere = state.drawn?.id === c.id && state.drawn.state !== 'archived' && c.state === 'archived' && state.archiving !== c.id;
+  state.drawn = { id: c.id, state: c.state };
+  // Read before the controls below are disabled or hidden: the one with focus then loses it.
+  const focused = document.activeElement;
   $('take-over').hidden = c.state !== 'active';
   $('archive').disabled = c.state === 'archived';
   const canReply = c.state === 'escalated';
   for (const control of document.querySelectorAll('#reply textarea, #reply button, .badges button')) control.disabled = !canReply;
   $('op-text').placeholder = canReply ? 'Type a reply to the customer…' : c.state === 'active' ? 'Take over the conversation to reply' : 'This conversation is archived';
+  if (endedElsewhere) announceEnded(focused);
 
   // Re-render the thread only when it changed, so reading position and open badges are kept.
   const last = data.messages[data.messages.length - 1];
@@ -166,6 +175,25 @@ function renderDetail(data) {
       ),
     ),
   );
+}
+
+/** True when `control` had focus in the detail pane and a redraw just disabled or hid it. */
+function lostFocus(control) {
+  return control instanceof HTMLElement && $('detail').contains(control) && (control.disabled || control.hidden);
+}
+
+/**
+ * The open conversation was archived by someone else (another operator, the customer, the API).
+ * The notice says so (a live region, so it is read out), and takes focus when the reply controls
+ * held it: disabled, they drop focus to <body> and a keyboard or screen reader user loses their
+ * place. The draft stays in the disabled box, never cleared: nothing typed goes silently.
+ */
+function announceEnded(focused) {
+  const notice = $('ended');
+  const draft = $('op-text').value.trim() !== '';
+  notice.textContent = `This conversation was archived elsewhere, so it takes no more replies.${draft ? ' Your unsent reply is kept in the box below.' : ''}`;
+  status(''); // a line such as "You took over" is out of date now
+  if (lostFocus(focused)) notice.focus();
 }
 
 /** Refreshes started, and the newest one whose list and detail are shown. */
@@ -204,6 +232,7 @@ function focusDetail() {
 async function select(id) {
   state.selected = id;
   state.threadKey = '';
+  $('ended').textContent = ''; // it spoke of the conversation open before
   await refresh();
   focusDetail();
 }
@@ -240,7 +269,8 @@ $('reply').addEventListener('submit', async (event) => {
   const text = $('op-text').value.trim();
   if (!text) return;
   $('op-text').value = '';
-  await act('Reply sent: it reaches the widget as a signed message.added webhook.', '/messages', { text, name: operatorName() });
+  // Not sent (archived meanwhile, simulator away): the text goes back in the box, not lost.
+  if (!(await act('Reply sent: it reaches the widget as a signed message.added webhook.', '/messages', { text, name: operatorName() })) && !$('op-text').value) $('op-text').value = text;
 });
 
 $('op-text').addEventListener('keydown', (event) => {
@@ -262,8 +292,11 @@ $('take-over').addEventListener('click', async () => {
 $('archive').addEventListener('click', async () => {
   if (!confirm('Archive this conversation? The customer can no longer write in it.')) return;
   const id = state.selected;
+  state.archiving = id;
+  const archived = await act('Conversation archived.', '/archive');
+  state.archiving = null;
   // Back to the list, on the archived entry: this conversation needs nothing more.
-  if (await act('Conversation archived.', '/archive')) (rows.get(id)?.firstElementChild ?? $('detail-title')).focus();
+  if (archived) (rows.get(id)?.firstElementChild ?? $('detail-title')).focus();
 });
 
 refresh();

@@ -1,13 +1,15 @@
 /**
  * The operator console from the keyboard only: focus on a list entry survives the console's polls
  * (it rebuilt the list every 1.5 s and threw focus to <body>), and selecting a conversation, taking
- * it over and archiving it each leave focus in the console. Then axe on the console, the inspector
- * and the shop's ribbon, at every impact (harness.ts's axeProblems keeps serious and critical only).
+ * it over and archiving it each leave focus in the console, also when the conversation is archived
+ * elsewhere while the operator types a reply (focus goes to a notice, the draft stays). Then axe on
+ * the console, the inspector and the shop's ribbon, at every impact (harness.ts's axeProblems keeps
+ * serious and critical only).
  */
 import type axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ANSWER_MS, axeProblems, launcher, openHostPage, panel, SCREENSHOTS, sendMessage, startWorld, type OpenedPage, type World } from './harness.js';
+import { ANSWER_MS, axeProblems, launcher, openHostPage, operatorAction, panel, SCREENSHOTS, sendMessage, startWorld, storedSessionId, type OpenedPage, type World } from './harness.js';
 
 let world: World;
 /** Two visitors, so the list has an order that can change. */
@@ -138,6 +140,47 @@ it('select, take over and archive with the keyboard each leave focus in the cons
     await page.screenshot({ path: `${SCREENSHOTS}console-focus-${size.width}.png`, fullPage: true });
   }
   await context.close();
+});
+
+it('a conversation archived elsewhere while the operator types a reply moves focus to a notice and keeps the draft', async () => {
+  const shop = await visitor('Can I still change my order?');
+  const id = (await storedSessionId(world, shop.page))!;
+  const { context, page } = await openConsole();
+  await tabTo(page, `button.conversation ${id}`);
+  await page.keyboard.press('Enter');
+  await tabTo(page, 'button#take-over');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => focused(page), { timeout: ANSWER_MS }).toBe('textarea#op-text');
+  const draft = 'Yes, until it ships: which size would you like';
+  await page.keyboard.type(draft);
+
+  // Archived by the route the console's own button calls, as another operator's tab would.
+  // The notice's live region is on the page, empty, before the archive: mark it to find it again.
+  await page.evaluate(() => document.querySelectorAll('#detail [role=status]').forEach((n) => ((n as HTMLElement).dataset.before = n.textContent!)));
+  await operatorAction(world, shop.page, 'archive');
+  await expect.poll(() => page.locator('#op-text').isDisabled(), { timeout: ANSWER_MS }).toBe(true);
+  await expect.poll(() => focused(page), { timeout: ANSWER_MS }).not.toBe('body');
+  expect(await focused(page)).toBe('p#ended');
+  const notice = page.locator('#ended');
+  expect(await notice.evaluate((n) => [n.getAttribute('role'), n.dataset.before])).toEqual(['status', '']);
+  expect(await notice.textContent()).toMatch(/archived elsewhere.*unsent reply is kept/);
+  expect(await page.locator('#status').textContent(), 'no out-of-date "You took over"').toBe('');
+  expect(await page.locator('#op-text').isDisabled()).toBe(true);
+  expect(await page.locator('#op-text').inputValue()).toBe(draft);
+  // The next polls leave both alone.
+  await polls(page, 2);
+  expect(await focused(page)).toBe('p#ended');
+  expect(await page.locator('#op-text').inputValue()).toBe(draft);
+  expect(await allAxeProblems(page), 'console, the notice shown').toEqual([]);
+
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.screenshot({ path: `${SCREENSHOTS}console-ended-375.png`, fullPage: true });
+  // Opening another conversation takes the notice away.
+  await tabTo(page, `button.conversation ${(await rowIds(page)).find((other) => other !== id)}`, 'Shift+Tab');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => notice.textContent(), { timeout: ANSWER_MS }).toBe('');
+  await context.close();
+  await shop.context.close();
 });
 
 it('axe finds nothing on the console and the inspector, and the shop ribbon is in a landmark', async () => {
