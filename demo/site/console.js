@@ -15,6 +15,8 @@ const $ = (id) => document.getElementById(id);
  * was archived meanwhile. `archiving`: the id this console is archiving itself (that is no news).
  */
 const state = { selected: null, threadKey: '', drawn: null, archiving: null };
+/** Unsent replies by conversation id: a draft stays with its customer when the operator opens another. */
+const drafts = new Map();
 
 const ROLE_LABEL = { user: 'Customer', bot: 'Juniper (AI)', operator: 'Operator' };
 
@@ -230,6 +232,8 @@ function focusDetail() {
 }
 
 async function select(id) {
+  if (state.selected !== null) drafts.set(state.selected, $('op-text').value);
+  $('op-text').value = drafts.get(id) ?? '';
   state.selected = id;
   state.threadKey = '';
   $('ended').textContent = ''; // it spoke of the conversation open before
@@ -268,9 +272,12 @@ $('reply').addEventListener('submit', async (event) => {
   event.preventDefault();
   const text = $('op-text').value.trim();
   if (!text) return;
+  const id = state.selected;
   $('op-text').value = '';
-  // Not sent (archived meanwhile, simulator away): the text goes back in the box, not lost.
-  if (!(await act('Reply sent: it reaches the widget as a signed message.added webhook.', '/messages', { text, name: operatorName() })) && !$('op-text').value) $('op-text').value = text;
+  if (await act('Reply sent: it reaches the widget as a signed message.added webhook.', '/messages', { text, name: operatorName() })) return;
+  // Not sent (archived meanwhile, simulator away): the text goes back to its conversation's box, not lost.
+  if (state.selected !== id) drafts.set(id, drafts.get(id) || text);
+  else if (!$('op-text').value) $('op-text').value = text;
 });
 
 $('op-text').addEventListener('keydown', (event) => {

@@ -179,6 +179,11 @@ it('a conversation archived elsewhere while the operator types a reply moves foc
   await tabTo(page, `button.conversation ${(await rowIds(page)).find((other) => other !== id)}`, 'Shift+Tab');
   await page.keyboard.press('Enter');
   await expect.poll(() => notice.textContent(), { timeout: ANSWER_MS }).toBe('');
+  // The draft stays with its customer: not in the other conversation's box, and back in its own.
+  expect(await page.locator('#op-text').inputValue()).toBe('');
+  await page.locator('#conversations button.conversation').filter({ hasText: `#${id} ·` }).focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.locator('#op-text').inputValue(), { timeout: ANSWER_MS }).toBe(draft);
   await context.close();
   await shop.context.close();
 });
