@@ -153,6 +153,8 @@ function renderDetail(data) {
   for (const control of document.querySelectorAll('#reply textarea, #reply button, .badges button')) control.disabled = !canReply;
   $('op-text').placeholder = canReply ? 'Type a reply to the customer…' : c.state === 'active' ? 'Take over the conversation to reply' : 'This conversation is archived';
   if (endedElsewhere) announceEnded(focused);
+  // Changed by someone else (another operator took it over): the conversation's heading keeps the place.
+  else if (lostFocus(focused) && state.archiving !== c.id) $('detail-title').focus();
 
   // Re-render the thread only when it changed, so reading position and open badges are kept.
   const last = data.messages[data.messages.length - 1];

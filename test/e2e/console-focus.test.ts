@@ -188,6 +188,20 @@ it('a conversation archived elsewhere while the operator types a reply moves foc
   await shop.context.close();
 });
 
+it('a conversation taken over elsewhere while focus is on Take over leaves focus on its heading', async () => {
+  const shop = await visitor('And shipping to Norway?');
+  const id = (await storedSessionId(world, shop.page))!;
+  const { context, page } = await openConsole();
+  await tabTo(page, `button.conversation ${id}`);
+  await page.keyboard.press('Enter');
+  await tabTo(page, 'button#take-over');
+  await operatorAction(world, shop.page, 'escalate'); // another operator's console
+  await expect.poll(() => page.locator('#take-over').isHidden(), { timeout: ANSWER_MS }).toBe(true);
+  await expect.poll(() => focused(page), { timeout: ANSWER_MS }).toBe('h2#detail-title');
+  await context.close();
+  await shop.context.close();
+});
+
 it('axe finds nothing on the console and the inspector, and the shop ribbon is in a landmark', async () => {
   const { context, page, rows } = await openConsole();
   expect(await allAxeProblems(page), 'console, nothing selected').toEqual([]);
