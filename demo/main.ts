@@ -27,6 +27,18 @@ export const DEMO_OPERATORS = {
   theo: { name: 'Theo Adeyemi', avatarUrl: '/demo/assets/operator-theo.svg' },
 };
 
+/**
+ * The shop's starter questions in each of the widget's languages (the widget shows the visitor's);
+ * the simulated agent knows each one's topic (demo/simulator/agent.ts).
+ */
+export const DEMO_STARTERS = {
+  en: 'Where is my order? | Which boot size should I pick? | Can I return a worn item?',
+  de: 'Wo ist meine Bestellung? | Welche Schuhgröße soll ich wählen? | Kann ich einen getragenen Artikel zurückgeben?',
+  fr: 'Où en est ma commande ? | Quelle pointure de chaussures choisir ? | Puis-je retourner un article déjà porté ?',
+  ar: 'أين طلبي؟ | ما مقاس الحذاء الذي عليّ اختياره؟ | هل يمكنني إرجاع منتج سبق ارتداؤه؟',
+  he: 'איפה ההזמנה שלי? | איזו מידת נעליים כדאי לי לבחור? | אפשר להחזיר פריט שכבר נלבש?',
+};
+
 export function withDemoDefaults(env: Record<string, string | undefined>): Record<string, string | undefined> {
   const demo: Record<string, string> = {
     DEMO: 'true',
@@ -38,7 +50,7 @@ export function withDemoDefaults(env: Record<string, string | undefined>): Recor
     // all week by default; SUPPORT_HOURS="Mon 00:00-00:01" (any window not now) shows the away state.
     OPERATOR_PROFILES: JSON.stringify(DEMO_OPERATORS),
     WIDGET_BOT_NAME: 'Juniper',
-    WIDGET_STARTERS: 'Where is my order? | Which boot size should I pick? | Can I return a worn item?',
+    WIDGET_STARTERS: JSON.stringify(DEMO_STARTERS),
     // The shop signs in its sample customers with identity tokens it mints itself (demo/routes.ts).
     IDENTITY_SECRET: randomBytes(32).toString('base64url'),
     // The simulated model gateway and the BFF share a key made up for this run.

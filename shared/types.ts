@@ -148,10 +148,11 @@ const STREAM_EVENTS = {
 export const STREAM_EVENT_NAMES = Object.keys(STREAM_EVENTS) as StreamEventName[];
 
 /**
- * Text an operator sets for every visitor (`WIDGET_TITLE`, `WIDGET_GREETING`): one string, or one
- * per two-letter language (`{"en": "Help", "de": "Hilfe"}`); the widget picks its language's.
+ * What an operator sets for every visitor (`WIDGET_TITLE`, `WIDGET_GREETING`, `WIDGET_STARTERS`): one
+ * value, or one per two-letter language (`{"en": "Help", "de": "Hilfe"}`); the widget picks its language's.
  */
-export type LocalizedText = string | Record<string, string>;
+export type Localized<T extends string | string[]> = T | Record<string, T>;
+export type LocalizedText = Localized<string>;
 
 /** Public widget settings from `GET /api/config`. */
 export interface PublicConfig {
@@ -169,8 +170,8 @@ export interface PublicConfig {
   /** WIDGET_BOT_NAME and WIDGET_BOT_AVATAR. */
   bot?: { name?: string; avatarUrl?: string };
   handoff?: HandoffConfig;
-  /** WIDGET_STARTERS: questions offered as buttons in an empty conversation. */
-  starters?: string[];
+  /** WIDGET_STARTERS: questions offered as buttons in an empty conversation; a list, or one per language like `title`. */
+  starters?: Localized<string[]>;
   /** CSAT: when the widget asks for a rating after the conversation is archived. */
   csat?: 'always' | 'after_operator' | 'off';
   /** CONSENT_TEXT: the contact form's consent checkbox, which must be ticked. */

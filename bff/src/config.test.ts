@@ -95,6 +95,23 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes the starters as a |-separated list or as JSON by language of such lists, checking each list', () => {
+    expect(loadConfig({ DEMO: 'true', WIDGET_STARTERS: 'Where is my order? | Sizes?|' }).widgetStarters).toEqual(['Where is my order?', 'Sizes?']);
+    const c = loadConfig({ DEMO: 'true', WIDGET_STARTERS: '{"en":"Where is my order? | Sizes?","de":"Wo ist meine Bestellung? | Größen?"}' });
+    const byLanguage = { en: ['Where is my order?', 'Sizes?'], de: ['Wo ist meine Bestellung?', 'Größen?'] };
+    expect(c.widgetStarters).toEqual(byLanguage);
+    expect(publicSettings(c).starters).toEqual(byLanguage);
+    const seven = ['1', '2', '3', '4', '5', '6', '7'].map((n) => `Frage ${n}`).join(' | ');
+    expect(problems({ DEMO: 'true', WIDGET_STARTERS: JSON.stringify({ en: 'Fine | Also fine', de: seven, fr: `${'x'.repeat(101)} | Court` }) })).toEqual([
+      'WIDGET_STARTERS (de) takes at most 6 questions of 100 characters each, separated by |',
+      'WIDGET_STARTERS (fr) takes at most 6 questions of 100 characters each, separated by |',
+    ]);
+    expect(problems({ DEMO: 'true', WIDGET_STARTERS: 'x'.repeat(101) })).toEqual(['WIDGET_STARTERS takes at most 6 questions of 100 characters each, separated by |']);
+    for (const bad of ['{"en":"Where is my order?"', '{}', '{"english":"Sizes?"}', '{"de":["Wo?","Größen?"]}']) {
+      expect(problems({ DEMO: 'true', WIDGET_STARTERS: bad }), bad).toEqual(['WIDGET_STARTERS must be text or a JSON object of two-letter language to text, like {"en":"Help","de":"Hilfe"}']);
+    }
+  });
+
   it('refuses a bot name or consent text longer than the widget shows, instead of cutting it', () => {
     expect(loadConfig({ DEMO: 'true', WIDGET_BOT_NAME: 'é'.repeat(100), CONSENT_TEXT: 'x'.repeat(500) })).toMatchObject({ widgetBotName: 'é'.repeat(100), consentText: 'x'.repeat(500) });
     expect(problems({ DEMO: 'true', WIDGET_BOT_NAME: 'x'.repeat(101), CONSENT_TEXT: 'x'.repeat(501) })).toEqual([

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_STARTERS } from '../main.js';
 import { SIZE_GUIDE_BYTES } from './badges.js';
 import { createSimulator, type Simulator } from './index.js';
 import { markdownToText } from './plain-text.js';
@@ -105,6 +106,18 @@ describe('scripted agent', () => {
       for (const mark of [/^## /m, /^\|---/m, /^ {3}- /m, /^> /m, /^```sh$/m]) expect(answer).toMatch(mark);
       // The console's preview of it is text, without the marks.
       expect(markdownToText(answer ?? '')).toMatch(/^Which boots for which trail\? Boot Weight [^|#`*>~]+$/);
+    }
+  });
+
+  it("answers the demo's starters on their topic in each of the widget's languages", async () => {
+    setup();
+    const locales = readdirSync(new URL('../../widget/src/locales/', import.meta.url)).map((f) => f.replace('.ts', ''));
+    expect(Object.keys(DEMO_STARTERS).sort()).toEqual(['en', ...locales].sort());
+    const topics = [/^Order `NO-48213`/m, /^Our boots run true to size/, /^Returns are free/];
+    for (const [lang, starters] of Object.entries(DEMO_STARTERS)) {
+      const questions = starters.split('|').map((q) => q.trim());
+      expect(questions, lang).toHaveLength(topics.length);
+      for (const [i, question] of questions.entries()) expect((await ask(question)).join('\n'), `${lang}: ${question}`).toMatch(topics[i]!);
     }
   });
 

@@ -60,7 +60,8 @@ const RULES: Rule[] = [
   { test: /\b(image|picture|photo|map)\b/i, reply: (ctx) => [...badge('image')(ctx), 'Want the route as a GPX file? Ask in store, we are happy to help.'] },
   { test: /\b(file|size guide)\b/i, reply: (ctx) => ['Here is our size guide:', ...badge('file')(ctx)] },
   {
-    test: /\b(order|tracking|track|parcel|package)\b/i,
+    // The demo's starters in its other languages (demo/main.ts) hit the same topics.
+    test: /\b(order|tracking|track|parcel|package)\b|bestell|\bcommande|طلب|הזמנ/i,
     reply: () => [
       'Let me check that for you… 🔎',
       'Order `NO-48213` left our warehouse yesterday with **TrailPost** and should arrive on **Thursday**. You can follow it on the [tracking page](https://nimbus-outdoor.example/track/NO-48213).',
@@ -73,7 +74,7 @@ const RULES: Rule[] = [
     ],
   },
   {
-    test: /\b(return|returns|refund|exchange)\b/i,
+    test: /\b(return|returns|refund|exchange)\b|zurückgeb|rückgabe|\bretour|rembours|إرجاع|להחזיר|החזר/i,
     reply: () => [
       'Returns are free within **60 days**:\n\n1. Open [your orders](https://nimbus-outdoor.example/account/orders)\n2. Choose _Return an item_\n3. Drop the parcel at any TrailPost point\n\nRefunds reach your card within 5 working days.',
     ],
@@ -83,7 +84,7 @@ const RULES: Rule[] = [
     reply: () => ['Shipping is **free over €75**, otherwise €4.90. Need it fast? _Express_ arrives the next working day for €9.90.'],
   },
   {
-    test: /\b(size|sizes|fit)\b/i,
+    test: /\b(size|sizes|fit)\b|größe|\bpointure|\btaille|مقاس|מידה|מידת/i,
     reply: () => [
       'Our boots run true to size; if you are between sizes, go half a size up for long descents. Type `file` for the full size guide.',
     ],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { localized, textDir } from './i18n.js';
 
-describe('localized: the operator’s title or greeting for a language', () => {
+describe('localized: the operator’s title, greeting or starters for a language', () => {
   const byLanguage = { en: 'Help', de: 'Hilfe' };
 
   it('a plain string is for every language', () => {
@@ -16,6 +16,13 @@ describe('localized: the operator’s title or greeting for a language', () => {
   it('a shipped language without an entry gets nothing, so the widget’s own string in that language', () => {
     expect(localized(byLanguage, 'fr')).toBeUndefined();
     expect(localized(undefined, 'en')).toBeUndefined();
+  });
+
+  it('picks a list (the starters) the same way: a plain list is for every language', () => {
+    expect(localized(['Sizes?'], 'de')).toEqual(['Sizes?']);
+    expect(localized({ en: ['Sizes?'], de: ['Größen?'] }, 'de')).toEqual(['Größen?']);
+    expect(localized({ en: ['Sizes?'], de: ['Größen?'] }, 'ja')).toEqual(['Sizes?']);
+    expect(localized({ en: ['Sizes?'] }, 'fr')).toBeUndefined();
   });
 });
 

@@ -4,7 +4,7 @@
  * filled in by `fill` (`{n}` of `tooBig` is in megabytes: the unit's name differs by language;
  * `{names}` of `notAdded` is a list of file names).
  */
-import type { LocalizedText } from '../../shared/types.js';
+import type { Localized } from '../../shared/types.js';
 
 const en = {
   open: 'Open chat',
@@ -159,12 +159,12 @@ export async function loadStrings(bff: string, lang: string): Promise<Partial<St
 }
 
 /**
- * The operator's text for `lang`: a plain string for everyone; of a per-language object the entry
- * for `lang`, else for the language the widget's strings are in (English where none ship), else
- * nothing, so the widget's own string in the visitor's language.
+ * The operator's text (or starters' list) for `lang`: a plain one for everyone; of a per-language
+ * object the entry for `lang`, else for the language the widget's strings are in (English where none
+ * ship), else nothing, so the widget's own string in the visitor's language.
  */
-export function localized(text: LocalizedText | undefined, lang: string): string | undefined {
-  if (typeof text !== 'object') return text;
+export function localized<T extends string | string[]>(text: Localized<T> | undefined, lang: string): T | undefined {
+  if (typeof text !== 'object' || Array.isArray(text)) return text as T | undefined;
   const stringsLang = SERVED_LOCALES.includes(lang) ? lang : 'en';
   return text[lang] ?? text[stringsLang];
 }

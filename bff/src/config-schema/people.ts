@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parseProfiles, safeUrl, type Profile } from '../people/authors.js';
 import { parseSupportHours, type SupportHours } from '../people/support-hours.js';
+import type { Localized } from '../../../shared/types.js';
 import type { Parser } from '../env-parser.js';
 import { setting } from './setting.js';
 
@@ -63,8 +64,9 @@ export const PEOPLE = {
     read: (p) => p.bool('PRECHAT_REQUIRED', false),
   }),
   widgetStarters: setting({
-    env: 'WIDGET_STARTERS', group, doc: 'questions offered as buttons in an empty conversation, separated by `|` (at most 6, 100 characters each)', default: 'none',
-    read: (p) => readStarters(p), public: (starters) => (starters.length ? { starters: [...starters] } : {}),
+    env: 'WIDGET_STARTERS', group, default: 'none',
+    doc: 'questions offered as buttons in an empty conversation, separated by `|` (at most 6, 100 characters each); or JSON by two-letter language of such lists (`{"en":"Where is my order? | Sizes?","de":"Wo ist meine Bestellung? | Größen?"}`), of which the widget takes its language\'s, like `WIDGET_TITLE`',
+    read: (p) => readStarters(p), public: (starters) => (Array.isArray(starters) ? (starters.length ? { starters: [...starters] } : {}) : { starters }),
   }),
 };
 
@@ -106,11 +108,16 @@ function parseOrReport(p: Parser, raw: string, zone: string): SupportHours | und
   }
 }
 
-function readStarters(p: Parser): string[] {
-  const raw = p.optional('WIDGET_STARTERS');
-  if (raw === undefined) return [];
+/** One list for everyone, or one per language (read like `WIDGET_TITLE`), each list checked on its own. */
+function readStarters(p: Parser): Localized<string[]> {
+  const text = p.localizedText('WIDGET_STARTERS');
+  if (typeof text !== 'object') return text === undefined ? [] : splitStarters(p, text, '');
+  return Object.fromEntries(Object.entries(text).map(([lang, list]) => [lang, splitStarters(p, list, ` (${lang})`)]));
+}
+
+function splitStarters(p: Parser, raw: string, which: string): string[] {
   const starters = raw.split('|').map((s) => s.trim()).filter(Boolean);
-  if (starters.length > 6 || starters.some((s) => s.length > 100)) p.report('WIDGET_STARTERS takes at most 6 questions of 100 characters each, separated by |');
+  if (starters.length > 6 || starters.some((s) => s.length > 100)) p.report(`WIDGET_STARTERS${which} takes at most 6 questions of 100 characters each, separated by |`);
   return starters.slice(0, 6).map((s) => s.slice(0, 100));
 }
 

@@ -26,7 +26,8 @@ export function renderConfigurationDoc(): string {
   ];
   for (const [group, title] of Object.entries(GROUPS)) {
     lines.push('', `## ${title}`, '', '| Variable | Meaning | Default |', '|---|---|---|');
-    for (const [, entry] of entriesOf(group)) lines.push(`| \`${entry.env}\` | ${meaning(entry)} | ${entry.default} |`);
+    // A pipe, even in a code span, would end the cell: escaped, as docs/api.md does.
+    for (const [, entry] of entriesOf(group)) lines.push(`| \`${entry.env}\` | ${meaning(entry).replaceAll('|', '\\|')} | ${entry.default} |`);
   }
   return `${lines.join('\n')}\n`;
 }

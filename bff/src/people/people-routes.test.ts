@@ -64,6 +64,11 @@ describe('GET /api/config: bot, handoff, starters', () => {
     expect(body.starters).toBeUndefined();
   });
 
+  it('sends starters given by language as an object of lists', async () => {
+    const body = await (await appWith({ WIDGET_STARTERS: '{"en":"Where is my order? | Returns","de":"Wo ist meine Bestellung?"}' }).app.request('/api/config')).json();
+    expect(body.starters).toEqual({ en: ['Where is my order?', 'Returns'], de: ['Wo ist meine Bestellung?'] });
+  });
+
   it('is always open without SUPPORT_HOURS', async () => {
     const body = await (await appWith({}).app.request('/api/config')).json();
     expect(body.handoff).toMatchObject({ open: true, offer: 'always' });

@@ -136,6 +136,35 @@ describe('starter questions', () => {
     expect(within(group).getAllByRole('button').map((b) => b.textContent)).toEqual(['Wo ist meine Bestellung?']);
   });
 
+  describe('given per language (WIDGET_STARTERS as JSON), picked like the title', () => {
+    const byLanguage = { en: ['Where is my order?', 'Which size?'], de: ['Wo ist meine Bestellung?', 'Welche Größe?'], fr: ['Où en est ma commande ?'] };
+    const shown = async (starters: object, locale: string, strings = pickStrings(de)) => {
+      await mountApp({}, { options: { locale }, strings }, { ...CONFIG, starters });
+      open();
+      return within(screen.getByRole('group', { name: strings.starters })).getAllByRole('button').map((b) => b.textContent);
+    };
+    const again = () => {
+      cleanup();
+      sessionStorage.clear();
+      localStorage.clear();
+    };
+
+    it("shows a German widget the German list, or the plain list when that's all there is", async () => {
+      expect(await shown(byLanguage, 'de-AT')).toEqual(['Wo ist meine Bestellung?', 'Welche Größe?']);
+      again();
+      expect(await shown(['Where is my order?'], 'de')).toEqual(['Where is my order?']);
+    });
+
+    it('falls back to the English list where the widget has no strings of the language, and shows none where it has', async () => {
+      expect(await shown(byLanguage, 'es', pickStrings())).toEqual(['Where is my order?', 'Which size?']);
+      again();
+      // A German widget is in German: as with the title, an operator who wrote no German list means none.
+      await mountApp({}, { options: { locale: 'de' }, strings: pickStrings(de) }, { ...CONFIG, starters: { en: byLanguage.en } });
+      open();
+      expect(screen.queryByRole('group', { name: 'Vorgeschlagene Fragen' })).toBeNull();
+    });
+  });
+
   it('shows none in a conversation with messages', async () => {
     await withHistory([{ id: '1', role: 'user', text: 'Hi' }]);
     expect(screen.queryByRole('group', { name: 'Suggested questions' })).toBeNull();

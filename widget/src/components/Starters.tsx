@@ -1,13 +1,17 @@
 /** Starter questions (docs/api.md "People"): buttons in an empty conversation; one click sends it. */
+import { langOf, localized } from '../i18n.js';
 import { asksPrechat } from '../prechat.js';
 import type { Ctx } from './ctx.js';
 
-/** `init({starters})` over `/api/config` `starters`; nothing once the conversation has a message or after it ended. */
+/**
+ * `init({starters})` over `/api/config` `starters` (of a per-language object, the visitor's list, as
+ * for the title); nothing once the conversation has a message or after it ended.
+ */
 export function Starters({ ctx }: { ctx: Ctx }) {
-  const { store, strings } = ctx;
-  const starters = (ctx.options.starters ?? store.config.value?.starters ?? []).map((s) => s.trim()).filter(Boolean);
+  const { store, strings, options } = ctx;
+  const starters = (options.starters ?? localized(store.config.value?.starters, langOf(options.locale)) ?? []).map((s) => s.trim()).filter(Boolean);
   // The pre-chat form comes first: a starter would send the first message past it.
-  if (!starters.length || store.convo.value === 'archived' || asksPrechat(store, ctx.options)) return null;
+  if (!starters.length || store.convo.value === 'archived' || asksPrechat(store, options)) return null;
   const ask = (e: MouseEvent, text: string) => {
     // The buttons go away with the question sent: focus must not fall to <body>, where Escape does nothing.
     // On touch screens the panel takes it, as focusing the text box would throw the keyboard over the answer.
