@@ -270,7 +270,7 @@ describe('conversation', () => {
       await mount(asked(20_000));
       fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
       expect(screen.getByRole('status', { name: 'Typing…' })).toBeTruthy();
-      await act(() => vi.advanceTimersByTimeAsync(10_500)); // 30 s after the question: nobody is typing any more
+      await act(async () => void (await vi.advanceTimersByTimeAsync(10_500))); // 30 s after the question: nobody is typing any more
       expect(screen.queryByRole('status', { name: 'Typing…' })).toBeNull();
 
       cleanup();
