@@ -32,6 +32,13 @@ describe('applyEvent', () => {
     expect(escalated.next.typing).toBe(false);
   });
 
+  it("message: a replayed user message already answered in the history shows no dots (a signed-in visitor's stream from the start)", () => {
+    const history: Conversation = { ...empty, messages: [{ ...user('h7', 'markdown'), src: 'h' }, { ...bot('h8'), src: 'h' }] };
+    const out = applyEvent(history, { event: 'message', data: user('u_1', 'markdown') }, false);
+    expect(out.next.messages.map((m) => m.id)).toEqual(['u_1', 'h8']); // the history's copy, merged
+    expect(out.next.typing).toBe(false);
+  });
+
   it('message: a streamed reply is new, unread and reported once its closing message comes', () => {
     const streaming = run([{ event: 'message_delta', data: { id: 'b_1', delta: 'Hel' } }]);
     const out = applyEvent(streaming, { event: 'message', data: bot('b_1', 'Hello') }, false);

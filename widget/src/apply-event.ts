@@ -54,9 +54,10 @@ export function applyEvent(state: Conversation, event: StreamEvent, seen: boolea
         next: {
           ...state,
           messages,
-          // A user message (from this tab or another) is waiting for the agent; nobody types for a
-          // person who has not answered yet, so no dots once a conversation is escalated.
-          typing: !answer && state.convo === 'active',
+          // A user message (from this tab or another) is waiting for the agent, unless an answer
+          // follows it already (a replay merged into the history's copy); nobody types for a person
+          // who has not answered yet, so no dots once a conversation is escalated.
+          typing: !answer && state.convo === 'active' && !messages.slice(messages.findIndex((x) => x.id === m.id) + 1).some((x) => x.role !== 'user'),
           notice: answer ? undefined : state.notice,
           unread: answer && !seen ? state.unread + 1 : state.unread,
         },
