@@ -81,6 +81,7 @@ span.avatar{display:grid;place-items:center;color:#fff;font-size:10px;font-weigh
 @keyframes late{from{visibility:hidden}to{visibility:visible}}
 .jump{position:sticky;bottom:6px;align-self:center;border:0;border-radius:99px;background:var(--a);color:var(--at);padding:6px 14px;font-size:13px;box-shadow:0 2px 8px rgba(0,0,0,.2)}
 .older{align-self:center;border:1px solid var(--bd);border-radius:99px;background:var(--bg);padding:4px 14px;font-size:13px}
+.older[aria-disabled=true]{opacity:.55;cursor:default}
 .buttons,.replies,.actions{display:flex;flex-direction:column;gap:6px}
 .replies{flex-flow:row wrap;justify-content:flex-end;align-self:flex-end}
 .btn{display:inline-flex;align-items:center;justify-content:center;min-height:36px;padding:6px 14px;border:1px solid var(--ac);border-radius:99px;background:var(--bg);color:var(--ac);font-size:14px;font-weight:550;text-decoration:none;text-align:center}

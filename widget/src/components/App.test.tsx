@@ -249,6 +249,35 @@ describe('conversation', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('"Load older messages" keeps focus while it loads, and leaves it on the log once the first page is in', async () => {
+    seedSession();
+    let release!: () => void;
+    const olderPage = new Promise<void>((r) => (release = r));
+    const { api } = await mount({
+      'GET /api/messages': async (call) => {
+        if (call.path.includes('offset=0')) return { body: { items: [{ id: '2', role: 'bot', text: 'Newer' }], hasMore: true } };
+        await olderPage;
+        return { body: { items: [{ id: '1', role: 'user', text: 'The very first question' }], hasMore: false } };
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+    const older = screen.getByRole('button', { name: 'Load older messages' });
+    older.focus();
+    fireEvent.click(older);
+    await act(flush);
+    expect(older.getAttribute('aria-disabled')).toBe('true');
+    expect(document.activeElement).toBe(older); // not disabled: a disabled button drops focus to <body>
+    fireEvent.click(older); // a second press while loading asks for nothing more
+    await act(async () => {
+      release();
+      await flush();
+    });
+    expect(api.to('GET', '/api/messages?limit=20&offset=1')).toHaveLength(1);
+    expect(screen.getByText('The very first question')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Load older messages' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('log'));
+  });
+
   it('says it again after a reload, until the next answer: the question left unanswered keeps its reason', async () => {
     seedSession();
     await mount(routes);

@@ -90,7 +90,14 @@ export function MessageList({ ctx }: { ctx: Ctx }) {
     >
       <div class="thread">
         {store.hasMore.value ? (
-          <button type="button" class="older" disabled={store.loadingOlder.value} onClick={store.loadOlder}>
+          // aria-disabled, not disabled, while loading: a disabled button loses focus. When the last page is in,
+          // the button goes and the log takes focus: the reader goes on reading upwards from there.
+          <button
+            type="button"
+            class="older"
+            aria-disabled={store.loadingOlder.value}
+            onClick={() => void store.loadOlder().then(() => !store.hasMore.value && ref.current?.focus({ preventScroll: true }))}
+          >
             {strings.older}
           </button>
         ) : (
