@@ -186,6 +186,7 @@ describe('the loader', () => {
     await page.route(chatFile, (route) => (refused++ === 0 ? route.abort() : route.continue()));
     await launcher(page).click(); // queues 'open', the fetch fails
     await expect.poll(() => launcher(page).getAttribute('aria-label')).toBe('Chat could not load. Try again');
+    expect(await launcher(page).getAttribute('lang')).toBe('en'); // the words it says now
     await launcher(page).click(); // tries again; the queued open still happens
     await composer(page).waitFor();
     expect(refused).toBe(2);

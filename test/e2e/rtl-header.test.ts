@@ -30,8 +30,12 @@ async function chatted(page: Page) {
 it('Arabic: the panel is right-to-left, times in the visitor’s own format', async () => {
   const phone = await openHostPage(world, { viewport: { width: 375, height: 740 }, locale: 'ar-EG' });
   const { page } = phone;
+  // Before the chat loads, the loader's launcher names its language, so a screen reader reads its label in Arabic.
+  expect(await launcher(page).getAttribute('lang')).toBe('ar');
   await chatted(page);
   expect(await panel(page).getByRole('textbox', { name: 'رسالة' }).count()).toBe(1);
+  // So does the chat: its strings are Arabic on an English page.
+  expect(await page.locator('[data-parley] .root').getAttribute('lang')).toBe('ar-EG');
   expect(await panel(page).getAttribute('aria-label')).toBeTruthy();
   expect(await panel(page).evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
   expect(await panel(page).getByRole('button', { name: 'إغلاق المحادثة' }).count()).toBe(1);

@@ -93,6 +93,7 @@ function start(script: HTMLScriptElement): void {
       if (launcher) {
         launcher.classList.add('failed');
         launcher.setAttribute('aria-label', 'Chat could not load. Try again');
+        launcher.lang = 'en';
       }
       frame?.remove();
       frame = undefined;
@@ -167,8 +168,10 @@ function start(script: HTMLScriptElement): void {
     launcher.type = 'button';
     launcher.className = position === 'left' ? 'launcher left' : 'launcher';
     const lang = String(option('locale') || d.locale || navigator.language || 'en').slice(0, 2).toLowerCase();
-    const label = (option('strings') as { open?: string } | undefined)?.open || __PARLEY_OPEN_LABELS__[lang] || __PARLEY_OPEN_LABELS__.en!;
-    launcher.setAttribute('aria-label', label);
+    const given = (option('strings') as { open?: string } | undefined)?.open;
+    launcher.setAttribute('aria-label', given || __PARLEY_OPEN_LABELS__[lang] || __PARLEY_OPEN_LABELS__.en!);
+    // A screen reader reads the label in its language (the page's own words: the page's language).
+    if (!given) launcher.lang = __PARLEY_OPEN_LABELS__[lang] ? lang : 'en';
     launcher.setAttribute('aria-expanded', 'false');
     const svgNs = 'http://www.w3.org/2000/svg';
     const svg = document.createElementNS(svgNs, 'svg');

@@ -56,6 +56,7 @@ export function App({ ctx }: { ctx: Ctx }) {
     <div
       ref={root}
       dir={ctx.dir}
+      lang={ctx.locale}
       class={`root ${ctx.inline ? 'inline' : 'float'} ${scheme}${left ? ' left' : ''}${open ? ' open' : ''}${store.prefs.expanded.value ? ' expanded' : ''}${options.launcher === false ? ' bare' : ''}`}
       style={{
         '--pa': theme?.accent,
