@@ -133,7 +133,6 @@ textarea::placeholder{color:var(--mu)}
 .primary[aria-disabled=true]{background:var(--bb);color:var(--mu);cursor:default}
 .team{margin:0;padding:6px 18px;font-size:13px;color:var(--mu);border-bottom:1px solid var(--bd)}
 .muted{margin:0;color:var(--mu);font-size:13px}
-.time:focus::after{content:" · " attr(title)}
 .feedback{display:flex;flex-wrap:wrap}
 .feedback [aria-pressed=true]{color:var(--ac);background:var(--bb)}
 .down svg{transform:scaleY(-1)}

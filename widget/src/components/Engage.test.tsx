@@ -30,10 +30,12 @@ describe('message times', () => {
     expect(times.map((t) => t.getAttribute('datetime'))).toEqual(items.map((m) => m.createdAt));
     // The answer shows when it came (another author); its next line within minutes does not; after a pause it does again.
     expect(times.map((t) => t.className)).toEqual(['time', 'time', 'sr-only', 'time', 'time']);
-    expect(times[0]!.tabIndex).toBe(0); // focus shows the full date
+    // Not a tab stop each (a long conversation would take dozens of presses to cross): a day other
+    // than today is in the time itself, the whole date in its title.
+    expect(times[0]!.hasAttribute('tabindex')).toBe(false);
     const full = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short' }).format(new Date(items[0]!.createdAt));
     expect(times[0]!.title).toBe(full);
-    expect(times[0]!.textContent).toBe(new Intl.DateTimeFormat('en-GB', { timeStyle: 'short' }).format(new Date(items[0]!.createdAt)));
+    expect(times[0]!.textContent).toBe(new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(items[0]!.createdAt)));
   });
 
   it('formats in the widget language', async () => {
@@ -42,6 +44,11 @@ describe('message times', () => {
     await mount({ 'GET /api/messages': { body: { items, hasMore: false } } }, { locale: 'de-DE' });
     open();
     expect(document.querySelector('time')!.title).toContain('Montag');
+    expect(document.querySelector('time')!.textContent).toMatch(/^23\.11\.2026, \d\d:01$/); // another day: its date too
+    // Today's time alone.
+    const now = new Date();
+    emit('message', { id: '3', role: 'bot', text: 'Noch da?', createdAt: now.toISOString() }, 1);
+    expect(document.querySelectorAll('time')[1]!.textContent).toBe(now.toLocaleTimeString('de-DE', { timeStyle: 'short' }));
   });
 });
 

@@ -25,7 +25,7 @@ export function MessageItem({ m, ctx, last, prev, votable, joined }: { m: ChatMe
   const named = first && who.kind !== 'user';
   const time = m.createdAt && (
     // dir="auto" isolates the time: "2:28 AM" in an English time stays so in a right-to-left panel, not "AM 2:28".
-    <time dir="auto" class={run ? 'time' : 'sr-only'} dateTime={m.createdAt} title={formatTime(m.createdAt, ctx.locale, true)} tabIndex={run ? 0 : undefined}>
+    <time dir="auto" class={run ? 'time' : 'sr-only'} dateTime={m.createdAt} title={formatTime(m.createdAt, ctx.locale, true)}>
       {formatTime(m.createdAt, ctx.locale)}
     </time>
   );
