@@ -97,7 +97,7 @@ a.card-title{color:inherit}
 .carousel{align-self:stretch;min-width:0}
 .track{display:flex;gap:10px;overflow-x:auto;scroll-snap-type:x mandatory;scroll-behavior:smooth;padding:2px 2px 8px;scrollbar-width:thin}
 .track>*{scroll-snap-align:start;flex:none;display:flex}
-.arrows{display:flex;gap:6px;justify-content:flex-end;align-items:center}.arrows .count{font-size:12px;color:var(--mu);margin-inline-end:auto}.arrows [aria-disabled=true]{opacity:.4;cursor:default}
+.arrows{display:flex;gap:6px;justify-content:flex-end;align-items:center}.arrows .count{font-size:12px;color:var(--mu);margin-inline-end:auto}.arrows [aria-disabled=true]{cursor:default}.arrows [aria-disabled=true] svg{opacity:.4}
 .arrows .icon{border:1px solid var(--bd);width:32px;height:32px}
 .list{list-style:none;margin:0;padding:0;width:100%}
 .list li{display:flex;gap:10px;padding:10px 12px;border-top:1px solid var(--bd)}

@@ -60,7 +60,8 @@ export function Carousel({ cards, label, ctx }: { cards: BadgeCard[]; label?: st
       </div>
       {cards.length > 1 && (
         <div class="arrows">
-          <span class="count">{fill(ctx.strings.slide, { i: localNumber(at + 1, ctx.locale), n: total })}</span>
+          {/* Said when it changes (the buttons, a swipe, Tab onto a card), so a screen reader hears where it is. */}
+          <span class="count" aria-live="polite">{fill(ctx.strings.slide, { i: localNumber(at + 1, ctx.locale), n: total })}</span>
           <button type="button" class="icon" aria-label={ctx.strings.prev} aria-disabled={at === 0} onClick={step(-1, at === 0)}>
             <Icon d={PREV} />
           </button>
