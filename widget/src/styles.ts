@@ -134,6 +134,7 @@ textarea::placeholder{color:var(--mu)}
 .team{margin:0;padding:6px 18px;font-size:13px;color:var(--mu);border-bottom:1px solid var(--bd)}
 .muted{margin:0;color:var(--mu);font-size:13px}
 .feedback{display:flex;flex-wrap:wrap}
+.feedback>p{align-self:center;padding-inline-start:8px}
 .feedback [aria-pressed=true]{color:var(--ac);background:var(--bb)}
 .down svg{transform:scaleY(-1)}
 .comment{display:flex;align-items:flex-end;gap:6px;width:100%}

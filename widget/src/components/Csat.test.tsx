@@ -27,6 +27,10 @@ describe('the CSAT question at the end of a conversation', () => {
     const radios = screen.getAllByRole('radio') as HTMLInputElement[];
     expect(radios.map((r) => r.labels?.[0]?.textContent)).toEqual(['1Very poor', '2Poor', '3Okay', '4Good', '5Excellent']);
     expect(screen.getByRole('button', { name: 'Send rating' }).getAttribute('aria-disabled')).toBe('true');
+    // Pressed without a score: nothing is sent, and the scale takes focus (its question is read out).
+    fireEvent.click(screen.getByRole('button', { name: 'Send rating' }));
+    expect(document.activeElement).toBe(radios[0]);
+    expect(radios[0]!.checked).toBe(false);
 
     fireEvent.click(radios[3]!);
     fireEvent.input(screen.getByRole('textbox', { name: 'Anything you would like to add? (optional)' }), { target: { value: '  Quick and kind  ' } });

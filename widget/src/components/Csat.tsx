@@ -30,7 +30,9 @@ export function Csat({ ctx }: { ctx: Ctx }) {
   const labels = strings.csatScale.split('|');
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (!score || phase === 'sending') return;
+    // No score yet: the scale takes focus, and its question is read out, rather than nothing happening.
+    if (!score) return (e.currentTarget as HTMLFormElement).querySelector('input')!.focus();
+    if (phase === 'sending') return;
     sentHere.current = true;
     setPhase('sending');
     try {
