@@ -298,7 +298,7 @@ describe('conversation', () => {
       const asked = (ago: number) => ({ 'GET /api/messages': { body: { items: [{ id: '1', role: 'user', text: 'Is it waterproof?', createdAt: new Date(Date.now() - ago).toISOString() }], hasMore: false } } });
       await mount(asked(20_000));
       fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
-      expect(screen.getByRole('status', { name: 'Typing…' })).toBeTruthy();
+      expect(screen.getByRole('status', { name: 'Typing…' }).textContent).toBe('Typing…'); // said as its content too
       await act(async () => void (await vi.advanceTimersByTimeAsync(10_500))); // 30 s after the question: nobody is typing any more
       expect(screen.queryByRole('status', { name: 'Typing…' })).toBeNull();
 

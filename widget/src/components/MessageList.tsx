@@ -108,7 +108,9 @@ export function MessageList({ ctx }: { ctx: Ctx }) {
           <MessageItem key={m.clientId || m.id} m={m} ctx={ctx} last={i === list.length - 1} votable={votable.has(m.id)} prev={list[i - 1] ?? hello} joined={joined.has(m.id)} />
         ))}
         {store.typing.value && (
+          // The words inside too: many screen readers announce a live region's content, not its label.
           <div class="typing" role="status" aria-label={strings.typing}>
+            <span class="sr-only">{strings.typing}</span>
             <i />
             <i />
             <i />
