@@ -59,9 +59,10 @@ describe('the demo\'s people', () => {
     }
   });
 
-  it("the shop offers three starters in each of the widget's languages and is open by default", async () => {
+  it("the shop greets and offers three starters in each of the widget's languages and is open by default", async () => {
     const config = (await call(bff.url, 'GET', '/api/config')).body;
     expect(Object.keys(config.starters).sort()).toEqual(['ar', 'de', 'en', 'fr', 'he']);
+    expect(Object.keys(config.greeting).sort()).toEqual(['ar', 'de', 'en', 'fr', 'he']);
     for (const list of Object.values(config.starters)) expect(list).toHaveLength(3);
     expect(config.starters.en).toEqual(['Where is my order?', 'Which boot size should I pick?', 'Can I return a worn item?']);
     expect(config.handoff).toMatchObject({ open: true, offer: 'always' });
