@@ -118,6 +118,8 @@ function renderMessage(m) {
     : m.hbo === 'user'
       ? el('p', { class: 'text' }, String(m.message)) // what the customer typed, exactly
       : el('div', { class: 'text md' }, markdownNodes(String(m.message)));
+  // Tables and code scroll sideways on a phone: focusable, so the keyboard can scroll them too.
+  for (const wide of body.querySelectorAll('pre, table')) wide.tabIndex = 0;
   return el('li', { class: `msg ${m.hbo}` },
     el('span', { class: 'who', text: `${who} · ${clock(m.createdAt)}` }),
     body);

@@ -210,6 +210,20 @@ it('axe finds nothing on the console and the inspector, and the shop ribbon is i
   await page.locator('#detail').waitFor();
   expect(await allAxeProblems(page), 'console, a conversation open').toEqual([]);
 
+  // An answer with a table and code, on a phone: they scroll sideways, and the keyboard can scroll them.
+  const shop = await openHostPage(world);
+  await launcher(shop.page).click();
+  await sendMessage(shop.page, 'markdown');
+  await panel(shop.page).locator('table').first().waitFor({ timeout: ANSWER_MS });
+  const id = (await storedSessionId(world, shop.page))!;
+  await page.setViewportSize({ width: 375, height: 740 });
+  await expect.poll(() => rowIds(page), { timeout: ANSWER_MS }).toContain(id);
+  await page.locator('#conversations button.conversation').filter({ hasText: `#${id} ·` }).focus();
+  await page.keyboard.press('Enter');
+  await page.locator('#thread .md table').first().waitFor({ timeout: ANSWER_MS });
+  expect(await allAxeProblems(page), 'console at 375 px, an answer with a table').toEqual([]);
+  await shop.context.close();
+
   await page.goto(`${world.bffOrigin}/inspector`);
   await page.getByText('live', { exact: true }).waitFor({ timeout: ANSWER_MS });
   await page.locator('#sent tr').first().waitFor({ timeout: ANSWER_MS });
