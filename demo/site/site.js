@@ -59,6 +59,8 @@ document.addEventListener('click', (event) => {
     showAccount('');
     parley('reset'); // logout: this browser forgets the conversation, in every tab
   }
+  // The pressed button is hidden now: focus goes to its counterpart, not to <body>.
+  document.querySelector(customer ? '#sign-out' : '[data-sign-in]').focus();
 });
 
 /** What a reload would show for the customer this browser remembers: their name and their chat. */

@@ -118,10 +118,14 @@ it("a tab's shop header follows a sign-in and a sign-out in another tab", async 
   const [one, two] = [await context.newPage(), await context.newPage()];
   for (const page of [one, two]) await page.goto(`${world.bffOrigin}/`);
   const account = (page: Page) => page.locator('#account');
-  await one.getByRole('button', { name: 'Ada', exact: true }).click();
+  // From the keyboard: the pressed button hides, and focus goes to its counterpart, not to <body>.
+  await one.getByRole('button', { name: 'Ada', exact: true }).focus();
+  await one.keyboard.press('Enter');
   await account(one).getByText('Signed in as Ada Lovelace').waitFor();
+  expect(await one.evaluate('document.activeElement.id')).toBe('sign-out');
   await account(two).getByText('Signed in as Ada Lovelace').waitFor({ timeout: 5000 });
-  await one.getByRole('button', { name: 'Log out' }).click();
+  await one.keyboard.press('Enter');
+  expect(await one.evaluate("document.activeElement.getAttribute('data-sign-in')")).toBe('ada');
   await expect.poll(() => account(two).getByRole('button', { name: 'Log out' }).isVisible(), { timeout: 5000 }).toBe(false);
   expect(await account(two).getByRole('button', { name: 'Ada', exact: true }).isVisible()).toBe(true);
   await context.close();
