@@ -16,5 +16,7 @@ describe('votableIds: the answers that get thumbs', () => {
     const list = [user('q1'), bot('a1'), user('q2'), bot('notice'), { id: 'op', role: 'operator', text: 'Hi' } as ChatMessage, user('q3'), bot('waiting')];
     expect([...votableIds(list, 'active')]).toEqual(['a1', 'waiting']);
     expect([...votableIds(list, 'escalated')]).toEqual(['a1']);
+    // The visitor writes again while waiting: the notice's turn closes, and it still takes no vote.
+    expect([...votableIds([user('q1'), bot('a1'), user('human'), bot('notice'), user('hello?')], 'escalated')]).toEqual(['a1']);
   });
 });
