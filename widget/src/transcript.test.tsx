@@ -54,6 +54,14 @@ describe('transcript', () => {
     expect(transcriptText(messages, { title: 'Chat' }, t, 'en', who, now)).toContain('Assistant: Pick one:\n[A] [B]\n\n');
   });
 
+  it('in a right-to-left language, starts every line with a right-to-left mark (a text editor lays it out as the widget did)', () => {
+    const messages: ChatMessage[] = [{ id: '1', role: 'user', text: 'Thanks Mara\nbye', createdAt: '2026-11-25T09:00:00.000Z' }];
+    const lines = transcriptText(messages, { title: 'متجر' }, t, 'ar-EG', who, now).split('\n');
+    expect(lines.filter((l) => l && !l.startsWith('\u200F'))).toEqual([]);
+    expect(lines.filter(Boolean)).toHaveLength(4); // title, date, the message's two lines
+    expect(transcriptText(messages, { title: 'Shop' }, t, 'en', who, now)).not.toContain('\u200F');
+  });
+
   it('names the file after the title and the date, without characters file systems refuse', () => {
     expect(transcriptName('Green Shop', now)).toBe('Green Shop 2026-11-25.txt');
     expect(transcriptName('A/B: "Help"?', now)).toBe('A-B- -Help- 2026-11-25.txt');

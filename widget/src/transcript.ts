@@ -8,7 +8,7 @@
 import type { ComponentChildren, VNode } from 'preact';
 import type { Badge, BadgeButton, BadgeCard, BadgeListItem } from '../../shared/types.js';
 import { firstOfOperators, joinedLine, type Who } from './authors.js';
-import type { Strings } from './i18n.js';
+import { pickDir, type Strings } from './i18n.js';
 import { markdown } from './markdown.js';
 import type { ChatMessage } from './messages.js';
 import { formatTime } from './time.js';
@@ -90,7 +90,10 @@ export function transcriptText(messages: readonly ChatMessage[], head: Transcrip
     const body = [m.role === 'user' ? m.text : plainText(m.text || '', t), m.badge && badgeText(m.badge)].filter(Boolean).join('\n');
     return `${line}${time}${author.name}: ${body}\n\n`;
   });
-  return `${head.title}\n${new Intl.DateTimeFormat(locale, { dateStyle: 'full' }).format(now)}\n\n${blocks.join('')}`;
+  const text = `${head.title}\n${new Intl.DateTimeFormat(locale, { dateStyle: 'full' }).format(now)}\n\n${blocks.join('')}`;
+  // A plain text file has no direction of its own: in a right-to-left language each line starts with a
+  // right-to-left mark, so a text editor lays out "[time] name: text" as the widget did, not shuffled.
+  return pickDir(locale) === 'rtl' ? text.replace(/^(?=.)/gm, '\u200F') : text;
 }
 
 /** Saves the transcript as a file, built in the browser. */
