@@ -70,7 +70,7 @@ function start(script: HTMLScriptElement): void {
   const scriptUrl = () =>
     (policy ??= w.trustedTypes?.createPolicy('parley', {
       createScriptURL: (url: string) => {
-        if (url !== chunkUrl) throw new TypeError('parley: only the chat script may load');
+        if (url !== chunkUrl) throw new TypeError('parley: not the chat script');
         return url;
       },
     }))?.createScriptURL(chunkUrl) ?? chunkUrl;
@@ -85,7 +85,6 @@ function start(script: HTMLScriptElement): void {
     el.integrity = __PARLEY_CHUNK_SRI__;
     el.crossOrigin = 'anonymous';
     if (script.nonce) el.nonce = script.nonce; // so 'strict-dynamic' and nonce CSPs trust it too
-    el.async = true;
     el.onerror = () => {
       el.remove();
       state = 'failed';
