@@ -27,6 +27,9 @@ describe('the CSAT question at the end of a conversation', () => {
     const radios = screen.getAllByRole('radio') as HTMLInputElement[];
     expect(radios.map((r) => r.labels?.[0]?.textContent)).toEqual(['1Very poor', '2Poor', '3Okay', '4Good', '5Excellent']);
     expect(screen.getByRole('button', { name: 'Send rating' }).getAttribute('aria-disabled')).toBe('true');
+    // One main action at a time: rating, then a new conversation.
+    const restart = () => screen.getByRole('button', { name: 'Start a new conversation' }).className;
+    expect(restart()).toBe('pill');
     // Pressed without a score: nothing is sent, and the scale takes focus (its question is read out).
     fireEvent.click(screen.getByRole('button', { name: 'Send rating' }));
     expect(document.activeElement).toBe(radios[0]);
@@ -39,6 +42,7 @@ describe('the CSAT question at the end of a conversation', () => {
     expect(api.to('POST', '/api/csat').map((c) => [c.body, c.auth])).toEqual([[{ score: 4, comment: 'Quick and kind' }, 'Bearer tok1']]);
     expect(question()).toBeNull();
     expect(document.activeElement?.textContent).toBe('Thank you for your rating!');
+    expect(restart()).toBe('primary');
     // A reload of this conversation does not ask again.
     expect(JSON.parse(localStorage.getItem(KEY)!).rated).toBe(4);
   });

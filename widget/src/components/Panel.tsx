@@ -134,6 +134,7 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
   const away = store.config.value?.handoff?.open === false;
   const ended = useRef<HTMLParagraphElement>(null);
   const prechat = convo !== 'archived' && asksPrechat(store, ctx.options);
+  const asksRating = convo === 'archived' && !store.gone.value && asksForRating(store.config.value?.csat, store.messages.value);
   // What had focus went away with this render (the text box when the conversation ended elsewhere
   // or the pre-chat form took its place, Stop when the answer finished, the list when a
   // conversation was opened): focus must not fall to <body>, where Escape does nothing. The ended
@@ -198,10 +199,11 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
             {/* The refused text waits in the box of the next conversation: said here, where the box is not. */}
             {store.failed.value && <> {strings.notSentKept}</>}
           </p>
-          {!store.gone.value && asksForRating(store.config.value?.csat, store.messages.value) && <Part name="Csat" ctx={ctx} props={{ ctx }} />}
+          {asksRating && <Part name="Csat" ctx={ctx} props={{ ctx }} />}
+          {/* One main action at a time: while the rating is asked, "Send rating" is it. */}
           <button
             type="button"
-            class="primary"
+            class={asksRating && !store.rating.value ? 'pill' : 'primary'}
             onClick={() => {
               store.restart();
               setTimeout(focusInput);
