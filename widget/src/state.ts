@@ -31,11 +31,12 @@ export function createState() {
   const escalating = signal(false);
   const config = signal<PublicConfig | undefined>(undefined);
   const draft = signal('');
+  const messages = signal<ChatMessage[]>([]);
   return {
     open: signal(false),
     /** Rendered inline (`<parley-chat>`): always on screen, so nothing is unread. */
     inline: signal(false),
-    messages: signal<ChatMessage[]>([]),
+    messages,
     /** An older page of history exists. */
     hasMore: signal(false),
     loadingOlder: signal(false),
@@ -102,6 +103,8 @@ export function createState() {
       if (!config.value?.features.escalation || offer === 'never' || escalating.value) return false;
       return convo.value === 'active' || (convo.value === 'none' && offer === 'always');
     }),
+    /** A person of the team has written in this handed-over conversation: notes on who answers and when give way to them. */
+    personHere: computed(() => convo.value === 'escalated' && messages.value.some((m) => m.role === 'operator')),
   };
 }
 

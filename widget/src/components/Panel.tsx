@@ -156,7 +156,7 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
           {strings.switched}
         </p>
       )}
-      {(convo === 'escalated' || (store.escalating.value && convo === 'active')) && (
+      {((convo === 'escalated' && !store.personHere.value) || (store.escalating.value && convo === 'active')) && (
         <p class="banner" role="status">
           {away ? strings.escalatedAway : strings.escalated}
         </p>

@@ -44,6 +44,17 @@ describe('the team line and the email form', () => {
     expect(emailBox()).toBeNull();
   });
 
+  it('gives way once a person has written: no reply time and no "a person will take it" above what they wrote', async () => {
+    await visitorWrote(OPEN);
+    act(() => FakeEventSource.last.emit('state', { state: 'escalated' }, 1));
+    expect(screen.getByText('A person from our team will take it from here.')).toBeTruthy();
+    expect(screen.getByText('The team usually replies within an hour.')).toBeTruthy();
+    act(() => FakeEventSource.last.emit('message', { id: 'o1', role: 'operator', text: 'Hi, Mara here.', author: { kind: 'operator', name: 'Mara' } }, 2));
+    expect(screen.getByText('Mara joined the conversation')).toBeTruthy();
+    expect(screen.queryByText('A person from our team will take it from here.')).toBeNull();
+    expect(screen.queryByText('The team usually replies within an hour.')).toBeNull();
+  });
+
   it('while away: says when it is back, tells an escalated visitor, and takes a valid address', async () => {
     const { api } = await visitorWrote(AWAY, { 'POST /api/contact': { status: 202, body: {} } });
     expect(screen.getByText(/^We're away right now\. Back .+\.$/)).toBeTruthy();
