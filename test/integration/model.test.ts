@@ -69,7 +69,7 @@ describe('model mode', () => {
     expect(res.body).toMatchObject({ mode: 'model', features: { escalation: false } });
     expect(JSON.stringify(res.body)).not.toContain(KEY);
     // The demo greets in every shipped language without suggesting badges a model cannot send.
-    expect(Object.keys(res.body.greeting)).toEqual(['en', 'de', 'fr']);
+    expect(Object.keys(res.body.greeting)).toEqual(['en', 'de', 'fr', 'ar', 'he']);
     for (const text of Object.values(res.body.greeting as Record<string, string>)) expect(text).not.toMatch(/carousel|buttons|card/i);
   });
 
