@@ -75,6 +75,17 @@ async function openConsole() {
   return { context, page, rows };
 }
 
+/** A new visitor's conversation, opened in a console from the keyboard, with focus on Take over. */
+async function onTakeOver(text: string) {
+  const shop = await visitor(text);
+  const id = (await storedSessionId(world, shop.page))!;
+  const { context, page } = await openConsole();
+  await tabTo(page, `button.conversation ${id}`);
+  await page.keyboard.press('Enter');
+  await tabTo(page, 'button#take-over');
+  return { shop, id, context, page };
+}
+
 beforeAll(async () => {
   world = await startWorld({ SIM_REPLY_DELAY_MS: '5' });
   older = await visitor('Where is my order?');
@@ -143,12 +154,7 @@ it('select, take over and archive with the keyboard each leave focus in the cons
 });
 
 it('a conversation archived elsewhere while the operator types a reply moves focus to a notice and keeps the draft', async () => {
-  const shop = await visitor('Can I still change my order?');
-  const id = (await storedSessionId(world, shop.page))!;
-  const { context, page } = await openConsole();
-  await tabTo(page, `button.conversation ${id}`);
-  await page.keyboard.press('Enter');
-  await tabTo(page, 'button#take-over');
+  const { shop, id, context, page } = await onTakeOver('Can I still change my order?');
   await page.keyboard.press('Enter');
   await expect.poll(() => focused(page), { timeout: ANSWER_MS }).toBe('textarea#op-text');
   const draft = 'Yes, until it ships: which size would you like';
@@ -189,12 +195,7 @@ it('a conversation archived elsewhere while the operator types a reply moves foc
 });
 
 it('a conversation taken over elsewhere while focus is on Take over leaves focus on its heading', async () => {
-  const shop = await visitor('And shipping to Norway?');
-  const id = (await storedSessionId(world, shop.page))!;
-  const { context, page } = await openConsole();
-  await tabTo(page, `button.conversation ${id}`);
-  await page.keyboard.press('Enter');
-  await tabTo(page, 'button#take-over');
+  const { shop, context, page } = await onTakeOver('And shipping to Norway?');
   await operatorAction(world, shop.page, 'escalate'); // another operator's console
   await expect.poll(() => page.locator('#take-over').isHidden(), { timeout: ANSWER_MS }).toBe(true);
   await expect.poll(() => focused(page), { timeout: ANSWER_MS }).toBe('h2#detail-title');
