@@ -217,8 +217,8 @@ describe('inline and dark', () => {
     }
     await expect.poll(() => userBubbles(page).count()).toBe(2);
     expect(await userBubbles(page).evaluateAll((els) => els.map((el) => getComputedStyle(el).direction))).toEqual(['ltr', 'rtl']);
-    // The agent's English answer too (the Arabic greeting above it reads right to left).
-    const answer = log(page).locator('.msg.bot .bubble').filter({ hasText: /[A-Za-z]/ }).last();
+    // The agent's English answer too (the Arabic greeting above it, with the shop's Latin names, reads right to left).
+    const answer = log(page).locator('.msg.bot .bubble').filter({ hasText: /[A-Za-z]/, hasNotText: /[\u0600-\u06FF]/ }).last();
     await answer.waitFor({ timeout: ANSWER_MS });
     expect(await answer.evaluate(direction)).toBe('ltr');
     await page.screenshot({ path: `${SCREENSHOTS}desktop-rtl.png` });
