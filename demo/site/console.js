@@ -154,9 +154,10 @@ function renderDetail(data) {
   const canReply = c.state === 'escalated';
   for (const control of document.querySelectorAll('#reply textarea, #reply button, .badges button')) control.disabled = !canReply;
   $('op-text').placeholder = canReply ? 'Type a reply to the customer…' : c.state === 'active' ? 'Take over the conversation to reply' : 'This conversation is archived';
-  if (endedElsewhere) announceEnded(focused);
-  // Changed by someone else (another operator took it over): the conversation's heading keeps the place.
-  else if (lostFocus(focused) && state.archiving !== c.id) $('detail-title').focus();
+  if (endedElsewhere) announceEnded();
+  // Focus was on a control this redraw disabled or hid (changed by someone else: archived, taken
+  // over): the notice when it was archived, else the conversation's heading, keeps the place.
+  if (lostFocus(focused) && state.archiving !== c.id) (endedElsewhere ? $('ended') : $('detail-title')).focus();
 
   // Re-render the thread only when it changed, so reading position and open badges are kept.
   const last = data.messages[data.messages.length - 1];
@@ -190,16 +191,13 @@ function lostFocus(control) {
 
 /**
  * The open conversation was archived by someone else (another operator, the customer, the API).
- * The notice says so (a live region, so it is read out), and takes focus when the reply controls
- * held it: disabled, they drop focus to <body> and a keyboard or screen reader user loses their
- * place. The draft stays in the disabled box, never cleared: nothing typed goes silently.
+ * The notice says so (a live region, so it is read out; renderDetail gives it focus when the reply
+ * controls held it). The draft stays in the disabled box, never cleared: nothing typed goes silently.
  */
-function announceEnded(focused) {
-  const notice = $('ended');
+function announceEnded() {
   const draft = $('op-text').value.trim() !== '';
-  notice.textContent = `This conversation was archived elsewhere, so it takes no more replies.${draft ? ' Your unsent reply is kept in the box below.' : ''}`;
+  $('ended').textContent = `This conversation was archived elsewhere, so it takes no more replies.${draft ? ' Your unsent reply is kept in the box below.' : ''}`;
   status(''); // a line such as "You took over" is out of date now
-  if (lostFocus(focused)) notice.focus();
 }
 
 /** Refreshes started, and the newest one whose list and detail are shown. */
