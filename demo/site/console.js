@@ -152,7 +152,10 @@ function renderDetail(data) {
   $('take-over').hidden = c.state !== 'active';
   $('archive').disabled = c.state === 'archived';
   const canReply = c.state === 'escalated';
-  for (const control of document.querySelectorAll('#reply textarea, #reply button, .badges button')) control.disabled = !canReply;
+  for (const control of document.querySelectorAll('#reply button, .badges button')) control.disabled = !canReply;
+  // Read-only, not disabled: a draft kept after the conversation left the operator stays selectable to copy.
+  $('op-text').readOnly = !canReply;
+  $('op-text').setAttribute('aria-disabled', String(!canReply));
   $('op-text').placeholder = canReply ? 'Type a reply to the customer…' : c.state === 'active' ? 'Take over the conversation to reply' : 'This conversation is archived';
   if (endedElsewhere) announceEnded();
   // Focus was on a control this redraw disabled or hid (changed by someone else: archived, taken
@@ -184,15 +187,15 @@ function renderDetail(data) {
   );
 }
 
-/** True when `control` had focus in the detail pane and a redraw just disabled or hid it. */
+/** True when `control` had focus in the detail pane and a redraw just disabled, hid or locked it. */
 function lostFocus(control) {
-  return control instanceof HTMLElement && $('detail').contains(control) && (control.disabled || control.hidden);
+  return control instanceof HTMLElement && $('detail').contains(control) && (control.disabled || control.hidden || control.readOnly);
 }
 
 /**
  * The open conversation was archived by someone else (another operator, the customer, the API).
  * The notice says so (a live region, so it is read out; renderDetail gives it focus when the reply
- * controls held it). The draft stays in the disabled box, never cleared: nothing typed goes silently.
+ * controls held it). The draft stays in the read-only box, never cleared: nothing typed goes silently.
  */
 function announceEnded() {
   const draft = $('op-text').value.trim() !== '';
@@ -229,7 +232,7 @@ async function refresh() {
 
 /** The reply box when the operator can write, else the conversation's heading (it names what opened). */
 function focusDetail() {
-  if (!$('op-text').disabled) $('op-text').focus();
+  if (!$('op-text').readOnly) $('op-text').focus();
   else $('detail-title').focus();
 }
 
@@ -273,7 +276,7 @@ $('op-name').addEventListener('change', () => localStorage.setItem(NAME_KEY, $('
 $('reply').addEventListener('submit', async (event) => {
   event.preventDefault();
   const text = $('op-text').value.trim();
-  if (!text) return;
+  if (!text || $('op-text').readOnly) return;
   const id = state.selected;
   $('op-text').value = '';
   if (await act('Reply sent: it reaches the widget as a signed message.added webhook.', '/messages', { text, name: operatorName() })) return;

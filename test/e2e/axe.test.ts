@@ -107,7 +107,7 @@ it('the operator console, with a conversation open', async () => {
   await page.locator('.pill.verified').first().waitFor({ timeout: ANSWER_MS });
   await checkAtEachWidth(page, 'console, nothing selected');
   await rows.filter({ has: page.locator('.pill.escalated') }).first().click();
-  await page.locator('#op-text:enabled').waitFor({ timeout: ANSWER_MS });
+  await page.locator('#op-text:read-write').waitFor({ timeout: ANSWER_MS });
   await page.getByText('Webhook deliveries of this conversation').click();
   await checkAtEachWidth(page, 'console, escalated conversation open');
 });

@@ -121,12 +121,13 @@ it('select, take over and archive with the keyboard each leave focus in the cons
   const { context, page, rows } = await openConsole();
   const id = (await rows.filter({ has: page.locator('.pill.active') }).first().locator('.when').textContent())!.match(/#(\d+)/)![1]!;
 
-  // Not escalated: the reply box is disabled, so the conversation's heading takes focus.
+  // Not escalated: the reply box is read-only, so the conversation's heading takes focus.
   await tabTo(page, `button.conversation ${id}`);
   await page.keyboard.press('Enter');
   await expect.poll(() => focused(page), { timeout: ANSWER_MS }).toBe('h2#detail-title');
   expect(await page.locator('#detail-title').textContent()).toContain(`#${id}`);
-  expect(await page.locator('#op-text').isDisabled()).toBe(true);
+  expect(await page.locator('#op-text').isEditable()).toBe(false);
+  expect(await page.locator('#op-text').getAttribute('aria-disabled')).toBe('true');
   await polls(page, 1);
   expect(await focused(page)).toBe('h2#detail-title');
 
@@ -164,19 +165,27 @@ it('a conversation archived elsewhere while the operator types a reply moves foc
   // The notice's live region is on the page, empty, before the archive: mark it to find it again.
   await page.evaluate(() => document.querySelectorAll('#detail [role=status]').forEach((n) => ((n as HTMLElement).dataset.before = n.textContent!)));
   await operatorAction(world, shop.page, 'archive');
-  await expect.poll(() => page.locator('#op-text').isDisabled(), { timeout: ANSWER_MS }).toBe(true);
+  await expect.poll(() => page.locator('#op-text').isEditable(), { timeout: ANSWER_MS }).toBe(false);
   await expect.poll(() => focused(page), { timeout: ANSWER_MS }).not.toBe('body');
   expect(await focused(page)).toBe('p#ended');
   const notice = page.locator('#ended');
   expect(await notice.evaluate((n) => [n.getAttribute('role'), n.dataset.before])).toEqual(['status', '']);
   expect(await notice.textContent()).toMatch(/archived elsewhere.*unsent reply is kept/);
   expect(await page.locator('#status').textContent(), 'no out-of-date "You took over"').toBe('');
-  expect(await page.locator('#op-text').isDisabled()).toBe(true);
+  expect(await page.locator('#op-text').isEditable()).toBe(false);
   expect(await page.locator('#op-text').inputValue()).toBe(draft);
   // The next polls leave both alone.
   await polls(page, 2);
   expect(await focused(page)).toBe('p#ended');
   expect(await page.locator('#op-text').inputValue()).toBe(draft);
+  // The kept draft can be reached and selected to copy, and Enter there sends nothing.
+  await tabTo(page, 'textarea#op-text');
+  await page.keyboard.press('Control+A');
+  expect(await page.locator('#op-text').evaluate((box: HTMLTextAreaElement) => box.value.slice(box.selectionStart, box.selectionEnd))).toBe(draft);
+  await page.keyboard.press('Enter');
+  expect(await page.locator('#op-text').inputValue()).toBe(draft);
+  expect(await page.locator('#status').textContent()).toBe('');
+  await page.locator('#ended').focus();
   expect(await allAxeProblems(page), 'console, the notice shown').toEqual([]);
 
   await page.setViewportSize({ width: 375, height: 740 });

@@ -57,7 +57,7 @@ it("the console's status line after a reply does not cover the reply box on a ph
   await operatorAction(world, shop.page, 'escalate');
   await row.click();
   const text = page.locator('#op-text');
-  await expect.poll(() => text.isEnabled(), { timeout: ANSWER_MS }).toBe(true);
+  await expect.poll(() => text.isEditable(), { timeout: ANSWER_MS }).toBe(true);
   await text.fill('Hi, Mara here.');
   const send = page.getByRole('button', { name: 'Send', exact: true });
   await send.click();
