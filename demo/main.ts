@@ -51,6 +51,8 @@ export function withDemoDefaults(env: Record<string, string | undefined>): Recor
     OPERATOR_PROFILES: JSON.stringify(DEMO_OPERATORS),
     WIDGET_BOT_NAME: 'Juniper',
     WIDGET_STARTERS: JSON.stringify(DEMO_STARTERS),
+    // The visitor's language reaches the simulated agent, which answers its topics in it.
+    LOCALE_VARIABLE: 'locale',
     // The shop signs in its sample customers with identity tokens it mints itself (demo/routes.ts).
     IDENTITY_SECRET: randomBytes(32).toString('base64url'),
     // The simulated model gateway and the BFF share a key made up for this run.

@@ -20,12 +20,17 @@ describe('request body schemas (docs/api.md codes)', () => {
     [MessageBody, { text: 42 }, ['text_invalid', '"text" must be a string']],
     [MessageBody, { text: ' \r\n ' }, ['text_invalid', '"text" must not be empty']],
     [MessageBody, { text: 'x'.repeat(4001) }, ['text_invalid', '"text" must be at most 4000 characters']],
-    [MessageBody, { text: 'hi', clientId: 'a b' }, ['invalid_request', '"clientId" must be a string of at most 64 characters']],
+    [MessageBody, { text: 'hi', clientId: 'a b' }, ['invalid_request', '"clientId" must be 1 to 64 letters, digits, _ or -']],
+    [MessageBody, { text: 'hi', clientId: 'c'.repeat(65) }, ['invalid_request', '"clientId" must be 1 to 64 letters, digits, _ or -']],
+    [SessionBody, { text: 'hi', locale: 'German' }, ['invalid_request', '"locale" must be a language tag like de or pt-BR']],
+    [SessionBody, { text: 'hi', locale: 'de_DE' }, ['invalid_request', '"locale" must be a language tag like de or pt-BR']],
+    [SessionBody, { text: 'hi', locale: `de-${'x'.repeat(40)}` }, ['invalid_request', '"locale" must be a language tag like de or pt-BR']],
+    [NewConversationBody, { text: 'hi', locale: 7 }, ['invalid_request', '"locale" must be a language tag like de or pt-BR']],
     [NewConversationBody, { identityToken: 't' }, ['text_invalid', '"text" must be a string']],
     [SessionBody, { text: 'hi', profileName: 'n'.repeat(101) }, ['invalid_request', '"profileName" must be a string of at most 100 characters']],
     [SessionBody, { text: 5 }, ['text_invalid', '"text" must be a string']],
-    [TokenBody, {}, ['invalid_request', '"refreshToken" must be a string of at most 4096 characters']],
-    [TokenBody, { refreshToken: 'r'.repeat(4097) }, ['invalid_request', '"refreshToken" must be a string of at most 4096 characters']],
+    [TokenBody, {}, ['invalid_request', '"refreshToken" must be a string']],
+    [TokenBody, { refreshToken: 'r'.repeat(4097) }, ['invalid_request', '"refreshToken" must be at most 4096 characters']],
     [ContactBody, {}, ['contact_invalid', '"email" must be an email address']],
     [ContactBody, { email: 'a\u0000<script>@b.co' }, ['contact_invalid', '"email" must be an email address']],
     [ContactBody, { email: 'ada@localhost' }, ['contact_invalid', '"email" must be an email address']],
@@ -43,6 +48,8 @@ describe('request body schemas (docs/api.md codes)', () => {
   it('gives the route typed, normalised values', () => {
     expect(check(MessageBody, { text: ' a\r\nb ', clientId: ' c-1 ', extra: true })).toEqual({ text: 'a\nb', clientId: 'c-1' });
     expect(check(SessionBody, { profileName: '', context: null })).toEqual({ identityToken: undefined, text: undefined, profileName: undefined, clientId: undefined, context: undefined });
+    expect(check(SessionBody, { text: 'hi', locale: 'zh-Hant-TW' })).toMatchObject({ locale: 'zh-Hant-TW' });
+    expect(check(NewConversationBody, { text: 'hi', locale: '' })).toMatchObject({ locale: undefined });
     expect(check(FeedbackBody, { messageId: 'm:1', value: 'up', comment: '  ' })).toEqual({ messageId: 'm:1', value: 'up', comment: undefined });
     expect(check(ContactBody, { email: " o'brien+chat@mail.example.co.uk ", name: ' Ada ' })).toEqual({ email: "o'brien+chat@mail.example.co.uk", name: 'Ada', consent: undefined });
   });
@@ -91,7 +98,7 @@ describe('multipart text parts', () => {
   it.each([
     [UploadFields, { note: 'x' }, ['invalid_request', 'Unknown form field "note"']],
     [UploadFields, { text: ' \r\n ' }, ['text_invalid', '"text" must not be empty']],
-    [UploadFields, { clientId: 'a b' }, ['invalid_request', '"clientId" must be a string of at most 64 characters']],
+    [UploadFields, { clientId: 'a b' }, ['invalid_request', '"clientId" must be 1 to 64 letters, digits, _ or -']],
     [FlowFields, { text: 'hi' }, ['invalid_request', 'Unknown form field "text"']],
     [FlowFields, { variables: '{nope' }, ['invalid_json', '"variables" must be a JSON object']],
     [FlowFields, { variables: '{"a": {"b": 1}}' }, ['invalid_request', 'Variable "a" must be a string (up to 10000 characters), a number or a boolean']],

@@ -37,9 +37,12 @@ export const Text = v.pipe(
   v.maxLength(TEXT_MAX_LENGTH, coded('text_invalid', `"text" must be at most ${TEXT_MAX_LENGTH} characters`)),
 );
 
-/** An optional short string (names, client ids): absent, null or '' is none; else trimmed, bounded, maybe a pattern. */
-export function optionalString(key: string, max: number, pattern?: RegExp) {
-  const message = `"${key}" must be a string of at most ${max} characters`;
+/**
+ * An optional short string (names, client ids): absent, null or '' is none; else trimmed, bounded,
+ * maybe a pattern, which `rule` then puts in words for the error.
+ */
+export function optionalString(key: string, max: number, pattern?: RegExp, rule?: string) {
+  const message = rule ? `"${key}" must be ${rule}` : `"${key}" must be a string of at most ${max} characters`;
   return v.pipe(
     anything(),
     v.check((x) => x === undefined || x === null || x === '' || (isString(x) && x.trim().length <= max && (!pattern || pattern.test(x.trim()))), message),
@@ -48,7 +51,16 @@ export function optionalString(key: string, max: number, pattern?: RegExp) {
 }
 
 export const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
-const ClientId = optionalString('clientId', 64, CLIENT_ID);
+const ClientId = optionalString('clientId', 64, CLIENT_ID, '1 to 64 letters, digits, _ or -');
+
+/** A BCP 47 language tag as browsers write them (`de`, `pt-BR`, `zh-Hant-TW`), at most 35 characters. */
+const LOCALE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,4}$/;
+/** The visitor's language, given to the agent when a conversation starts (`LOCALE_VARIABLE`): absent, null or '' is none. */
+const Locale = v.pipe(
+  anything(),
+  v.check((x) => x === undefined || x === null || x === '' || (isString(x) && x.length <= 35 && LOCALE.test(x)), '"locale" must be a language tag like de or pt-BR'),
+  v.transform((x) => (isString(x) && x !== '' ? x : undefined)),
+);
 
 /** POST /api/messages. */
 export const MessageBody = v.object({ text: Text, clientId: ClientId });
@@ -75,20 +87,26 @@ export const SessionBody = v.object({
   profileName: optionalString('profileName', 100),
   clientId: ClientId,
   context: optionalString('context', PROACTIVE_MAX_LENGTH),
+  locale: Locale,
   /** "Talk to a person" before the first message: the conversation goes to a person as it starts. */
   escalate: v.pipe(anything(), v.check((x) => x === undefined || typeof x === 'boolean', '"escalate" must be true or false'), v.transform((x) => x as boolean | undefined)),
 });
 
 /** POST /api/token. */
 export const TokenBody = v.object({
-  refreshToken: v.pipe(needed(), v.check((x) => isString(x) && x.length <= 4096, '"refreshToken" must be a string of at most 4096 characters'), v.transform((x) => x as string)),
+  refreshToken: v.pipe(
+    needed(),
+    v.check(isString, '"refreshToken" must be a string'),
+    v.check((x) => !isString(x) || x.length <= 4096, '"refreshToken" must be at most 4096 characters'),
+    v.transform((x) => x as string),
+  ),
 });
 
 /** POST /api/identify. */
 export const IdentifyBody = v.object({ identityToken: anything() });
 
 /** POST /api/conversations (a signed-in user's new conversation). */
-export const NewConversationBody = v.object({ identityToken: anything(), text: Text, clientId: ClientId });
+export const NewConversationBody = v.object({ identityToken: anything(), text: Text, clientId: ClientId, locale: Locale });
 
 const MESSAGE_ID = /^[A-Za-z0-9_:.-]{1,128}$/;
 

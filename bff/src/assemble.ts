@@ -67,7 +67,7 @@ export async function assemble(config: Readonly<Config>, options: AssembleOption
     config.chatMode === 'model'
       ? new HttpGateway({ baseUrl: config.gatewayBaseUrl ?? serviceBaseUrl, region: config.gatewayRegion, apiKey: config.gatewayApiKey, model: config.gatewayModel, policy, observer })
       : undefined;
-  const chat = gateway ? await modelChat(config, gateway, storage, logger) : agentChat(config, serviceBaseUrl, storage, writes, observer);
+  const chat = gateway ? await modelChat(config, gateway, storage, logger) : agentChat(config, serviceBaseUrl, storage, writes, observer, logger);
   const feedback = config.feedbackWebhookUrl
     ? new FeedbackWebhook({ url: config.feedbackWebhookUrl, secret: config.feedbackWebhookSecret!, concurrency: config.feedbackConcurrency, logger, observer })
     : undefined;
@@ -121,7 +121,7 @@ async function modelChat(config: Readonly<Config>, gateway: HttpGateway, storage
   return chat;
 }
 
-function agentChat(config: Readonly<Config>, baseUrl: string, storage: Storage, writes: AcceptedWrites, observer: Observer): ChatBackend {
+function agentChat(config: Readonly<Config>, baseUrl: string, storage: Storage, writes: AcceptedWrites, observer: Observer, logger: Logger): ChatBackend {
   const upstream = new HttpAgentUpstream({
     baseUrl,
     accessToken: config.upstreamAccessToken,
@@ -131,7 +131,13 @@ function agentChat(config: Readonly<Config>, baseUrl: string, storage: Storage, 
     policy: { retries: config.upstreamRetries, timeoutMs: config.upstreamTimeoutMs },
     observer,
   });
-  return new AgentChat(upstream, storage.store, { operatorEmail: config.escalationOperatorEmail, writes, authors: authorBookOf(config) });
+  return new AgentChat(upstream, storage.store, {
+    operatorEmail: config.escalationOperatorEmail,
+    writes,
+    authors: authorBookOf(config),
+    localeVariable: config.localeVariable,
+    logger,
+  });
 }
 
 async function openStorage(config: Readonly<Config>, logger: Logger): Promise<Storage> {

@@ -23,15 +23,31 @@ function setup(): void {
   });
 }
 
-/** Sends one message synchronously and returns the agent's reply strings. */
-async function ask(text: string): Promise<string[]> {
+/** Sends one message synchronously (into `session` when given) and returns the agent's reply strings. */
+async function ask(text: string, session?: string): Promise<string[]> {
+  return (await exchange(text, session)).replies;
+}
+
+async function exchange(text: string, session?: string): Promise<{ session: string; replies: string[] }> {
   const res = await sim.app.request('/v1/bots/b/messages/', {
     method: 'POST',
     headers: { authorization: 'Bearer t' },
-    body: JSON.stringify({ message: text }),
+    body: JSON.stringify({ message: text, ...(session && { session }) }),
   });
-  const body = (await res.json()) as { messages: { message: string }[] };
-  return body.messages.map((m) => m.message);
+  const body = (await res.json()) as { session: string; messages: { message: string }[] };
+  return { session: body.session, replies: body.messages.map((m) => m.message) };
+}
+
+/** A conversation whose `locale` user variable is set, as the demo's BFF sets it after the first send. */
+async function conversationIn(locale: string): Promise<string> {
+  const { session } = await exchange('hello');
+  const res = await sim.app.request(`/v1/conversations/${session}/user`, {
+    method: 'PATCH',
+    headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+    body: JSON.stringify({ locale }),
+  });
+  expect(res.status).toBeLessThan(300);
+  return session;
 }
 
 function badgesIn(replies: string[]): Record<string, unknown>[] {
@@ -119,6 +135,30 @@ describe('scripted agent', () => {
       expect(questions, lang).toHaveLength(topics.length);
       for (const [i, question] of questions.entries()) expect((await ask(question)).join('\n'), `${lang}: ${question}`).toMatch(topics[i]!);
     }
+  });
+
+  it("answers the starters, greetings and the hand-off in the visitor's language (the locale variable), English without one", async () => {
+    setup();
+    const topics: Record<string, RegExp[]> = {
+      de: [/^Die Bestellung `NO-48213`/m, /^Unsere Schuhe fallen normal aus/, /^Rücksendungen sind/],
+      fr: [/^La commande `NO-48213`/m, /^Nos chaussures taillent/, /^Les retours sont gratuits/],
+      ar: [/^غادر الطلب `NO-48213`/m, /^أحذيتنا مطابقة/, /^الإرجاع مجاني/],
+      he: [/^ההזמנה `NO-48213`/m, /^הנעליים שלנו/, /^החזרות בחינם/],
+    };
+    for (const [lang, expected] of Object.entries(topics)) {
+      const session = await conversationIn(lang === 'de' ? 'de-AT' : lang);
+      const questions = DEMO_STARTERS[lang as keyof typeof DEMO_STARTERS].split('|').map((q) => q.trim());
+      for (const [i, question] of questions.entries()) expect((await ask(question, session)).join('\n'), `${lang}: ${question}`).toMatch(expected[i]!);
+      expect((await ask('hello', session))[0], lang).not.toMatch(/^Hi/);
+      // The hand-off button in the widget's own words for "Talk to a person"; pressing it hands over.
+      const [offer] = await ask(lang === 'de' ? 'Kann ich mit einem Menschen sprechen?' : 'human', session);
+      const title = (JSON.parse(offer ?? '') as { buttons: { title: string }[] }).buttons[0]!.title;
+      const strings = (await import(`../../widget/src/locales/${lang}.ts`)) as Record<string, { human: string }>;
+      expect(title).toBe(Object.values(strings)[0]!.human);
+      expect(await ask(title, session)).toEqual([]);
+    }
+    // A language without answers here gets English.
+    expect((await ask('Where is my order?', await conversationIn('pt-BR'))).join('\n')).toMatch(/^Order `NO-48213`/m);
   });
 
   it('sometimes answers with two messages', async () => {

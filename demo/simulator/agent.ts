@@ -1,3 +1,4 @@
+import { agentWords, HANDOFF_REQUESTS, type AgentWords } from './agent-words.js';
 import { BADGE_KINDS, badgeJson, productNamed, type BadgeKind } from './badges.js';
 
 /** What the scripted agent needs besides the user's text. */
@@ -5,12 +6,14 @@ export interface AgentContext {
   /** Absolute origin for image and file URLs (the demo is offline, so it serves them itself). */
   origin: string;
   profileName?: string;
+  /** The visitor's language, from the user variable `locale` the BFF sets (LOCALE_VARIABLE); English when unset. */
+  locale?: unknown;
   /** Which spelling to use for this kind now; the engine alternates so every spelling shows up. */
   variant(kind: BadgeKind): number;
   random: () => number;
 }
 
-type Rule = { test: RegExp; reply: (ctx: AgentContext, text: string) => string[] };
+type Rule = { test: RegExp; reply: (ctx: AgentContext, text: string, words: AgentWords) => string[] };
 
 const badge = (kind: BadgeKind) => (ctx: AgentContext) => [badgeJson(kind, ctx.variant(kind), ctx.origin)];
 
@@ -20,18 +23,12 @@ const RULES: Rule[] = [
   {
     // The widget names uploaded files after a 📎 in the user's message; the upload flow answers about them.
     test: /📎/u,
-    reply: () => ['Thanks, I have your files. Give me a moment to look at them.'],
+    reply: (_ctx, _text, w) => [w.files],
   },
   {
-    test: /\b(human|agent|person|operator|someone real)\b/i,
+    test: /\b(human|agent|person|operator|someone real|mensch\w*|mitarbeiter\w*|humain|conseill\w+)\b|موظف|إنسان|נציג|אדם/i,
     // A button, like the one at the top of the chat: pressing it hands over (see isHandoffRequest).
-    reply: () => [
-      JSON.stringify({
-        type: 'buttons',
-        text: 'Of course. Press Talk to a person, here or at the top of the chat, and a Nimbus gear expert will join this conversation.',
-        buttons: [{ title: HANDOFF_REQUEST, payload: HANDOFF_REQUEST }],
-      }),
-    ],
+    reply: (_ctx, _text, w) => [JSON.stringify({ type: 'buttons', text: w.handoff, buttons: [{ title: w.handoffButton, payload: w.handoffButton }] })],
   },
   {
     test: /\bhelp\b/i,
@@ -61,37 +58,28 @@ const RULES: Rule[] = [
   { test: /\b(file|size guide)\b/i, reply: (ctx) => ['Here is our size guide:', ...badge('file')(ctx)] },
   {
     // The demo's starters in its other languages (demo/main.ts) hit the same topics.
-    test: /\b(order|tracking|track|parcel|package)\b|bestell|\bcommande|طلب|הזמנ/i,
-    reply: () => [
-      'Let me check that for you… 🔎',
-      'Order `NO-48213` left our warehouse yesterday with **TrailPost** and should arrive on **Thursday**. You can follow it on the [tracking page](https://nimbus-outdoor.example/track/NO-48213).',
-    ],
+    test: /\b(order|tracking|track|parcel|package)\b|bestell|sendung|paket|\bcommande|\bcolis|طلب|شحنت|הזמנ|חבילה/i,
+    reply: (_ctx, _text, w) => [...w.order],
   },
   {
-    test: /\b(hours|open|opening|closed)\b/i,
-    reply: () => [
-      'Our Boulder Basecamp store is open:\n\n- **Mon–Fri** 9:00–19:00\n- **Sat** 9:00–17:00\n- **Sun** _closed_ (we are out on the trail!)',
-    ],
+    test: /\b(hours|open|opening|closed)\b|öffnungszeit|geöffnet|\bhoraires?\b|\bouvert|ساعات|مفتوح|שעות|פתוח/i,
+    reply: (_ctx, _text, w) => [w.hours],
   },
   {
-    test: /\b(return|returns|refund|exchange)\b|zurückgeb|rückgabe|\bretour|rembours|إرجاع|להחזיר|החזר/i,
-    reply: () => [
-      'Returns are free within **60 days**:\n\n1. Open [your orders](https://nimbus-outdoor.example/account/orders)\n2. Choose _Return an item_\n3. Drop the parcel at any TrailPost point\n\nRefunds reach your card within 5 working days.',
-    ],
+    test: /\b(return|returns|refund|exchange)\b|zurückgeb|zurücksend|rückgabe|umtausch|\bretour|rembours|إرجاع|استرجاع|להחזיר|החזר/i,
+    reply: (_ctx, _text, w) => [w.returns],
   },
   {
-    test: /\b(shipping|delivery|deliver)\b/i,
-    reply: () => ['Shipping is **free over €75**, otherwise €4.90. Need it fast? _Express_ arrives the next working day for €9.90.'],
+    test: /\b(shipping|delivery|deliver)\b|versand|lieferung|livraison|\blivr|الشحن|التوصيل|משלוח/i,
+    reply: (_ctx, _text, w) => [w.shipping],
   },
   {
     test: /\b(size|sizes|fit)\b|größe|\bpointure|\btaille|مقاس|מידה|מידת/i,
-    reply: () => [
-      'Our boots run true to size; if you are between sizes, go half a size up for long descents. Type `file` for the full size guide.',
-    ],
+    reply: (_ctx, _text, w) => [w.sizes],
   },
   {
-    test: /\b(stock|available|availability)\b/i,
-    reply: () => ['Good news: it is **in stock** online and at Boulder Basecamp. Order before 15:00 and it ships today.'],
+    test: /\b(stock|available|availability)\b|lager|verfügbar|disponible|متوفر|במלאי/i,
+    reply: (_ctx, _text, w) => [w.stock],
   },
   {
     test: /\b(tent|jacket|boots?|pack|backpack|ridgeline|summit|trailhead|cirrus)\b/i,
@@ -101,13 +89,10 @@ const RULES: Rule[] = [
       return ['We have packs, shells, boots and tents for every trail. Type `carousel` to browse the bestsellers.'];
     },
   },
-  { test: /\b(thanks|thank you|cheers)\b/i, reply: () => ['You are welcome! Happy trails 🥾'] },
+  { test: /\b(thanks|thank you|cheers|danke|merci)\b|شكر|תודה/i, reply: (_ctx, _text, w) => [w.thanks] },
   {
-    test: /\b(hi|hello|hey|good (morning|afternoon|evening))\b/i,
-    reply: (ctx) => [
-      `Hi${ctx.profileName ? ` ${ctx.profileName}` : ''}! 👋 I am **Juniper**, the Nimbus Outdoor assistant.`,
-      'I can help with orders, returns, shipping and gear advice. Type `help` to see everything.',
-    ],
+    test: /\b(hi|hello|hey|good (morning|afternoon|evening)|hallo|guten (tag|morgen|abend)|bonjour|salut|bonsoir)\b|مرحب|السلام|שלום|היי/i,
+    reply: (ctx, _text, w) => w.hello(ctx.profileName),
   },
 ];
 
@@ -140,28 +125,22 @@ const FORMATTING = [
   '```',
 ].join('\n');
 
-const FALLBACKS = [
-  'Thanks for your message! I am a demo assistant, so I know a few things well: **orders**, **returns**, **shipping** and **opening hours**. Type `help` to see everything I can do.',
-  'Good question! I may not know that one yet. Try asking about an _order_, _returns_ or _shipping_, or type `buttons` for shortcuts.',
-  'I am not sure I got that. You can ask me about our gear (try `carousel`), or type `human` to reach our team.',
-];
-
-/** The agent's reply messages (one or two) to a user message; badges are JSON strings. */
+/** The agent's reply messages (one or two) to a user message, in the visitor's language where it has one; badges are JSON strings. */
 export function agentReply(text: string, ctx: AgentContext): string[] {
-  for (const rule of RULES) if (rule.test.test(text)) return rule.reply(ctx, text);
-  const i = Math.min(FALLBACKS.length - 1, Math.floor(ctx.random() * FALLBACKS.length));
-  return [FALLBACKS[i] ?? FALLBACKS[0] ?? ''];
+  const words = agentWords(ctx.locale);
+  for (const rule of RULES) if (rule.test.test(text)) return rule.reply(ctx, text, words);
+  const { fallbacks } = words;
+  return [fallbacks[Math.floor(ctx.random() * fallbacks.length)] ?? fallbacks[0]];
 }
 
-/** What the agent's hand-off button sends; the simulated agent then hands the conversation to a person. */
-const HANDOFF_REQUEST = 'Talk to a person';
-
-/** True for the hand-off button's message (or the same words typed), which escalates instead of a reply. */
+/** True for the hand-off button's message in any language (or the same words typed), which escalates instead of a reply. */
 export function isHandoffRequest(text: string): boolean {
-  return text.trim().toLowerCase() === HANDOFF_REQUEST.toLowerCase();
+  return HANDOFF_REQUESTS.includes(text.trim().toLowerCase());
 }
 
-/** The message sent right at escalation, before the operator picks up. */
-export const ESCALATION_NOTICE = 'Connecting you to a human. A member of our team will reply here shortly.';
+/** The message sent right at escalation, before the operator picks up, in the visitor's language. */
+export function escalationNotice(locale: unknown): string {
+  return agentWords(locale).escalation;
+}
 
 export { BADGE_KINDS };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { agentReply, ESCALATION_NOTICE, isHandoffRequest } from './agent.js';
+import { agentReply, escalationNotice, isHandoffRequest } from './agent.js';
 import { badgeJson, type BadgeKind } from './badges.js';
 import type { ConversationStore } from './conversations.js';
 import { SimError } from './errors.js';
@@ -29,6 +29,8 @@ export type OperatorInput = { name: string } & ({ text: string } | { badge: Badg
 
 /** The operator's user id in `message.added` events (the seed shows `userId` in one sample). */
 const OPERATOR_USER_ID = 7;
+/** The user variable holding the visitor's language: the demo's BFF sets it (LOCALE_VARIABLE, demo/main.ts). */
+export const LOCALE = 'locale';
 
 /** Who takes over when the console or the agent's own hand-off button escalates without naming anyone. */
 export const DEFAULT_OPERATOR_EMAIL = 'support@nimbus-outdoor.example';
@@ -91,7 +93,7 @@ export class SimulatorEngine {
     conversation.operatorEmail = operatorEmail;
     conversation.updatedAt = Date.now();
     this.emit(conversation, 'conversation.state_changed', { state: 'escalated', operatorEmail });
-    this.addAndEmit(conversation, ESCALATION_NOTICE, 'bot');
+    this.addAndEmit(conversation, escalationNotice(conversation.variables[LOCALE]), 'bot');
   }
 
   /** Closes the conversation; later sends get 409. Archiving twice emits one event. */
@@ -143,12 +145,17 @@ export class SimulatorEngine {
   }
 
   private scheduleReplies(conversation: Conversation, text: string): Promise<StoredMessage[]> {
-    const texts = agentReply(text, {
-      origin: this.o.origin,
-      profileName: conversation.profileName,
-      variant: (kind) => this.nextVariant(kind),
-      random: this.o.random,
-    });
+    // Written when the agent answers, not when the message came: as a real agent, it reads the
+    // variables set meanwhile (the BFF sets the visitor's language right after the first send).
+    let texts: string[] = [];
+    const write = () =>
+      agentReply(text, {
+        origin: this.o.origin,
+        profileName: conversation.profileName,
+        locale: conversation.variables[LOCALE],
+        variant: (kind) => this.nextVariant(kind),
+        random: this.o.random,
+      });
     const sent: StoredMessage[] = [];
     this.pendingReplies++;
     return new Promise((resolve) => {
@@ -157,6 +164,7 @@ export class SimulatorEngine {
         resolve(sent);
       };
       const step = (index: number): void => {
+        if (index === 0) texts = write();
         const next = texts[index];
         // Checked at send time: an escalation or archive meanwhile silences the agent.
         if (next === undefined || this.closed || conversation.state !== 'active') return finish();

@@ -211,13 +211,14 @@ describe('inline and dark', () => {
     expect(await box.evaluate(direction)).toBe('ltr');
     await box.fill('مرحبا');
     expect(await box.evaluate(direction)).toBe('rtl');
-    for (const text of ['Hello there.', 'مرحبا بكم']) {
+    // "help" gets the agent's English list of keywords, which stays English in every language.
+    for (const text of ['Need help here.', 'مرحبا بكم']) {
       await box.fill(text);
       await box.press('Enter');
     }
     await expect.poll(() => userBubbles(page).count()).toBe(2);
     expect(await userBubbles(page).evaluateAll((els) => els.map((el) => getComputedStyle(el).direction))).toEqual(['ltr', 'rtl']);
-    // The agent's English answer too (the Arabic greeting above it, with the shop's Latin names, reads right to left).
+    // The agent's English answer too (the Arabic greetings around it, with the shop's Latin names, read right to left).
     const answer = log(page).locator('.msg.bot .bubble').filter({ hasText: /[A-Za-z]/, hasNotText: /[\u0600-\u06FF]/ }).last();
     await answer.waitFor({ timeout: ANSWER_MS });
     expect(await answer.evaluate(direction)).toBe('ltr');
@@ -233,6 +234,9 @@ describe('inline and dark', () => {
     await launcher(page).click();
     await panel(page).getByRole('textbox', { name: 'Nachricht' }).waitFor();
     expect(await panel(page).getByRole('button', { name: 'Senden' }).count()).toBe(1);
+    // A German starter gets a German answer: the widget sends its language, the BFF gives it to the agent (LOCALE_VARIABLE).
+    await panel(page).getByRole('button', { name: 'Wo ist meine Bestellung?' }).click();
+    await log(page).getByText(/^Die Bestellung NO-48213 hat gestern unser Lager/).waitFor({ timeout: ANSWER_MS });
     expect(german.problems).toEqual([]);
     await german.context.close();
   });

@@ -133,6 +133,11 @@ declare const __PARLEY_LOCALES__: readonly string[];
 export const SERVED_LOCALES: readonly string[] = __PARLEY_LOCALES__;
 const RTL = /^(ar|he|fa|ur|yi|ps|dv|ku|sd|ug)\b/i;
 
+/** `locale`, else the browser's language, as a BCP 47 tag (`en_US`, a common slip, becomes `en-US`). */
+export function localeTag(locale: string | undefined): string {
+  return (locale || navigator.language || 'en').replace('_', '-');
+}
+
 /** The two-letter language of `locale`, else of the browser. */
 export function langOf(locale: string | undefined): string {
   return (locale || navigator.language || 'en').slice(0, 2).toLowerCase();

@@ -4,7 +4,7 @@
  */
 import { h, render } from 'preact';
 import { App } from './components/App.js';
-import { langOf, loadStrings, pickDir, pickStrings } from './i18n.js';
+import { langOf, loadStrings, localeTag, pickDir, pickStrings } from './i18n.js';
 import type { ParleyEventName, ParleyInstance, ParleyOptions } from './public-types.js';
 import { createStore } from './store.js';
 import { adoptStyles } from './styles.js';
@@ -26,7 +26,7 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
       }
     });
   };
-  const store = createStore(bff, emit, options.profileName, options.identityToken, options.sound);
+  const store = createStore(bff, emit, options.profileName, options.identityToken, options.sound, options.locale);
   const ctx = { store, strings: pickStrings(undefined, options.strings), dir: pickDir(options.locale, options.dir), options, inline: false, locale: 'en' };
   let host: HTMLElement | undefined;
   let root: ShadowRoot | undefined;
@@ -98,7 +98,7 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
       guard((table) => {
         ctx.strings = pickStrings(table, options.strings);
         // Times in the language of the strings; the browser's own variant of it (en-GB, de-AT) when it has one.
-        const browser = (options.locale || navigator.language || 'en').replace('_', '-'); // en_US is a common slip
+        const browser = localeTag(options.locale);
         ctx.locale = table || langOf(browser) === 'en' ? browser : 'en';
         stringsReady = true;
         mount(target);

@@ -1,9 +1,20 @@
 import { describe, expect, it, vi } from 'vitest';
+import { createStore } from './store.js';
 import { BFF, FakeEventSource, flush, KEY, mockFetch, PUBLIC_CONFIG, seedSession, sessionBody, stored, storeUnderTest } from '../test/support.js';
 
 const { start, events } = storeUnderTest();
 
 describe('sending', () => {
+  it("sends the page's locale (an en_US slip mended), else the browser's, with the conversation's first message", async () => {
+    const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'POST /api/session': { status: 201, body: sessionBody(1) } });
+    const s = createStore(BFF, () => {}, undefined, undefined, undefined, 'pt_BR');
+    void s.boot();
+    s.send('Olá');
+    await flush();
+    expect(api.to('POST', '/api/session')[0]!.body).toMatchObject({ text: 'Olá', locale: 'pt-BR' });
+    s.destroy();
+  });
+
   it('shows the message at once, starts the conversation with its clientId and reconciles the echo', async () => {
     const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'POST /api/session': { status: 201, body: sessionBody(1) } });
     const s = start();
@@ -12,7 +23,8 @@ describe('sending', () => {
     await flush();
 
     const [call] = api.to('POST', '/api/session');
-    expect(call!.body).toEqual({ text: 'Hello', clientId: s.messages.value[0]!.clientId });
+    // The browser's language goes along, for the agent to answer in (LOCALE_VARIABLE).
+    expect(call!.body).toEqual({ text: 'Hello', clientId: s.messages.value[0]!.clientId, locale: navigator.language });
     expect(stored()).toMatchObject({ sessionId: 's1', token: 'tok1', refreshToken: 'ref1' });
     expect(FakeEventSource.last.token).toBe('tok1');
     expect(s.typing.value).toBe(true);

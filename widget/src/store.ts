@@ -13,6 +13,7 @@ import { createConversation } from './conversation.js';
 import { sendRating } from './csat.js';
 import { createEngage } from './engage.js';
 import { serverCount } from './messages.js';
+import { localeTag } from './i18n.js';
 import { createOutbox } from './outbox.js';
 import { createPrechat } from './prechat.js';
 import { createPrefs } from './prefs.js';
@@ -28,7 +29,7 @@ export type { Emit };
 export type ReadonlyState = { readonly [K in keyof State]: State[K] extends ReadonlySignal<infer T> ? ReadonlySignal<T> : State[K] };
 
 /** Creates the store of one widget instance talking to `bff`. */
-export function createStore(bff: string, emit: Emit, profileName?: string, identity?: IdentitySource, sound?: boolean) {
+export function createStore(bff: string, emit: Emit, profileName?: string, identity?: IdentitySource, sound?: boolean, locale?: string) {
   const st = createState();
   const report = (e: unknown) => {
     const err = e instanceof ApiError ? e : new ApiError(0, 'internal_error', String(e));
@@ -78,7 +79,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     // "Talk to a person" before the first message: the conversation goes to a person as it starts,
     // so the agent is not asked to answer it first.
     const escalate = st.escalating.value;
-    const body = { text: item.text, clientId: item.clientId, ...(named ? { profileName: profile } : {}), ...(context ? { context } : {}), ...(escalate && { escalate }) };
+    // The visitor's language goes along, so the agent can answer in it (LOCALE_VARIABLE).
+    const body = { text: item.text, clientId: item.clientId, locale: localeTag(locale), ...(named ? { profileName: profile } : {}), ...(context ? { context } : {}), ...(escalate && { escalate }) };
     const r = await signedIn.start(body);
     auth.set(sessionOf(r));
     st.user.value = r.user;

@@ -7,6 +7,7 @@ import type { EventStore } from '../ports/event-store.js';
 import type { AgentUpstream, VariableValue } from '../ports/upstream.js';
 import { writeAccepted, type AcceptedWrites } from './accepted-writes.js';
 import type { AuthorBook } from '../people/authors.js';
+import type { Logger } from '../logger.js';
 
 export interface AgentChatOptions {
   /** Operator address for escalation; unset turns escalation off. */
@@ -16,6 +17,9 @@ export interface AgentChatOptions {
   now?: () => number;
   /** Names and pictures for history items (OPERATOR_PROFILES, the bot's). */
   authors?: AuthorBook;
+  /** The user variable a new conversation's `locale` goes to (LOCALE_VARIABLE); unset sends none. */
+  localeVariable?: string;
+  logger?: Logger;
 }
 
 /**
@@ -30,6 +34,8 @@ export class AgentChat implements ChatBackend {
   private readonly writes: AcceptedWrites | undefined;
   private readonly now: () => number;
   private readonly authors: AuthorBook | undefined;
+  private readonly localeVariable: string | undefined;
+  private readonly logger: Logger | undefined;
 
   constructor(
     private readonly upstream: AgentUpstream,
@@ -40,18 +46,35 @@ export class AgentChat implements ChatBackend {
     this.writes = options.writes;
     this.now = options.now ?? Date.now;
     this.authors = options.authors;
+    this.localeVariable = options.localeVariable;
+    this.logger = options.logger;
   }
 
   async startConversation(input: StartInput): Promise<{ conversationId: string; message: Message }> {
     const { session } = await this.upstream.send({ message: input.text, profileName: input.profileName });
     const conversationId = conversationKey(session);
     if (conversationId === undefined) throw new UpstreamError('upstream_error', 'The service returned an unusable session id');
+    if (input.locale !== undefined) await this.sendLocale(conversationId, input.locale);
     return { conversationId, message: await this.publishUserMessage(conversationId, input.text, input.clientId) };
   }
 
   async sendMessage(conversationId: string, input: SendMessageInput): Promise<Message> {
     await this.upstream.send({ message: input.text, session: conversationId, ...(input.profileName !== undefined && { profileName: input.profileName }) });
     return this.publishUserMessage(conversationId, input.text, input.clientId);
+  }
+
+  /**
+   * The visitor's language as a user variable, so the agent can answer in it. Sent before the
+   * answer is written (the agent takes seconds); a refusal is logged, never the visitor's problem:
+   * the message was sent, and the agent still reads the question's own language.
+   */
+  private async sendLocale(conversationId: string, locale: string): Promise<void> {
+    if (this.localeVariable === undefined) return;
+    try {
+      await this.upstream.setUserVariables(conversationId, { [this.localeVariable]: locale });
+    } catch (e) {
+      this.logger?.warn('the visitor\'s language was not set upstream', { conversationId, error: String(e) });
+    }
   }
 
   /** Nothing of its own runs on: replies arrive by webhook, and owed writes belong to the server. */

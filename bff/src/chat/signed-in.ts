@@ -10,6 +10,8 @@ import { titleFrom, type ConversationState } from '../ports/user-directory.js';
 export interface UserMessage {
   text: string;
   clientId?: string;
+  /** The visitor's language, for a conversation this message starts. */
+  locale?: string;
 }
 
 /** Verifies an identity token from a request body; `invalid_identity` when identity is not configured. */

@@ -39,6 +39,11 @@ export const SERVICE = {
     doc: 'variable names the browser (or, with identity, the identity token) may set; never `verifiedUserId`, `verifiedEmail`',
     read: (p) => readUserVariables(p), public: (userVariables) => ({ userVariables: [...userVariables] }),
   }),
+  localeVariable: setting({
+    env: 'LOCALE_VARIABLE', group, default: 'unset: not sent',
+    doc: 'the user variable that receives the visitor\'s language (a tag like `de` or `pt-BR`, the widget\'s `locale` or the browser\'s) when a conversation starts, so the agent can answer in it (agent mode)',
+    read: (p) => readLocaleVariable(p),
+  }),
   flowTokens: setting({
     env: 'FLOW_TOKENS', group, secret: true, default: 'empty',
     doc: '`name:token,name2:token2`: flows the widget may trigger (names of letters, digits, `_`, `-`); needs `UPSTREAM_BASE_URL`',
@@ -104,4 +109,12 @@ function readUserVariables(p: Parser): string[] {
     if (names.includes(name)) p.report(`USER_VARIABLES may not list ${name}: the BFF sets it for signed-in users`);
   }
   return names;
+}
+
+function readLocaleVariable(p: Parser): string | undefined {
+  const name = p.optional('LOCALE_VARIABLE');
+  if (name === undefined) return undefined;
+  if (!/^[A-Za-z0-9_]{1,64}$/.test(name)) p.report('LOCALE_VARIABLE must be a variable name of letters, digits and _, like locale');
+  else if ((VERIFIED_VARIABLES as readonly string[]).includes(name)) p.report(`LOCALE_VARIABLE may not be ${name}: the BFF sets it for signed-in users`);
+  return name;
 }

@@ -7,6 +7,8 @@ export interface StartInput {
   clientId?: string;
   /** The proactive message the visitor answered (`Parley('show', text)`), as context for the reply. */
   context?: string;
+  /** The visitor's language (a BCP 47 tag); agent mode sends it as the `LOCALE_VARIABLE` user variable. */
+  locale?: string;
 }
 
 export interface SendMessageInput {

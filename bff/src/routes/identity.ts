@@ -72,8 +72,8 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
     const identity = body.identityToken === undefined ? undefined : await verifyIdentity(deps, body.identityToken);
     if (identity && identity.userId !== user.id) throw new AuthError('invalid_identity', 'The identity token is of another user');
     if (identity) user = tokenUser(identity);
-    const { text, clientId } = body;
-    const conversationId = await startUserConversation(deps, user, { text, clientId });
+    const { text, clientId, locale } = body;
+    const conversationId = await startUserConversation(deps, user, { text, clientId, locale });
     if (identity) await applyVerifiedVariables(deps, conversationId, identity);
     return c.json(await userSession(deps, conversationId, c.req.header('origin'), user), 201);
   });

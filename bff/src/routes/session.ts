@@ -39,9 +39,9 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
     }
     if (config.identityRequired) throw new AuthError('identity_required', 'Sign in to chat');
 
-    const { text, profileName, clientId, context } = body;
+    const { text, profileName, clientId, context, locale } = body;
     if (text === undefined) throw bodyError(TEXT_MISSING);
-    const { conversationId } = await deps.chat.startConversation({ text, profileName, clientId, context });
+    const { conversationId } = await deps.chat.startConversation({ text, profileName, clientId, context, locale });
     const pair = await deps.tokens.issue(conversationId, origin);
     const response: SessionResponse = { sessionId: conversationId, ...pair, ...(await escalated(deps, conversationId, body.escalate)) };
     return c.json(response, 201);
@@ -61,12 +61,12 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
  */
 async function signedInSession(deps: AppDeps, body: v.InferOutput<typeof SessionBody>, origin: string | undefined): Promise<SessionResponse | UserTokenResponse> {
   const identity = await verifyIdentity(deps, body.identityToken);
-  const { text, clientId } = body;
+  const { text, clientId, locale } = body;
   const user = tokenUser(identity);
   const active = await deps.users.activeOf(user.id);
   if (active === undefined) {
     if (text === undefined) return { ...(await deps.tokens.issueUser(user, origin)), user: shownUser(user) };
-    const conversationId = await startUserConversation(deps, user, { text, clientId });
+    const conversationId = await startUserConversation(deps, user, { text, clientId, locale });
     const state = await escalated(deps, conversationId, body.escalate, user.id);
     await applyVerifiedVariables(deps, conversationId, identity);
     return { ...(await userSession(deps, conversationId, origin, user)), ...state };
