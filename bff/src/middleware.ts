@@ -102,6 +102,9 @@ export function widgetCors(deps: AppDeps): MiddlewareHandler<AppEnv> {
   };
 }
 
+/** A `Last-Event-ID` that a reconnect carries: the id of an event received, never 0. */
+const RECONNECT_ID = /^[1-9]\d{0,14}$/;
+
 /**
  * Verifies the bearer token and puts its claims on the context. Where `allowQuery` (the event
  * stream, which `EventSource` opens without headers): a single-use `?ticket=`, or for embeds from
@@ -119,7 +122,8 @@ export function requireSession(deps: Pick<AppDeps, 'tokens'>, options: { allowQu
     } else if (options.allowQuery) {
       const ticket = c.req.query('ticket');
       if (ticket) {
-        const reconnecting = !!(c.req.header('last-event-id') || c.req.query('lastEventId'));
+        // A reconnect resumes after an event it received: ids start at 1, so 0 or none asks for everything.
+        const reconnecting = RECONNECT_ID.test(c.req.header('last-event-id') ?? c.req.query('lastEventId') ?? '');
         c.set('session', await deps.tokens.redeemTicket(ticket, origin, reconnecting));
         return next();
       }

@@ -76,4 +76,33 @@ describe('a standard EventSource with a ticket URL', () => {
     const late = await fetch(`${server.url}/api/events?ticket=${ticket}`, { headers: { 'last-event-id': '1' } });
     expect(late.status).toBe(401);
   }, 30_000);
+
+  it('a ticket holds one stream at a time: a reconnect replaces the open one, and Last-Event-ID 0 is no reconnect', async () => {
+    const server = await boot();
+    const s = (await call(server.url, 'POST', '/api/session', { body: { text: 'hello' } })).body as { token: string };
+    const { ticket } = (await call(server.url, 'POST', '/api/events/ticket', { token: s.token })).body as { ticket: string };
+    const url = `${server.url}/api/events?ticket=${ticket}`;
+    const first = await fetch(url);
+    expect(first.status).toBe(200);
+    // "Resume after 0" would replay the whole conversation: that is a first connect, and the ticket is spent.
+    expect((await fetch(`${url}&lastEventId=0`)).status).toBe(401);
+    expect((await fetch(url, { headers: { 'last-event-id': '0' } })).status).toBe(401);
+    // A reconnect while the first is still open (copied from a log, or a client that missed the close) takes its place.
+    const second = await fetch(url, { headers: { 'last-event-id': '1' } });
+    expect(second.status).toBe(200);
+    const reader = first.body!.getReader();
+    const ended = async () => {
+      for (;;) if ((await reader.read()).done) return true;
+    };
+    expect(await Promise.race([ended(), new Promise((r) => setTimeout(() => r(false), 5_000))])).toBe(true);
+    const third = await fetch(`${url}&lastEventId=2`);
+    expect(third.status).toBe(200);
+    const secondReader = second.body!.getReader();
+    await expect(
+      (async () => {
+        for (;;) if ((await secondReader.read()).done) return 'closed';
+      })(),
+    ).resolves.toBe('closed');
+    await third.body!.cancel();
+  }, 30_000);
 });

@@ -23,6 +23,9 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
   const now = deps.now ?? Date.now;
   const caps = new StreamCaps(deps.config.maxStreamsPerConversation, deps.config.maxStreamsPerClient);
   const refused = (reason: 'conversation' | 'client') => deps.observer?.streamRefused?.(reason);
+  // The open stream of each ticket on this instance: a reconnect with the ticket replaces it, so a
+  // ticket (copied from a log, say) never holds a second stream beside the first.
+  const byTicket = new Map<string, SseSink>();
 
   // A ticket keeps the access token out of the stream's URL (and so out of proxy and CDN logs).
   app.post('/api/events/ticket', requireSession(deps), async (c) => c.json({ ticket: await deps.tokens.ticket(c.get('session')) }));
@@ -98,11 +101,17 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
       sink!.close();
     }, Math.max(0, expiresAt - now()));
     expiry.unref();
+    const { ticketId } = session;
+    if (ticketId !== undefined) {
+      byTicket.get(ticketId)?.close();
+      byTicket.set(ticketId, sink);
+    }
     deps.observer?.streamOpened?.();
     // A standard EventSource reconnects with the same ticket URL: keep the ticket live meanwhile.
     deps.tokens.streamOpened(session).catch((err: unknown) => deps.logger.warn('stream ticket not recorded', { error: String(err) }));
     sink.onClose(() => {
       clearTimeout(expiry);
+      if (ticketId !== undefined && byTicket.get(ticketId) === sink) byTicket.delete(ticketId);
       unsubscribe();
       release();
       deps.tokens.streamClosed(session).catch((err: unknown) => deps.logger.warn('stream ticket not recorded', { error: String(err) }));
