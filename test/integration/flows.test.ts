@@ -133,6 +133,21 @@ describe('POST /api/flows/:name', () => {
     const unknown = new FormData();
     unknown.set('sessionId', '1');
     expect((await post('/api/flows/lead', s.token, unknown)).status).toBe(400);
+    // Names Object has (constructor, __proto__ as text or a file) are unknown parts like any other: 400, never a 500.
+    for (const name of ['constructor', 'hasOwnProperty', '__proto__']) {
+      for (const value of ['x', new Blob(['x'])]) {
+        const inherited = new FormData();
+        inherited.set(name, value);
+        const res = await post('/api/flows/lead', s.token, inherited);
+        expect([name, res.status, res.body.error?.code]).toEqual([name, 400, 'invalid_request']);
+      }
+    }
+    const json = await fetch(`${base}/api/flows/lead`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+      body: '{"variables":{},"constructor":1}',
+    });
+    expect([json.status, ((await json.json()) as { error: { code: string } }).error.code]).toEqual([400, 'invalid_request']);
     expect(await jobs()).toHaveLength(before);
   });
 });

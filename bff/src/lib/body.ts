@@ -31,7 +31,8 @@ export function checkBody<S extends v.GenericSchema>(schema: S, value: unknown):
   let [issue] = result.issues;
   // A missing required field is checked as an absent value, so it gets the field's own message and code.
   const key = issue.path?.[0];
-  if (key?.origin === 'key' && 'entries' in schema) {
+  // Own fields only: a body key such as "constructor" must not find Object's.
+  if (key?.origin === 'key' && 'entries' in schema && Object.hasOwn(schema.entries as object, String(key.key))) {
     const field = (schema.entries as Record<string, v.GenericSchema>)[String(key.key)];
     const again = field && v.safeParse(field, undefined);
     if (again && !again.success) issue = again.issues[0];

@@ -103,7 +103,8 @@ async function readForm(c: Context<AppEnv>, deps: AppDeps, fields: typeof FlowFi
     throw new ValidationError('The form data could not be read');
   }
   const files: File[] = [];
-  const parts: Record<string, unknown> = {};
+  // No prototype: a part named "__proto__" is a field like any other (refused as unknown), not a prototype.
+  const parts: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of form.entries()) {
     if (name === 'files') {
       if (typeof value === 'string') throw new ValidationError('Each "files" part must be a file');
@@ -113,7 +114,7 @@ async function readForm(c: Context<AppEnv>, deps: AppDeps, fields: typeof FlowFi
       if (value.name.length > 255) throw new ValidationError('File names must be at most 255 characters');
       continue;
     }
-    if (name in fields.entries && (typeof value !== 'string' || Object.hasOwn(parts, name))) throw new ValidationError(`"${name}" must be sent once, as text`);
+    if (Object.hasOwn(fields.entries, name) && (typeof value !== 'string' || Object.hasOwn(parts, name))) throw new ValidationError(`"${name}" must be sent once, as text`);
     parts[name] = value;
   }
   // The text parts by the route's schema (shared/bodies.ts): unknown names, text, clientId, variables.
