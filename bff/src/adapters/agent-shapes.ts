@@ -125,7 +125,10 @@ const OPERATOR_NAME_KEYS = ['username', 'operatorName', 'operator_name', 'name']
 const STATE_KEYS = ['state', 'status', 'newState', 'new_state'];
 const BODY_STATE_KEYS = ['state'];
 
-const ROLES: Record<string, Role> = { bot: 'bot', agent: 'bot', assistant: 'bot', ai: 'bot', user: 'user', operator: 'operator', human: 'operator' };
+// No prototype: a role named "constructor" is unknown (a bot's), not Object's.
+const ROLES: Record<string, Role> = Object.assign(Object.create(null) as Record<string, Role>, {
+  bot: 'bot', agent: 'bot', assistant: 'bot', ai: 'bot', user: 'user', operator: 'operator', human: 'operator',
+});
 
 /**
  * One message in any of the shapes the service may use (webhook `data` or a history item):

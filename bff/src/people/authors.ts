@@ -20,7 +20,8 @@ export interface AuthorBook {
 export function authorOf(role: Role, username: string | undefined, book: AuthorBook | undefined): Author {
   if (role === 'user') return { kind: 'user' };
   if (role === 'bot') return book ? botOf(book) : ANY_BOT;
-  const profile = username === undefined ? undefined : book?.operators[username.toLowerCase()];
+  const key = username?.toLowerCase();
+  const profile = key !== undefined && book && Object.hasOwn(book.operators, key) ? book.operators[key] : undefined;
   const name = profile?.name ?? username;
   return { kind: 'operator', ...(name !== undefined && { name }), ...(profile?.avatarUrl !== undefined && { avatarUrl: profile.avatarUrl }) };
 }
