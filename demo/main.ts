@@ -39,9 +39,19 @@ export const DEMO_STARTERS = {
   he: 'איפה ההזמנה שלי? | איזו מידת נעליים כדאי לי לבחור? | אפשר להחזיר פריט שכבר נלבש?',
 };
 
+/**
+ * Where the demo listens. Its console and simulator have no sign-in, so a demo started because
+ * nothing was configured (`npm start` on a laptop) stays on this machine; one started on purpose
+ * (`DEMO=true`, as in the image, whose port is published) listens on every interface, as HOST's default.
+ */
+function demoHost(env: Record<string, string | undefined>): string {
+  return env.HOST ?? (env.DEMO === undefined ? '127.0.0.1' : '0.0.0.0');
+}
+
 export function withDemoDefaults(env: Record<string, string | undefined>): Record<string, string | undefined> {
   const demo: Record<string, string> = {
     DEMO: 'true',
+    HOST: demoHost(env),
     ESCALATION_OPERATOR_EMAIL: 'operator@nimbus-outdoor.example',
     WIDGET_TITLE: 'Nimbus Outdoor',
     WIDGET_GREETING: env.CHAT_MODE === 'model' ? MODEL_DEMO_GREETING : AGENT_DEMO_GREETING,
@@ -113,14 +123,18 @@ function demoExtension(config: Readonly<Config>): Extension {
  * What to open, for a person reading the terminal: the JSON log line says where the server
  * listens, this says which pages there are. Printed once the server answers.
  */
-export function demoPages(origin: string): string {
+export function demoPages(origin: string, host = '127.0.0.1'): string {
   const base = origin.replace(/\/+$/, '');
+  const open = host === '0.0.0.0' || host === '::' || host === '';
   return [
     '',
     'Parley demo is running. Open:',
     `  Shop (the chat in the corner)   ${base}/`,
     `  Operator console                ${base}/console`,
     `  Webhook inspector               ${base}/inspector`,
+    ...(open
+      ? [`It listens on every network interface (HOST=${host || '0.0.0.0'}): the console and the simulator have no sign-in,`, 'so anyone who can reach this port can read and write its conversations.']
+      : ['Only this machine can reach it; HOST=0.0.0.0 opens it to the network (the console has no sign-in).']),
     'Stop it with Ctrl+C.',
     '',
   ].join('\n');
@@ -131,7 +145,7 @@ export function runDemo(env: Record<string, string | undefined> = process.env): 
   return main(async () => {
     const running = await startDemo(env);
     // The pages' own origin (PUBLIC_ORIGIN's demo default): the simulator's images name it too.
-    process.stdout.write(`${demoPages(env.PUBLIC_ORIGIN ?? `http://localhost:${running.port}`)}\n`);
+    process.stdout.write(`${demoPages(env.PUBLIC_ORIGIN ?? `http://localhost:${running.port}`, demoHost(env))}\n`);
     return running;
   });
 }

@@ -10,7 +10,10 @@ const noSlash = (url: string | undefined) => url?.replace(/\/+$/, '');
 
 export const SERVICE = {
   port: setting({ env: 'PORT', group, doc: 'listen port (0–65535; 0 picks a free port)', default: '`8787`', example: '8787', read: (p) => p.int('PORT', 8787, 0, 65535) }),
-  host: setting({ env: 'HOST', group, doc: 'listen address', default: '`0.0.0.0`', example: '0.0.0.0', read: (p) => p.string('HOST', '0.0.0.0') }),
+  host: setting({
+    env: 'HOST', group, doc: 'listen address', default: '`0.0.0.0` (the demo `npm start` runs with nothing configured: `127.0.0.1`)', example: '0.0.0.0',
+    read: (p) => p.string('HOST', '0.0.0.0'),
+  }),
   upstreamBaseUrl: setting({
     env: 'UPSTREAM_BASE_URL', group, doc: '`{base_url}` of the service: agent messaging and flows', default: 'unset: demo mode, unless model-only',
     read: (p) => noSlash(p.url('UPSTREAM_BASE_URL')),

@@ -35,7 +35,7 @@ export const WIDGET = {
     read: (p) => p.optional('METRICS_TOKEN'),
   }),
   nodeEnv: setting({
-    env: 'NODE_ENV', group, doc: '`production`: nothing configured is refused instead of running the demo ([api.md, Operations](api.md#operations))', default: 'unset',
+    env: 'NODE_ENV', group, doc: '`production`: nothing configured is refused instead of running the demo ([api.md, Operations](api.md#operations)); the image sets it, and an empty value in an env file would unset it', default: 'unset (the image: `production`)', example: 'production',
     read: (p) => p.optional('NODE_ENV'),
   }),
   demoOn: setting({
