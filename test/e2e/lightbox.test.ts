@@ -53,4 +53,22 @@ describe.each([
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it("shows an image message's picture in the message, full width of its place, not only its caption", async () => {
+    const { page, context, problems } = await openHostPage(world, { viewport });
+    await launcher(page).click();
+    await composer(page).waitFor();
+    // The demo's trail map is an SVG with a viewBox and no width of its own: nothing to size it by but the message.
+    await sendMessage(page, 'image');
+    const picture = panel(page).locator('figure.image img');
+    await picture.waitFor({ timeout: 20_000 });
+    await picture.evaluate((img: HTMLImageElement) => img.decode().catch(() => {}));
+    const { width, height } = (await picture.boundingBox())!;
+    expect(width).toBeGreaterThanOrEqual(200);
+    expect(height).toBeGreaterThan(100);
+    expect(width).toBeLessThanOrEqual(viewport.width);
+    await page.screenshot({ path: `${SCREENSHOTS}image-message-${name}.png` });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });

@@ -22,7 +22,8 @@ export const CSS = `
 .dark{${DARK}}
 button{font:inherit;color:inherit;cursor:pointer;margin:0}
 :focus-visible{outline:2px solid var(--ac);outline-offset:2px}
-.header :focus-visible,.launcher:focus-visible{outline-color:var(--fg)}
+.header :focus-visible{outline-color:var(--at)}
+.launcher:focus-visible{outline-color:var(--fg)}
 svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round;flex:none}
 [dir=rtl] .file svg,[dir=rtl] .send svg,[dir=rtl] .arrows svg{transform:scaleX(-1)}
 .launcher,.panel,.proactive{position:fixed;z-index:2147483000;right:20px}
@@ -103,11 +104,11 @@ a.card-title{color:inherit}
 .list li{display:flex;gap:10px;padding:10px 12px;border-top:1px solid var(--bd)}
 .list li:first-child{border:0}
 .list img{width:48px;height:48px;border-radius:8px;object-fit:cover}
-.image{margin:0}
-.image img{display:block;max-width:100%;border-radius:14px;background:var(--bb)}
+.image{margin:0;width:280px;max-width:100%}
+.image img{display:block;width:100%;height:auto;border-radius:14px;background:var(--bb)}
 .image figcaption{font-size:12px;color:var(--mu);margin:4px 4px 0}
 .zoom{display:block;padding:0;border:0;background:none;cursor:zoom-in;border-radius:inherit;flex:none}
-.card .zoom{width:100%}
+.card .zoom,.image .zoom{width:100%}
 .file{display:flex;align-items:center;gap:10px;padding:10px 14px;color:var(--fg);text-decoration:none}
 .file svg{color:var(--ac);width:24px;height:24px}
 .file small{display:block;color:var(--mu)}

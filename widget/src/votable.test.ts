@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from './messages.js';
-import { votableIds } from './votable.js';
+import { votePlaces } from './votable.js';
+
+const votableIds = (list: readonly ChatMessage[], convo: 'active' | 'escalated') => votePlaces(list, convo).values();
 
 const bot = (id: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({ id, role: 'bot', text: id, ...extra });
 const user = (id: string): ChatMessage => ({ id, role: 'user', text: id });
@@ -10,6 +12,11 @@ describe('votableIds: the answers that get thumbs', () => {
   it('one per bot turn, its last answer: not the lead-ins, and never a file', () => {
     const list = [user('q1'), bot('lead'), bot('answer'), file('pdf'), user('q2'), bot('only')];
     expect([...votableIds(list, 'active')]).toEqual(['answer', 'only']);
+  });
+
+  it('shows the thumbs under the whole answer: after a file that follows the text, voting on the text', () => {
+    const list = [user('q1'), bot('lead'), bot('answer'), file('pdf'), user('q2'), bot('only'), user('q3'), bot('guide'), file('guide.pdf')];
+    expect([...votePlaces(list, 'active')]).toEqual([['pdf', 'answer'], ['only', 'only'], ['guide.pdf', 'guide']]);
   });
 
   it('none in a turn with an operator (the handoff notice), nor in the last turn while a person is awaited', () => {

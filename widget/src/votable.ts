@@ -3,29 +3,35 @@ import type { ChatMessage } from './messages.js';
 import type { Convo } from './state.js';
 
 /**
- * The ids of the messages that take a vote: in each bot turn (the messages between two of the
- * visitor's), the last bot message that is an answer, so not its lead-ins, and never a file.
+ * Where thumbs show, and for which answer: in each bot turn (the messages between two of the
+ * visitor's), the vote is on the last bot message that is an answer, so not its lead-ins and never
+ * a file, and it shows under the turn's last bot message, so under the whole answer when a file
+ * follows the text ("Here is our size guide:", then the file). Keys are where, values what.
  * A turn with an operator in it has none: its bot lines were the handoff notice, and a person
  * answers there. Nor has the last bot line while the conversation waits for a person (the notice
  * that one is coming), also after the visitor has written again.
  */
-export function votableIds(list: readonly ChatMessage[], convo: Convo): Set<string> {
-  const ids = new Set<string>();
+export function votePlaces(list: readonly ChatMessage[], convo: Convo): Map<string, string> {
+  const places = new Map<string, string>();
   let candidate: string | undefined;
+  let last: string | undefined;
   let operator = false;
   const close = () => {
-    if (candidate && !operator) ids.add(candidate);
-    candidate = undefined;
+    if (candidate && last && !operator) places.set(last, candidate);
+    candidate = last = undefined;
     operator = false;
   };
   let notice: string | undefined;
   for (const m of list) {
     if (m.role === 'user') close();
     else if (m.role === 'operator') operator = true;
-    else if (m.src !== 'l' && m.badge?.type !== 'file') notice = candidate = m.id;
+    else if (m.src !== 'l') {
+      last = m.id;
+      if (m.badge?.type !== 'file') notice = candidate = m.id;
+    }
   }
   close();
   // Waiting for a person: the last bot line is the notice that one is coming, even once the visitor has written again.
-  if (convo === 'escalated' && notice) ids.delete(notice);
-  return ids;
+  if (convo === 'escalated' && notice) for (const [at, id] of places) if (id === notice) places.delete(at);
+  return places;
 }

@@ -36,6 +36,12 @@ describe('thumbs', () => {
   it('a thumbs down opens a comment box with focus; Shift+Enter breaks the line, Enter sends, a short thanks follows', async () => {
     const { api, box } = await commenting();
     expect(box.getAttribute('rows')).toBe('3');
+    // Typed text takes its own direction (Latin in an Arabic panel), an empty box the panel's.
+    expect(box.getAttribute('dir') || '').toBe('');
+    fireEvent.input(box, { target: { value: 'Too short' } });
+    expect(box.getAttribute('dir')).toBe('auto');
+    fireEvent.input(box, { target: { value: '' } });
+    expect(box.getAttribute('dir') || '').toBe('');
     // The thanks' status region is there, empty, before the thanks: a region made already filled is not read out.
     const thanks = screen.getByRole('status');
     expect(thanks.textContent).toBe('');

@@ -36,7 +36,10 @@ describe('the CSAT question at the end of a conversation', () => {
     expect(radios[0]!.checked).toBe(false);
 
     fireEvent.click(radios[3]!);
-    fireEvent.input(screen.getByRole('textbox', { name: 'Anything you would like to add? (optional)' }), { target: { value: '  Quick and kind  ' } });
+    const comment = screen.getByRole('textbox', { name: 'Anything you would like to add? (optional)' });
+    expect(comment.hasAttribute('dir'), 'empty: the panel\'s direction').toBe(false);
+    fireEvent.input(comment, { target: { value: '  Quick and kind  ' } });
+    expect(comment.getAttribute('dir'), 'typed: its own direction, as in an Arabic panel').toBe('auto');
     fireEvent.click(screen.getByRole('button', { name: 'Send rating' }));
     await act(flush);
     expect(api.to('POST', '/api/csat').map((c) => [c.body, c.auth])).toEqual([[{ score: 4, comment: 'Quick and kind' }, 'Bearer tok1']]);

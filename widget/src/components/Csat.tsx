@@ -62,7 +62,7 @@ export function Csat({ ctx }: { ctx: Ctx }) {
       {score > 0 && (
         <label class="csat-comment">
           {strings.csatComment}
-          <textarea rows={2} maxLength={FEEDBACK_COMMENT_MAX_LENGTH} value={comment} onInput={(e) => setComment(e.currentTarget.value)} />
+          <textarea dir={comment ? 'auto' : undefined} rows={2} maxLength={FEEDBACK_COMMENT_MAX_LENGTH} value={comment} onInput={(e) => setComment(e.currentTarget.value)} />
         </label>
       )}
       {phase === 'failed' && (

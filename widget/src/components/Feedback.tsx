@@ -54,6 +54,8 @@ export function Feedback({ ctx, id }: { ctx: Ctx; id: string }) {
             aria-label={strings.comment}
             placeholder={strings.comment}
             maxLength={1000}
+            // Typed text in its own direction (Latin in an Arabic panel); empty, the panel's.
+            onInput={(e) => (e.currentTarget.dir = e.currentTarget.value ? 'auto' : '')}
             onKeyDown={(e) => {
               // As in the composer: Enter sends, Shift+Enter breaks the line.
               if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {

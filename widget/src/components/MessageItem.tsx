@@ -16,7 +16,7 @@ import { Feedback } from './Feedback.js';
  * the others say it to screen readers. The first of a group names its author; `joined` puts the
  * "joined the conversation" line before an operator's first message.
  */
-export function MessageItem({ m, ctx, last, prev, votable, joined }: { m: ChatMessage; ctx: Ctx; last: boolean; prev?: ChatMessage; votable?: boolean; joined?: boolean }) {
+export function MessageItem({ m, ctx, last, prev, vote, joined }: { m: ChatMessage; ctx: Ctx; last: boolean; prev?: ChatMessage; vote?: string; joined?: boolean }) {
   const { strings } = ctx;
   const author = whoOf(ctx);
   const who = author(m);
@@ -48,7 +48,8 @@ export function MessageItem({ m, ctx, last, prev, votable, joined }: { m: ChatMe
         {m.pending === 'queued' && <div class="status">{strings.queued}</div>}
         {m.pending === 'uncertain' && <div class="status">{strings.uncertain}</div>}
         {m.stopped && <div class="status">{strings.stopped}</div>}
-        {votable && !m.streaming && <Feedback ctx={ctx} id={m.id} />}
+        {/* Thumbs for the turn's answer (`vote`), under its last message (votable.ts). */}
+        {vote && !m.streaming && <Feedback ctx={ctx} id={vote} />}
       </div>
     </>
   );

@@ -6,7 +6,7 @@ import type { ChatMessage } from '../messages.js';
 import { whoOf } from './Author.js';
 import type { Ctx } from './ctx.js';
 import { MessageItem } from './MessageItem.js';
-import { votableIds } from '../votable.js';
+import { votePlaces } from '../votable.js';
 import { Starters } from './Starters.js';
 
 /** The bot's first line: a proactive message (`Parley('show', text)`) in place of the greeting. Also the transcript's. */
@@ -21,7 +21,7 @@ export const greetingOf = ({ store, options, strings }: Ctx): string | undefined
 export function MessageList({ ctx }: { ctx: Ctx }) {
   const { store, strings } = ctx;
   const list = store.messages.value;
-  const votable = votableIds(list, store.convo.value);
+  const votes = votePlaces(list, store.convo.value);
   const ref = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const lastTop = useRef(0);
@@ -105,7 +105,7 @@ export function MessageList({ ctx }: { ctx: Ctx }) {
         )}
         {list.length === 0 && <Starters ctx={ctx} />}
         {list.map((m, i) => (
-          <MessageItem key={m.clientId || m.id} m={m} ctx={ctx} last={i === list.length - 1} votable={votable.has(m.id)} prev={list[i - 1] ?? hello} joined={joined.has(m.id)} />
+          <MessageItem key={m.clientId || m.id} m={m} ctx={ctx} last={i === list.length - 1} vote={votes.get(m.id)} prev={list[i - 1] ?? hello} joined={joined.has(m.id)} />
         ))}
         {store.typing.value && (
           // The words inside too: many screen readers announce a live region's content, not its label.

@@ -53,6 +53,9 @@ describe('the team line and the email form', () => {
     expect(screen.getByText('Mara joined the conversation')).toBeTruthy();
     expect(screen.queryByText('A person from our team will take it from here.')).toBeNull();
     expect(screen.queryByText('The team usually replies within an hour.')).toBeNull();
+    // Ended by the operator: no promise of a reply comes back above "This conversation has ended".
+    act(() => FakeEventSource.last.emit('archived', {}, 3));
+    expect(screen.queryByText('The team usually replies within an hour.')).toBeNull();
   });
 
   it('while away: says when it is back, tells an escalated visitor, and takes a valid address', async () => {

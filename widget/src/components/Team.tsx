@@ -1,6 +1,6 @@
 /**
  * The people behind the chat (docs/api.md "People"): a line saying how soon the team answers while
- * it is there, or when it is back while it is away, until a person has written in the conversation; and when to ask, while it is away, for an
+ * it is there, or when it is back while it is away, until a person has written in the conversation or it ended; and when to ask, while it is away, for an
  * address (ContactForm.tsx).
  */
 import { formatOpening, replyKey } from '../hours.js';
@@ -13,7 +13,8 @@ export function TeamLine({ ctx }: { ctx: Ctx }) {
   const config = store.config.value;
   // (Not `h`: that is what the JSX here compiles to.)
   const handoff = config?.handoff;
-  if (!handoff || !config.features.escalation || handoff.offer === 'never' || store.personHere.value) return null;
+  // Not on an ended conversation either: nobody will answer it, so no promise of how soon.
+  if (!handoff || !config.features.escalation || handoff.offer === 'never' || store.personHere.value || store.convo.value === 'archived') return null;
   const { open, opensAt, replyTime } = handoff;
   const text = open ? strings[replyKey(replyTime)] : opensAt ? fill(strings.away, { when: formatOpening(opensAt, ctx.locale) }) : strings.awayUnknown;
   return <p class={open ? 'team' : 'team away'}>{text}</p>;
