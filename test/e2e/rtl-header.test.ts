@@ -51,6 +51,19 @@ it('Arabic: the panel is right-to-left, times in the visitor’s own format', as
   await phone.context.close();
 });
 
+it('a page that names only the language (data-locale="ar") writes times in the browser\'s region of it: ar-EG, Arabic digits', async () => {
+  const context = await world.browser.newContext({ locale: 'ar-EG', reducedMotion: 'reduce' });
+  await context.addInitScript(() => {
+    new MutationObserver(() => document.querySelector('script[src$="widget.js"]')?.setAttribute('data-locale', 'ar')).observe(document, { childList: true, subtree: true });
+  });
+  const tab = await context.newPage();
+  await tab.goto(world.host.url);
+  await chatted(tab);
+  expect(await tab.locator('[data-parley] .root').getAttribute('lang')).toBe('ar-EG');
+  expect(await panel(tab).locator('time.time').first().textContent()).toMatch(/^[٠-٩]/);
+  await context.close();
+});
+
 it('an English time in a right-to-left panel reads "2:28 AM": digits first, then AM/PM to their right', async () => {
   const context = await world.browser.newContext({ locale: 'en-US', reducedMotion: 'reduce' });
   // The page's tag asks for right-to-left (data-dir="rtl") while the strings stay English.

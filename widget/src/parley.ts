@@ -97,8 +97,11 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
     const shown = loadStrings(bff, langOf(options.locale)).then(
       guard((table) => {
         ctx.strings = pickStrings(table, options.strings);
-        // Times in the language of the strings; the browser's own variant of it (en-GB, de-AT) when it has one.
-        const browser = localeTag(options.locale);
+        // Times in the language of the strings; the browser's own variant of it (en-GB, de-AT, ar-EG with
+        // Arabic digits) when it has one and the page named only the language.
+        const page = localeTag(options.locale);
+        const own = localeTag(undefined);
+        const browser = page.indexOf('-') < 0 && langOf(own) === langOf(page) ? own : page;
         ctx.locale = table || langOf(browser) === 'en' ? browser : 'en';
         stringsReady = true;
         mount(target);

@@ -5,6 +5,22 @@ import { BFF, FakeEventSource, flush, KEY, mockFetch, PUBLIC_CONFIG, seedSession
 const { start, events } = storeUnderTest();
 
 describe('sending', () => {
+  it('keeps a half-typed message across a reload of the tab, and forgets it once sent', async () => {
+    mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'POST /api/session': { status: 201, body: sessionBody(1) } });
+    const before = start();
+    await flush();
+    before.setDraft('Do you ship to Nor');
+    before.destroy();
+    const after = start();
+    await flush();
+    expect(after.draft.value).toBe('Do you ship to Nor');
+    after.setDraft('Do you ship to Norway?');
+    after.submit();
+    await flush();
+    expect(after.draft.value).toBe('');
+    expect(start().draft.value).toBe('');
+  });
+
   it("sends the page's locale (an en_US slip mended), else the browser's, with the conversation's first message", async () => {
     const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'POST /api/session': { status: 201, body: sessionBody(1) } });
     const s = createStore(BFF, () => {}, undefined, undefined, undefined, 'pt_BR');

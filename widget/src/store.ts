@@ -4,7 +4,7 @@
  * (conversation.ts); the connection (sync.ts) only connects. `destroy()` releases the stream,
  * timers and window listeners.
  */
-import type { ReadonlySignal } from '@preact/signals';
+import { effect, type ReadonlySignal } from '@preact/signals';
 import type { PublicConfig } from '../../shared/types.js';
 import { ApiError, request } from './api.js';
 import { createAuth } from './auth.js';
@@ -53,6 +53,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   const untitle = titleCount(st.unread);
   const signedIn = createSignedIn(bff, st, auth, conversation, report);
   const openKey = auth.key + ':o';
+  const draftKey = auth.key + ':d';
+  let unkeepDraft = () => {};
 
   let pendingVars: Record<string, unknown> | undefined;
   let name = profileName;
@@ -206,9 +208,12 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     try {
       saved = JSON.parse(sessionStorage.getItem(auth.key + ':q') || '[]') as Outgoing[];
       if (sessionStorage.getItem(openKey)) setOpen(true);
+      // A half-typed message survives a reload, in this tab, as the queue does.
+      st.draft.value ||= sessionStorage.getItem(draftKey) || '';
     } catch {
       // unreadable: nothing was waiting
     }
+    unkeepDraft = effect(() => remember(draftKey, st.draft.value));
     if (identity) await signedIn.identify(identity);
     outbox.restore(saved);
     try {
@@ -219,6 +224,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   }
 
   function destroy() {
+    unkeepDraft();
     outbox.destroy();
     sync.destroy();
     conversation.destroy();
