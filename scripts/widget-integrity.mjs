@@ -27,8 +27,11 @@ function describe(dir, file) {
 export function writeManifest(dir) {
   const chunk = readdirSync(dir).find((f) => /^parley-chat\.[\w-]+\.js$/.test(f));
   const parts = readdirSync(dir).find((f) => /^parley-parts\.[\w-]+\.js$/.test(f));
+  const loader = readFileSync(join(dir, 'widget.js'));
   const manifest = {
     ...describe(dir, 'widget.js'),
+    // The same bytes under a name that changes with them, cached for a year (the BFF's versionedPath).
+    versioned: `/widget-${createHash('sha256').update(loader).digest('base64url').slice(0, 8)}.js`,
     ...(chunk && { chat: describe(dir, chunk) }),
     ...(parts && { parts: describe(dir, parts) }),
     esm: describe(dir, 'widget.mjs'),
@@ -77,6 +80,7 @@ function main() {
     console.log(`${f.file.padEnd(26)} ${f.bytes} B (${kb(f.bytes)})  gzip ${f.gzipBytes} B (${kb(f.gzipBytes)})  brotli ${f.brotliBytes} B`);
     console.log(`${''.padEnd(26)} ${f.integrity}`);
   }
+  console.log(`${'versioned URL'.padEnd(26)} ${m.versioned} (the same widget.js, cached for a year)`);
   console.log(`wrote      ${relative(root, join(dir, 'manifest.json'))}, widget.d.ts, widget.d.mts, types/`);
 }
 

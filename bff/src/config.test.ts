@@ -130,7 +130,7 @@ describe('loadConfig', () => {
     ['PORT', 'eighty', /PORT must be a whole number/],
     ['PORT', '70000', /PORT must be a whole number/],
     ['SESSION_JWT_SECRET', 'short', /at least 32 bytes/],
-    ['ALLOWED_ORIGINS', '*', /may be \* only in simulator mode/],
+    ['ALLOWED_ORIGINS', '*', /may be \* only in the demo/],
     ['ALLOWED_ORIGINS', 'https://x.com/path', /not an origin/],
     ['REDIS_URL', 'http://localhost:6379', /REDIS_URL must be a redis/],
     ['REDIS_CLUSTER_NODES', '127.0.0.1', /REDIS_CLUSTER_NODES must be host:port pairs/],
@@ -149,7 +149,8 @@ describe('loadConfig', () => {
     ['IDENTITY_SECRET', 's'.repeat(32), /IDENTITY_SECRET must differ from SESSION_JWT_SECRET/],
     ['WEBHOOK_SECRET', 'short-secret', /WEBHOOK_SECRET must be at least 16 characters/],
     ['WEBHOOK_SECRET', 'a-long-enough-secret-1,short', /WEBHOOK_SECRET must be at least 16 characters/],
-    ['DEDUP_TTL_SEC', '120', /DEDUP_TTL_SEC must be at least 300, the webhook replay window/],
+    ['DEDUP_TTL_SEC', '120', /DEDUP_TTL_SEC must be a whole number from 300 to 2592000/],
+    ['DEDUP_TTL_SEC', '59', /DEDUP_TTL_SEC must be a whole number from 300 to 2592000/],
   ])('%s=%s is refused with a clear line', (name, value, pattern) => {
     const p = problems({ ...upstream, [name]: value });
     expect(p.some((line) => pattern.test(line) && line.includes(name))).toBe(true);

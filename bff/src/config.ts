@@ -63,7 +63,7 @@ function crossChecks(s: Settings, mode: Mode, env: Env): string[] {
   const problems: string[] = [];
   if (s.demoOn && !mode.simulator) problems.push('DEMO=true runs the built-in simulator: unset UPSTREAM_BASE_URL (and GATEWAY_BASE_URL in model mode)');
   if (!s.demoOn && mode.simulator) {
-    problems.push(mode.production ? NOTHING_CONFIGURED : 'Nothing to talk to: set UPSTREAM_BASE_URL, or CHAT_MODE=model with GATEWAY_BASE_URL; `npm start` runs the demo');
+    problems.push(mode.production ? NOTHING_CONFIGURED : 'Nothing to talk to: set UPSTREAM_BASE_URL, or CHAT_MODE=model with GATEWAY_BASE_URL; or unset DEMO (or set DEMO=true) to run the demo');
   }
   const flows = Object.keys(s.flowTokens).length > 0;
   if (!mode.simulator && s.upstreamBaseUrl === undefined && flows) problems.push('FLOW_TOKENS needs UPSTREAM_BASE_URL: flows run on the service host');

@@ -21,6 +21,8 @@ export interface WidgetAsset {
   gzip?: Uint8Array;
   brotli?: Uint8Array;
   etag: string;
+  /** `/widget-<hash>.js`, the same bytes under a name that changes with them (`versionedPath`). */
+  versioned?: string;
   /** `sha384-…`, for `<script integrity>`. */
   integrity: string;
   /** The widget's strings by file name (`de.json` of `widget-locales/`), as the build wrote them. */

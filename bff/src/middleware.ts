@@ -118,7 +118,8 @@ export function requireSession(deps: Pick<AppDeps, 'tokens'>, options: { allowQu
     let token: string | undefined;
     if (header) {
       token = bearerToken(header);
-      if (!token || !JWT_SHAPE.test(token)) throw new AuthError('invalid_token', 'Authorization must be "Bearer <token>"');
+      if (!token) throw new AuthError('invalid_token', 'Authorization must be "Bearer <token>"');
+      if (!JWT_SHAPE.test(token)) throw new AuthError('invalid_token', 'The bearer token is not a session token (a JWT)');
     } else if (options.allowQuery) {
       const ticket = c.req.query('ticket');
       if (ticket) {

@@ -140,7 +140,9 @@ describe('authenticated routes', () => {
 
   it('refuses malformed, forged, expired and refresh tokens', async () => {
     const s = await newSession();
-    expect((await call(base, 'GET', '/api/messages', { headers: { authorization: 'Basic abc' } })).body.error.code).toBe('invalid_token');
+    expect((await call(base, 'GET', '/api/messages', { headers: { authorization: 'Basic abc' } })).body.error).toEqual({ code: 'invalid_token', message: 'Authorization must be "Bearer <token>"' });
+    // In the right form but not a JWT: the message says which, not the form again.
+    expect((await call(base, 'GET', '/api/messages', { headers: { authorization: 'Bearer abc' } })).body.error).toEqual({ code: 'invalid_token', message: 'The bearer token is not a session token (a JWT)' });
     expect((await call(base, 'GET', '/api/messages', { token: `${s.token}x` })).body.error.code).toBe('invalid_token');
     expect((await call(base, 'GET', '/api/messages', { token: s.refreshToken })).body.error.code).toBe('invalid_token');
     const key = new TextEncoder().encode(JWT_SECRET);

@@ -145,6 +145,8 @@ p.on('nope', () => {});
       bytes: js.length,
       gzipBytes: gzipSync(js, { level: 9 }).length,
       integrity: 'sha384-' + createHash('sha384').update(js).digest('base64'),
+      // The name the BFF serves these bytes under for a year (bff/src/lib/widget-asset.ts versionedPath).
+      versioned: `/widget-${createHash('sha256').update(js).digest('base64url').slice(0, 8)}.js`,
       chat: { file: chatName, bytes: chat.length, integrity: chatIntegrity },
       parts: { file: partsName, bytes: parts.length },
     });

@@ -16,7 +16,9 @@ describe('AgentChat', () => {
     const upstream = recordingUpstream();
     const store = new MemoryEventStore({ maxEvents: 100, maxAgeMs: 60_000, dedupTtlMs: 60_000 });
     const chat = new AgentChat(upstream, store, undefined);
-    await chat.startConversation({ text: 'first', profileName: 'Ada' });
+    const started = await chat.startConversation({ text: 'first', profileName: 'Ada' });
+    // The stream's copy names its author as history's does (docs/api.md "Event stream").
+    expect(started.message).toMatchObject({ role: 'user', author: { kind: 'user' }, text: 'first' });
     await chat.sendMessage('42', { text: 'second', profileName: 'Ada' });
     await chat.sendMessage('42', { text: 'third' });
     expect(upstream.sends.map((s) => [s.message, s.profileName])).toEqual([['first', 'Ada'], ['second', 'Ada'], ['third', undefined]]);

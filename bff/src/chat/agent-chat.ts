@@ -110,7 +110,7 @@ export class AgentChat implements ChatBackend {
    * append that had landed is not stored twice), never reported as a failed send.
    */
   private async publishUserMessage(conversationId: string, text: string, clientId: string | undefined): Promise<Message> {
-    const message: Message = { id: `u_${randomUUID()}`, role: 'user', text, createdAt: new Date(this.now()).toISOString() };
+    const message: Message = { id: `u_${randomUUID()}`, role: 'user', author: { kind: 'user' }, text, createdAt: new Date(this.now()).toISOString() };
     if (clientId) message.clientId = clientId;
     const append = () => this.store.append(conversationId, { event: 'message', data: message }, { dedupKey: `user-message:${message.id}` });
     await writeAccepted(this.writes, `message ${conversationId}`, append);

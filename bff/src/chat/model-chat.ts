@@ -151,7 +151,7 @@ export class ModelChat implements ChatBackend {
   private async accept(conversationId: string, text: string, clientId: string | undefined): Promise<Message> {
     // One key names the question (`u_…`) and its answer (`b_…`), so history can pair them.
     const key = randomBytes(9).toString('hex');
-    const message: Message = { id: `u_${key}`, role: 'user', text, createdAt: new Date(this.now()).toISOString() };
+    const message: Message = { id: `u_${key}`, role: 'user', author: { kind: 'user' }, text, createdAt: new Date(this.now()).toISOString() };
     if (clientId) message.clientId = clientId;
     await this.store.append(conversationId, { event: 'message', data: message });
     const turn = (this.turns.get(conversationId) ?? Promise.resolve()).then(() => this.reply(conversationId, key));

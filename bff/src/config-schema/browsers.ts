@@ -118,7 +118,7 @@ function readOrigins(p: Parser, simulator: boolean): string[] {
   const origins = p.list('ALLOWED_ORIGINS', simulator ? ['*'] : undefined).map((o) => o.replace(/\/+$/, ''));
   for (const origin of origins) {
     if (origin === '*') {
-      if (!simulator) p.report('ALLOWED_ORIGINS may be * only in simulator mode; list the exact origins');
+      if (!simulator) p.report('ALLOWED_ORIGINS may be * only in the demo; list the exact origins');
     } else if (!isOrigin(origin)) {
       p.report(`ALLOWED_ORIGINS has "${origin}", which is not an origin like https://www.example.com`);
     }

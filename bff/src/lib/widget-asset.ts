@@ -19,6 +19,14 @@ export function projectRoot(from = dirname(fileURLToPath(import.meta.url))): str
   }
 }
 
+/**
+ * The never-changing URL of these widget.js bytes, cached for a year: `/widget-<first 8 of the
+ * SHA-256, base64url>.js`. scripts/widget-integrity.mjs writes the same into manifest.json.
+ */
+export function versionedPath(body: Uint8Array): string {
+  return `/widget-${createHash('sha256').update(body).digest('base64url').slice(0, 8)}.js`;
+}
+
 /** Loads `dist/widget/widget.js` (pre-compressed) and its locale files once; undefined when it is not built. */
 export function loadWidgetAsset(root = projectRoot()): WidgetAsset | undefined {
   const dir = join(root, 'dist', 'widget');
@@ -44,6 +52,7 @@ export function loadWidgetAsset(root = projectRoot()): WidgetAsset | undefined {
     gzip: gzipSync(body, { level: 9 }),
     brotli: brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
     etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`,
+    versioned: versionedPath(body),
     integrity: `sha384-${createHash('sha384').update(body).digest('base64')}`,
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
@@ -8,6 +9,7 @@ import { MemoryEventStore } from '../adapters/memory-store.js';
 import { silentLogger } from '../logger.js';
 import { Heartbeat } from '../lib/sse.js';
 import { TokenService } from '../lib/tokens.js';
+import { versionedPath } from '../lib/widget-asset.js';
 import { MemoryUserDirectory } from '../adapters/memory-users.js';
 import { WebhookVerifier } from '../lib/webhook-verify.js';
 
@@ -35,7 +37,18 @@ const chunks = new Map([
   ['parley-chat.Ab12-_x9.js', chunk('/*chat*/')],
   ['parley-parts.Cd34.js', chunk('/*parts*/')],
 ]);
-const widget: WidgetAsset = { body: new TextEncoder().encode('/*widget*/'), etag: '"abc"', integrity: 'sha384-x', locales: new Map([['de.json', german]]), css, chunks };
+const body = new TextEncoder().encode('/*widget*/');
+const widget: WidgetAsset = { body, etag: '"abc"', versioned: versionedPath(body), integrity: 'sha384-x', locales: new Map([['de.json', german]]), css, chunks };
+
+describe('GET /widget-{hash}.js', () => {
+  it("serves widget.js under the name manifest.json gives (the SHA-256's first 8, base64url), cached for a year", async () => {
+    const name = `/widget-${createHash('sha256').update(body).digest('base64url').slice(0, 8)}.js`;
+    expect(widget.versioned).toBe(name);
+    const res = await appWith(widget).request(name);
+    expect([res.status, res.headers.get('cache-control'), await res.text()]).toEqual([200, 'public, max-age=31536000, immutable', '/*widget*/']);
+    expect((await appWith(widget).request('/widget-AAAAAAAA.js')).status).toBe(404);
+  });
+});
 
 describe('GET /parley-chat.{hash}.js and /parley-parts.{hash}.js', () => {
   it.each([...chunks.keys()])('serves %s compressed, cached for a year as immutable (its name changes with its bytes)', async (name) => {

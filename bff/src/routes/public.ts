@@ -63,7 +63,7 @@ export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
   }
 
   const widget = deps.widget;
-  const versioned = widget ? `/widget-${widget.etag.slice(1, 9)}.js` : undefined;
+  const versioned = widget?.versioned;
   app.on(['GET', 'HEAD'], ['/widget.js', ...(versioned ? [versioned] : [])], (c) => {
     if (!widget) throw new NotFoundError('The widget is not built; run npm run build');
     const headers: Record<string, string> = {
