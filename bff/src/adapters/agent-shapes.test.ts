@@ -75,7 +75,7 @@ describe('toMessage: every spelling the service uses', () => {
     expect(toMessage(item)).toBeUndefined();
   });
 
-  it("reads a role or an operator's name that Object has (constructor, toString) as unknown words, not as Object's", () => {
+  it("reads a role or an operator's name that Object has (constructor) as unknown words, not as Object's", () => {
     expect(toMessage({ id: 1, message: 'Hi', hbo: 'constructor' }, '2024-01-01T00:00:00.000Z')).toMatchObject({ role: 'bot', author: { kind: 'bot' } });
     const book = { bot: { name: 'Juniper' }, operators: { ada: { name: 'Ada' } } };
     const m = toMessage({ id: 2, message: 'Hello', hbo: 'operator', username: 'constructor' }, '2024-01-01T00:00:00.000Z', undefined, book);
