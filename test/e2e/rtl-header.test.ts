@@ -27,6 +27,19 @@ async function chatted(page: Page) {
   await panel(page).locator('time.time').first().waitFor();
 }
 
+/** The shop in a browser speaking `locale`, its script tag given `name="value"` before it runs, chatted in. */
+async function shopWithTag(locale: string, name: string, value: string) {
+  const context = await world.browser.newContext({ locale, reducedMotion: 'reduce' });
+  await context.addInitScript(
+    ([n, v]) => new MutationObserver(() => document.querySelector('script[src$="widget.js"]')?.setAttribute(n!, v!)).observe(document, { childList: true, subtree: true }),
+    [name, value],
+  );
+  const tab = await context.newPage();
+  await tab.goto(world.host.url);
+  await chatted(tab);
+  return { context, tab };
+}
+
 it('Arabic: the panel is right-to-left, times in the visitor’s own format', async () => {
   const phone = await openHostPage(world, { viewport: { width: 375, height: 740 }, locale: 'ar-EG' });
   const { page } = phone;
@@ -52,27 +65,15 @@ it('Arabic: the panel is right-to-left, times in the visitor’s own format', as
 });
 
 it('a page that names only the language (data-locale="ar") writes times in the browser\'s region of it: ar-EG, Arabic digits', async () => {
-  const context = await world.browser.newContext({ locale: 'ar-EG', reducedMotion: 'reduce' });
-  await context.addInitScript(() => {
-    new MutationObserver(() => document.querySelector('script[src$="widget.js"]')?.setAttribute('data-locale', 'ar')).observe(document, { childList: true, subtree: true });
-  });
-  const tab = await context.newPage();
-  await tab.goto(world.host.url);
-  await chatted(tab);
+  const { context, tab } = await shopWithTag('ar-EG', 'data-locale', 'ar');
   expect(await tab.locator('[data-parley] .root').getAttribute('lang')).toBe('ar-EG');
   expect(await panel(tab).locator('time.time').first().textContent()).toMatch(/^[٠-٩]/);
   await context.close();
 });
 
 it('an English time in a right-to-left panel reads "2:28 AM": digits first, then AM/PM to their right', async () => {
-  const context = await world.browser.newContext({ locale: 'en-US', reducedMotion: 'reduce' });
   // The page's tag asks for right-to-left (data-dir="rtl") while the strings stay English.
-  await context.addInitScript(() => {
-    new MutationObserver(() => document.querySelector('script[src$="widget.js"]')?.setAttribute('data-dir', 'rtl')).observe(document, { childList: true, subtree: true });
-  });
-  const tab = await context.newPage();
-  await tab.goto(world.host.url);
-  await chatted(tab);
+  const { context, tab } = await shopWithTag('en-US', 'data-dir', 'rtl');
   expect(await panel(tab).evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
   const order = await panel(tab)
     .locator('time.time')
