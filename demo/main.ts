@@ -1,7 +1,7 @@
 // The demo: the BFF with the simulated service, the shop, the operator console and the webhook
 // inspector on one port. Built on the server's public `start(env, {extend})`; the server itself
 // never loads any of this. Run with `npm start` (nothing configured) or DEMO=true.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import type { Config } from '../bff/src/config.js';
 import { main, SIMULATOR_PATH, start, type Extension, type RunningServer } from '../bff/src/server.js';
@@ -97,8 +97,10 @@ function demoExtension(config: Readonly<Config>): Extension {
         replyDelayMs: config.demo?.replyDelayMs,
         // Never an id an earlier run gave out: after a restart (the BFF's logs and tokens may live on
         // in Redis or SPENT_TOKENS_FILE) a new visitor must not get an earlier visitor's conversation.
-        // Seconds × 1000: a run would need 1000 new conversations a second to reach the next run's ids.
-        firstConversationId: Math.floor(Date.now() / 1000) * 1000,
+        // Seconds × 100,000, at one of 100 blocks of 1,000 picked at random: two demos started in the
+        // same second (two instances on one Redis) do not hand two visitors one id, and a run would
+        // need about 1,000 new conversations a second to reach a later run's ids.
+        firstConversationId: Math.floor(Date.now() / 1000) * 100_000 + randomInt(100) * 1000,
         duplicateRate: config.demo?.duplicateRate,
       });
       // Ahead of the agent simulator's catch-all mount.

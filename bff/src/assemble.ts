@@ -149,7 +149,10 @@ async function openStorage(config: Readonly<Config>, logger: Logger): Promise<St
   const redis = config.redisClusterNodes ? { clusterNodes: config.redisClusterNodes } : config.redisUrl ? { url: config.redisUrl } : undefined;
   if (redis) {
     const { createRedisAdapters } = await import('./adapters/redis.js');
-    return createRedisAdapters(redis, retention);
+    return createRedisAdapters(redis, retention, {
+      onConnectionChange: ({ up, connection }) =>
+        up ? logger.info('Redis connection back', { connection }) : logger.warn('Redis connection lost; what needs it answers 503 until it is back', { connection }),
+    });
   }
   // Ids that only grow across restarts: a client's Last-Event-ID from before never hides new events.
   const store = new MemoryEventStore(retention, { timeBasedIds: true });

@@ -31,7 +31,7 @@ export function errorAnswer(err: unknown, logger: Logger, request: FailedRequest
   }
   if (err instanceof AppError) {
     const status = STATUS_BY_CODE[err.code];
-    if (status >= 500) logger.warn('request failed', { requestId, code: err.code, cause: causeOf(err) });
+    if (status >= 500) logger.warn('request failed', { requestId, method: request.method, path: request.path, code: err.code, cause: causeOf(err) });
     const answer: ErrorAnswer = { status, body: { error: { code: err.code, message: err.message } } };
     if (err.retryAfterSec !== undefined) answer.retryAfterSec = err.retryAfterSec;
     return answer;
@@ -40,7 +40,7 @@ export function errorAnswer(err: unknown, logger: Logger, request: FailedRequest
     const code: ErrorCode = err.status === 413 ? 'payload_too_large' : 'invalid_request';
     return { status: err.status, body: { error: { code, message: err.status === 413 ? 'Body too large' : 'Bad request' } } };
   }
-  logger.error('unhandled error', { requestId, error: err instanceof Error ? err.stack : String(err) });
+  logger.error('unhandled error', { requestId, method: request.method, path: request.path, error: err instanceof Error ? err.stack : String(err) });
   return { status: 500, body: { error: { code: 'internal_error', message: 'Something went wrong' } } };
 }
 

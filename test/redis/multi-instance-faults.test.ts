@@ -110,6 +110,10 @@ describe.skipIf(skipRedisTests)('BFF processes on one Redis: crashes, shutdown, 
       const ready = await call(server.url, 'GET', '/readyz');
       expect([ready.status, ready.body.error?.code]).toEqual([503, 'store_unavailable']);
     }
+    // The log says so once per connection, and each refused request names its route.
+    await until('the loss logged', () => a.output.some((l) => l.includes('"msg":"Redis connection lost')), 5000);
+    expect(a.output.filter((l) => l.includes('"msg":"Redis connection lost') && l.includes('"connection":"parley-cmd"'))).toHaveLength(1);
+    expect(a.output.find((l) => l.includes('"msg":"request failed"') && l.includes('"path":"/webhooks/agent"'))).toMatch(/"method":"POST".*"code":"store_unavailable"/);
     // Open streams stay open (heartbeats keep coming) so clients need not reconnect.
     const beats = [onA.comments, onB.comments];
     await until('heartbeats during the outage', () => onA.comments > beats[0]! && onB.comments > beats[1]!, 3000);
@@ -117,6 +121,7 @@ describe.skipIf(skipRedisTests)('BFF processes on one Redis: crashes, shutdown, 
 
     await redis.restart();
     for (const server of [a, b]) await until('ready again', async () => (await call(server.url, 'GET', '/readyz')).status === 200, 10_000);
+    await until('the return logged', () => a.output.some((l) => l.includes('"msg":"Redis connection back"')), 5000);
     // The service retries what got 503, so the same events arrive again, to either instance.
     expect(await post(b.url, c.id, 'during')).toBe(200);
     expect(await post(a.url, c.id, 'after')).toBe(200);

@@ -46,6 +46,8 @@ export interface RedisConnectionOptions {
   commandTimeoutMs?: number;
   /** Connection errors ioredis reports while it reconnects (commands fail on their own anyway). */
   onConnectionError?: (err: Error) => void;
+  /** Once when a connection is lost (it reconnects by itself), and once when it is back: for the log. */
+  onConnectionChange?: (change: { up: boolean; connection: string }) => void;
 }
 
 /** Opens the connections for `target`; rejects with `StoreUnavailableError` when it cannot be reached. */
@@ -54,7 +56,7 @@ export async function connectRedis(target: RedisTarget, options: RedisConnection
   if ('url' in target) {
     const client = watch(new Redis(target.url, { ...settings, connectionName: 'parley-cmd' }), options);
     const subscriber = watch(new Redis(target.url, { ...settings, connectionName: 'parley-sub' }), options);
-    await connectAll([client, subscriber]);
+    await connectAll([client, subscriber], `${client.options.host}:${client.options.port}`);
     const routing: ChannelRouting = { mode: 'classic', nodeOf: () => 'single', connect: () => subscriber };
     const channels = new ChannelSubscriber(routing);
     const ping = async () => {
@@ -77,7 +79,7 @@ export async function connectRedis(target: RedisTarget, options: RedisConnection
     }),
     options,
   );
-  await connectAll([cluster]);
+  await connectAll([cluster], target.clusterNodes.map((n) => `${n.host}:${n.port}`).join(', '));
   const routing: ChannelRouting = {
     mode: 'sharded',
     // The master serving the channel's slot, as ioredis last learnt the slot map.
@@ -111,18 +113,32 @@ function connectionSettings(options: RedisConnectionOptions): RedisOptions {
   };
 }
 
-async function connectAll(connections: RedisClient[]): Promise<void> {
+async function connectAll(connections: RedisClient[], where: string): Promise<void> {
   try {
     await Promise.all(connections.map((connection) => connection.connect()));
   } catch (err) {
     for (const connection of connections) connection.disconnect();
-    throw new StoreUnavailableError(undefined, { cause: err });
+    // Which Redis it tried (host and port only: a URL's password never reaches a log).
+    throw new StoreUnavailableError(`Event store unavailable: Redis at ${where} cannot be reached`, { cause: err });
   }
 }
 
 function watch<T extends RedisClient>(connection: T, options: RedisConnectionOptions): T {
   // Without a listener ioredis prints every reconnect failure to the console.
   connection.on('error', (err: Error) => options.onConnectionError?.(err));
+  // 'reconnecting' comes only for a connection that was lost (never after quit), 'ready' when it is back.
+  const name = connection instanceof Cluster ? 'cluster' : (connection.options.connectionName ?? 'redis');
+  let lost = false;
+  connection.on('reconnecting', () => {
+    if (lost) return;
+    lost = true;
+    options.onConnectionChange?.({ up: false, connection: name });
+  });
+  connection.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    options.onConnectionChange?.({ up: true, connection: name });
+  });
   return connection;
 }
 
