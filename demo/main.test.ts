@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoPages, withDemoDefaults } from './main.js';
+import { demoPages, firstConversationId, withDemoDefaults } from './main.js';
 
 describe('the demo on this machine or the network', () => {
   it('listens on 127.0.0.1 when it runs because nothing was configured, everywhere when DEMO=true asks for it, and as HOST says', () => {
@@ -15,6 +15,19 @@ describe('the demo on this machine or the network', () => {
       const pages = demoPages('http://localhost:8787', host);
       expect(pages).toContain(`every network interface (HOST=${host})`);
       expect(pages).toContain('Operator console                http://localhost:8787/console');
+    }
+  });
+
+  it("starts each run's conversation ids past every earlier run's, and two runs in one second rarely at the same id", () => {
+    const now = Date.UTC(2026, 10, 26, 14, 33, 21, 500);
+    const same = new Set(Array.from({ length: 50 }, () => firstConversationId(now)));
+    expect(same.size).toBeGreaterThan(30);
+    for (const id of same) {
+      expect(String(id)).toMatch(/^\d{15}$/); // the simulator takes ids of up to 15 digits back after a restart
+      // Within this second's range, a whole block of 1,000 before the next second's: an earlier run's ids are all lower.
+      const second = Math.floor(now / 1000) * 100_000;
+      expect(id).toBeGreaterThanOrEqual(second);
+      expect(id + 1000).toBeLessThanOrEqual(second + 100_000);
     }
   });
 });

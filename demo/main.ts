@@ -95,12 +95,7 @@ function demoExtension(config: Readonly<Config>): Extension {
         webhookUrl: `${loopback}/webhooks/agent`,
         publicOrigin,
         replyDelayMs: config.demo?.replyDelayMs,
-        // Never an id an earlier run gave out: after a restart (the BFF's logs and tokens may live on
-        // in Redis or SPENT_TOKENS_FILE) a new visitor must not get an earlier visitor's conversation.
-        // Seconds × 100,000, at one of 100 blocks of 1,000 picked at random: two demos started in the
-        // same second (two instances on one Redis) do not hand two visitors one id, and a run would
-        // need about 1,000 new conversations a second to reach a later run's ids.
-        firstConversationId: Math.floor(Date.now() / 1000) * 100_000 + randomInt(100) * 1000,
+        firstConversationId: firstConversationId(Date.now()),
         duplicateRate: config.demo?.duplicateRate,
       });
       // Ahead of the agent simulator's catch-all mount.
@@ -119,6 +114,17 @@ function demoExtension(config: Readonly<Config>): Extension {
       return simulator;
     },
   };
+}
+
+/**
+ * The simulator's first conversation id: never one an earlier run gave out, since after a restart
+ * (the BFF's logs and tokens may live on in Redis or SPENT_TOKENS_FILE) a new visitor must not get
+ * an earlier visitor's conversation. Seconds × 100,000, at one of 100 blocks of 1,000 picked at
+ * random: two demos started in the same second (two instances on one Redis) rarely share a block,
+ * and a run would need about 1,000 new conversations a second to reach a later run's ids.
+ */
+export function firstConversationId(now: number): number {
+  return Math.floor(now / 1000) * 100_000 + randomInt(100) * 1000;
 }
 
 /**
