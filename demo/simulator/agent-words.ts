@@ -17,7 +17,7 @@ export interface AgentWords {
   thanks: string;
   hello: (name: string | undefined) => [string, string];
   fallbacks: [string, string, string];
-  /** Sent at escalation, before the operator picks up. */
+  /** Sent at escalation, before the operator picks up: no promise of when (the team may be away; the widget says when it is back). */
   escalation: string;
 }
 
@@ -48,7 +48,7 @@ const en: AgentWords = {
     'Good question! I may not know that one yet. Try asking about an _order_, _returns_ or _shipping_, or type `buttons` for shortcuts.',
     'I am not sure I got that. You can ask me about our gear (try `carousel`), or type `human` to reach our team.',
   ],
-  escalation: 'Connecting you to a human. A member of our team will reply here shortly.',
+  escalation: 'Connecting you to a human. A member of our team will reply here.',
 };
 
 const de: AgentWords = {
@@ -74,7 +74,7 @@ const de: AgentWords = {
     'Gute Frage! Das weiß ich vielleicht noch nicht. Fragen Sie nach einer _Bestellung_, nach _Rücksendungen_ oder dem _Versand_, oder schreiben Sie `buttons` für Abkürzungen.',
     'Das habe ich nicht ganz verstanden. Fragen Sie mich nach unserer Ausrüstung (probieren Sie `carousel`), oder schreiben Sie `Mensch`, um unser Team zu erreichen.',
   ],
-  escalation: 'Ich verbinde Sie mit einem Menschen. Jemand aus unserem Team antwortet gleich hier.',
+  escalation: 'Ich verbinde Sie mit einem Menschen. Jemand aus unserem Team antwortet hier.',
 };
 
 const fr: AgentWords = {
@@ -100,7 +100,7 @@ const fr: AgentWords = {
     'Bonne question ! Je ne le sais peut-être pas encore. Demandez-moi une _commande_, les _retours_ ou la _livraison_, ou tapez `buttons` pour des raccourcis.',
     'Je ne suis pas sûre d’avoir compris. Demandez-moi notre équipement (essayez `carousel`), ou tapez `humain` pour joindre notre équipe.',
   ],
-  escalation: 'Je vous mets en relation avec une personne. Un membre de notre équipe vous répond ici dans un instant.',
+  escalation: 'Je vous mets en relation avec une personne. Un membre de notre équipe vous répondra ici.',
 };
 
 const ar: AgentWords = {
@@ -126,7 +126,7 @@ const ar: AgentWords = {
     'سؤال جيد! ربما لا أعرف الإجابة بعد. اسأل عن _طلب_ أو _الإرجاع_ أو _الشحن_، أو اكتب `buttons` للاختصارات.',
     'لست متأكدة أنني فهمت. اسألني عن معداتنا (جرّب `carousel`)، أو اكتب `موظف` للتواصل مع فريقنا.',
   ],
-  escalation: 'جارٍ تحويلك إلى شخص من فريقنا. سيرد عليك أحد الزملاء هنا قريبًا.',
+  escalation: 'جارٍ تحويلك إلى شخص من فريقنا. سيرد عليك أحد الزملاء هنا.',
 };
 
 const he: AgentWords = {
@@ -152,7 +152,7 @@ const he: AgentWords = {
     'שאלה טובה! ייתכן שאני עוד לא יודעת. נסו לשאול על _הזמנה_, _החזרות_ או _משלוח_, או כתבו `buttons` לקיצורי דרך.',
     'לא בטוח שהבנתי. אפשר לשאול אותי על הציוד שלנו (נסו `carousel`), או לכתוב `נציג` כדי להגיע לצוות.',
   ],
-  escalation: 'מעבירים אותך לנציג. מישהו מהצוות שלנו יענה כאן בקרוב.',
+  escalation: 'מעבירים אותך לנציג. מישהו מהצוות שלנו יענה כאן.',
 };
 
 const WORDS: Record<string, AgentWords> = { en, de, fr, ar, he };

@@ -41,7 +41,8 @@ dialog.lightbox .icon:focus-visible{outline-color:#fff}
 .contact input[aria-invalid=true],.prechat input[aria-invalid=true]{border-color:var(--ef)}
 .contact .primary,.prechat .primary{padding:0 16px;height:40px}
 .prechat{display:grid;grid-template-columns:minmax(0,1fr);gap:8px;padding:12px 14px;border-top:1px solid var(--bd);font-size:13px}
-.prechat>p{margin:0;font-weight:600;font-size:14px}
+.prechat>p{margin:0}
+.prechat>p:not(.error){font-weight:600;font-size:14px}
 .prechat>p.note{font-weight:400;font-size:13px;color:var(--mu)}
 .prechat label{display:grid;gap:4px;color:var(--mu)}
 .prechat label.consent{display:flex}
@@ -50,7 +51,7 @@ dialog.lightbox .icon:focus-visible{outline-color:#fff}
 .contact .error,.prechat .error{padding:6px 10px;border-radius:8px;margin:0}
 .end .csat-thanks{font-weight:600;color:var(--fg);outline:0}
 .conversations{flex:1;display:flex;flex-direction:column;gap:10px;padding:14px 16px;overflow:auto;min-height:0}
-.conversations h3{margin:0;font-size:15px}
+.conversations h3{margin:0;font-size:15px;outline:0}
 .conversations ul{list-style:none;margin:0;padding:0;display:grid;gap:6px}
 .conversations li button{width:100%;display:grid;gap:2px;text-align:start;padding:10px 12px;border:1px solid var(--bd);border-radius:12px;background:var(--bg)}
 .conversations li button:hover{background:var(--bb)}

@@ -31,9 +31,14 @@ describe('transcript', () => {
     );
   });
 
+  it('indents nested list items under theirs, with no blank line between', () => {
+    const md = '1. Measure both feet\n   - add **half a size**\n   - wear your socks\n2. Break them in\n\n- outer\n  - inner';
+    expect(plainText(md, t)).toBe('1. Measure both feet\n   - add half a size\n   - wear your socks\n2. Break them in\n\n- outer\n  - inner');
+  });
+
   it('writes headings, tables, quotes, task lists and images as text', () => {
     const md = '## Sizes\n\n| Size | EU |\n|---|---|\n| M | 42 |\n| L | 44 |\n\n> Keep the receipt.\n\n- [x] paid\n- ~~express~~ standard\n\n![Size chart](https://shop.example/chart.png)';
-    expect(plainText(md, t)).toBe('Sizes\n\nSize | EU\nM | 42\nL | 44\n\nKeep the receipt.\n\n- ☑ paid\n- express standard\n\nSize chart (https://shop.example/chart.png)');
+    expect(plainText(md, t)).toBe('Sizes\n\nSize | EU\nM | 42\nL | 44\n\nKeep the receipt.\n\n- ☑ paid\n- ~~express~~ standard\n\nSize chart (https://shop.example/chart.png)');
   });
 
   it('writes rich elements as words: labels of buttons and quick replies, cards by title and subtitle', () => {

@@ -25,7 +25,13 @@ const BLOCK = new Set(['p', 'pre', 'ul', 'ol', 'li', 'blockquote', 'table', 'tr'
 const elements = (children: ComponentChildren) =>
   [children].flat(9).filter((child): child is VNode<{ children?: ComponentChildren }> => !!child && typeof child === 'object');
 
-/** The text of rendered Markdown: blocks on lines of their own, list items with a dash, table rows with `|` between cells, links with their address. */
+/** A list item's text, its own nested lists indented under it by `by`. */
+const item = (text: string, by: string) => text.trim().replace(/\n+/g, '\n' + by);
+
+/**
+ * The text of rendered Markdown: blocks on lines of their own, list items with a dash (nested ones
+ * indented), table rows with `|` between cells, links with their address, struck text between `~~`.
+ */
 export function textOf(node: ComponentChildren): string {
   if (node == null || typeof node === 'boolean') return '';
   if (typeof node === 'string' || typeof node === 'number' || typeof node === 'bigint') return String(node);
@@ -35,8 +41,9 @@ export function textOf(node: ComponentChildren): string {
   if (props.code !== undefined) return `\n${props.code}\n`; // a code block component
   const inner = textOf(props.children);
   if (type === 'a' && props.href && props.href !== inner && props.href !== 'mailto:' + inner) return `${inner} (${props.href})`;
-  if (type === 'li') return `\n- ${inner.trim()}`;
-  if (type === 'ol') return `\n${elements(props.children).map((li, i) => `\n${i + 1}. ${textOf(li.props.children).trim()}`).join('')}\n`;
+  if (type === 'del' || type === 's') return `~~${inner}~~`; // "~~Express~~ standard" must not read as "Express standard"
+  if (type === 'li') return `\n- ${item(inner, '  ')}`;
+  if (type === 'ol') return `\n${elements(props.children).map((li, i) => `\n${i + 1}. ${item(textOf(li.props.children), '   ')}`).join('')}\n`;
   if (type === 'tr') return `${elements(props.children).map((cell) => textOf(cell.props.children).trim()).join(' | ')}\n`;
   if (typeof type === 'string' && BLOCK.has(type)) return `\n${inner.trim()}\n`;
   return inner;

@@ -73,10 +73,19 @@ export function App({ ctx }: { ctx: Ctx }) {
           {/* The proactive message, in a live region so that screen readers hear it appear. */}
           {store.bubble.value && !open && (
             <div class="proactive" role="status">
-              <button type="button" class="proactive-text" onClick={() => store.setOpen(true)}>
+              <button type="button" class="proactive-text" dir="auto" onClick={() => store.setOpen(true)}>
                 {store.proactive.value}
               </button>
-              <button type="button" class="icon" aria-label={ctx.strings.dismiss} onClick={store.dismiss}>
+              <button
+                type="button"
+                class="icon"
+                aria-label={ctx.strings.dismiss}
+                onClick={() => {
+                  // The button goes with the bubble: focus moves on to the launcher, not to <body>.
+                  store.dismiss();
+                  launcher.current?.focus();
+                }}
+              >
                 <Icon d={CLOSE} />
               </button>
             </div>

@@ -28,9 +28,9 @@ export function Composer({ ctx }: { ctx: Ctx }) {
   const upText =
     up &&
     (up.code === 'too_many'
-      ? fill(strings.tooMany, { n: lim!.maxUploadFiles })
+      ? fill(strings.tooMany, { n: localNumber(lim!.maxUploadFiles, ctx.locale) })
       : up.code === 'too_big'
-        ? fill(strings.tooBig, { n: Math.round(lim!.maxUploadBytes / 104857.6) / 10 })
+        ? fill(strings.tooBig, { n: localNumber(Math.round(lim!.maxUploadBytes / 104857.6) / 10, ctx.locale) })
         : up.code === 'payload_too_large'
           ? strings.tooLarge
           : up.code === 'feature_disabled'
@@ -48,9 +48,11 @@ export function Composer({ ctx }: { ctx: Ctx }) {
       )}
       {upText && (
         <p class="error" role="alert">
-          {upText}
-          {/* A space between the sentences, which the text of the alert (what is read out) needs. */}
-          {up.names && <> <bdi>{fill(strings.notAdded, { names: up.names.join(', ') })}</bdi></>}
+          {/* One flowing text beside the buttons; a space between the sentences, which the alert's text (what is read out) needs. */}
+          <span>
+            {upText}
+            {up.names && <> <bdi>{fill(strings.notAdded, { names: new Intl.ListFormat(ctx.locale, { type: 'unit' }).format(up.names) })}</bdi></>}
+          </span>
           {(up.item || chosen.some((c) => c.failed)) && (
             <button type="button" onClick={store.retryUpload}>
               {strings.retry}

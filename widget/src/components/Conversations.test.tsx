@@ -56,13 +56,15 @@ describe('Conversations view', () => {
     expect(past.textContent).toContain('Ended');
     expect(past.querySelector('time')!.getAttribute('datetime')).toBe('2026-02-20T16:05:00.000Z');
     expect(screen.getByRole('button', { name: /Where is my order\?/ }).textContent).toContain('Open');
+    // Titles are the visitor's own words: each in its own direction ("Where is my order?" in an Arabic panel).
+    expect(past.querySelector('.convo-title')!.getAttribute('dir')).toBe('auto');
     expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull();
 
     await act(async () => {
       fireEvent.click(past);
       await flush();
     });
-    expect(screen.getByRole('heading', { name: 'Boots in size 44' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Boots in size 44' }).getAttribute('dir')).toBe('auto');
     expect(screen.getByText('Past conversation, read-only.')).toBeTruthy();
     expect(screen.getByText('Size 44 is in stock.')).toBeTruthy();
     expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull();

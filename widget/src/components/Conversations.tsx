@@ -22,7 +22,7 @@ export function ConversationList({ ctx }: { ctx: Ctx }) {
   const { store, strings } = ctx;
   const heading = useHeadingFocus();
   const items = store.conversations.value;
-  const date = (iso: string) => new Date(iso).toLocaleString(ctx.options.locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const date = (iso: string) => new Date(iso).toLocaleString(ctx.locale, { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <div class="conversations">
       <h3 ref={heading} tabIndex={-1}>
@@ -36,7 +36,7 @@ export function ConversationList({ ctx }: { ctx: Ctx }) {
         {items?.map((item) => (
           <li key={item.sessionId}>
             <button type="button" onClick={() => store.openConversation(item)}>
-              <span class="convo-title">{item.title}</span>
+              <span class="convo-title" dir="auto">{item.title}</span>
               <span class="muted">
                 <time dateTime={item.updatedAt}>{date(item.updatedAt)}</time> · {stateText(ctx, item.state)}
               </span>
@@ -57,7 +57,7 @@ export function PastConversation({ ctx }: { ctx: Ctx }) {
   const joined = firstOfOperators(past.messages, whoOf(ctx));
   return (
     <div class="conversations">
-      <h3 ref={heading} tabIndex={-1}>
+      <h3 ref={heading} tabIndex={-1} dir="auto">
         {past.summary.title}
       </h3>
       <p class="muted">{strings.readOnly}</p>

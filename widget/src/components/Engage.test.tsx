@@ -195,8 +195,14 @@ describe('proactive message', () => {
   it('can be dismissed, and after a dismissal no bubble comes back for the rest of the visit', async () => {
     const { ctx } = await mount();
     act(() => ctx.store.show('Free shipping today'));
-    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    // Its text keeps its own direction (an English offer in an Arabic page reads "today.", not ".today").
+    expect(screen.getByRole('button', { name: 'Free shipping today' }).getAttribute('dir')).toBe('auto');
+    const dismiss = screen.getByRole('button', { name: 'Dismiss' });
+    dismiss.focus();
+    fireEvent.click(dismiss);
     expect(screen.queryByText('Free shipping today')).toBeNull();
+    // The button went with the bubble: focus is on the launcher, not on <body>.
+    expect(document.activeElement?.shadowRoot?.activeElement ?? document.activeElement).toBe(screen.getByRole('button', { name: 'Open chat' }));
     act(() => ctx.store.show('Free shipping today'));
     expect(screen.queryByText('Free shipping today')).toBeNull();
     act(() => ctx.store.show('Another offer'));

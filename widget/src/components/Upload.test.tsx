@@ -2,6 +2,7 @@ import { act, cleanup, fireEvent, screen } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pickStrings } from '../i18n.js';
 import fr from '../locales/fr.js';
+import ar from '../locales/ar.js';
 import { FakeEventSource, FakeXHR, flush, freshBrowserEachTest, makeCtx, mockEventSource, mockFetch, mockXHR, mountApp, PUBLIC_CONFIG, seedSession, sessionBody, stored } from '../../test/support.js';
 
 const MB = 1024 * 1024;
@@ -9,7 +10,7 @@ const UPLOADS = { ...PUBLIC_CONFIG, features: { ...PUBLIC_CONFIG.features, uploa
 
 async function mount(routes: Parameters<typeof mockFetch>[0] = {}, options: Parameters<typeof makeCtx>[0] = {}, config: object = UPLOADS) {
   const { api, ctx, events } = await mountApp(routes, options, config);
-  fireEvent.click(screen.getByRole('button', { name: /^(Open chat|Chat öffnen|Ouvrir le chat)$/ }));
+  fireEvent.click(screen.getByRole('button', { name: /^(Open chat|Chat öffnen|Ouvrir le chat|فتح المحادثة)$/ }));
   return { api, ctx, events };
 }
 
@@ -78,6 +79,17 @@ describe('limits, checked as files are chosen', () => {
     expect(FakeXHR.all).toHaveLength(0);
     expect(api.to('POST', '/api/').filter((call) => call.path !== '/api/events/ticket')).toHaveLength(0); // the stream's ticket aside
     expect(log().querySelector('.msg.user')).toBeNull();
+  });
+
+  it("says it as one text beside its buttons, in the locale's digits and list (Arabic)", async () => {
+    await mount({}, { strings: pickStrings(ar), locale: 'ar-EG', dir: 'rtl' });
+    await pick(...['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((n) => file(n + '.txt')));
+    const alert = screen.getByRole('alert');
+    // One flowing text (a span), then the dismiss button: not two squeezed columns.
+    expect([...alert.children].map((el) => el.tagName)).toEqual(['SPAN', 'BUTTON']);
+    expect(alert.textContent).toContain('٥');
+    expect(alert.textContent).not.toMatch(/\d/);
+    expect(alert.querySelector('bdi')!.textContent).toBe(`لم تُضف: ${new Intl.ListFormat('ar-EG', { type: 'unit' }).format(['f.txt', 'g.txt'])}`);
   });
 
   it('refuses a file over the size limit by name, naming the limit in megabytes, and takes the others', async () => {
