@@ -105,6 +105,8 @@ export function createState() {
     }),
     /** A person of the team has written in this handed-over conversation: notes on who answers and when give way to them. */
     personHere: computed(() => convo.value === 'escalated' && messages.value.some((m) => m.role === 'operator')),
+    /** Handed to a person (or asked to be) and none has written yet: the panel says one will, and, while away, when. */
+    awaitingPerson: computed(() => convo.value === 'escalated' ? !messages.value.some((m) => m.role === 'operator') : escalating.value && convo.value !== 'archived'),
   };
 }
 

@@ -55,7 +55,9 @@ describe('ESCALATION_OFFER=always', () => {
     await mounted('always', false);
     fireEvent.click(human()!);
     await act(flush);
-    expect(screen.getByText("Write your question. Our team is away right now; they'll answer here when they're back.")).toBeTruthy();
+    // Until when, on one line: the team line ("We're away right now. Back …") gives way to it.
+    expect(screen.getByText(/^Write your question\. Our team is away until .+ and will answer here then\.$/)).toBeTruthy();
+    expect(screen.queryByText(/^We're away right now/)).toBeNull();
   });
 
   it('is the default when the BFF names no offer', async () => {

@@ -2,13 +2,13 @@
 import type { RefObject } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { asksForRating } from '../csat.js';
-import { langOf, localized } from '../i18n.js';
+import { fill, langOf, localized } from '../i18n.js';
 import { Part } from '../lazy.js';
 import { asksPrechat } from '../prechat.js';
 import { whoOf } from './Author.js';
 import { Composer } from './Composer.js';
 import { HeaderMenu } from './HeaderMenu.js';
-import { showsContact, TeamLine } from './Team.js';
+import { awayUntil, showsContact, TeamLine } from './Team.js';
 import type { Ctx } from './ctx.js';
 import { CHAT, CLOSE, Icon, LIST } from './Icon.js';
 import { greetingOf, MessageList } from './MessageList.js';
@@ -132,6 +132,12 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
   const { store, strings } = ctx;
   const convo = store.convo.value;
   const away = store.config.value?.handoff?.open === false;
+  const until = awayUntil(ctx);
+  // Before the first message, or after: a person will answer, or the team is away (until when, if known).
+  const [now, sometime, later] =
+    convo === 'none'
+      ? [strings.escalateFirst, strings.escalateFirstAway, strings.escalateFirstAwayUntil]
+      : [strings.escalated, strings.escalatedAway, strings.escalatedAwayUntil];
   const ended = useRef<HTMLParagraphElement>(null);
   const prechat = convo !== 'archived' && asksPrechat(store, ctx.options);
   const asksRating = convo === 'archived' && !store.gone.value && asksForRating(store.config.value?.csat, store.messages.value);
@@ -156,14 +162,10 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
           {strings.switched}
         </p>
       )}
-      {((convo === 'escalated' && !store.personHere.value) || (store.escalating.value && convo === 'active')) && (
+      {/* Who answers now: a person, or while away the team and when it is back (then the team line gives way to it). */}
+      {store.awaitingPerson.value && (
         <p class="banner" role="status">
-          {away ? strings.escalatedAway : strings.escalated}
-        </p>
-      )}
-      {store.escalating.value && convo === 'none' && (
-        <p class="banner" role="status">
-          {away ? strings.escalateFirstAway : strings.escalateFirst}
+          {!away ? now : until ? fill(later, { when: until }) : sometime}
         </p>
       )}
       {/* The browser offline, else the BFF out of reach (sync.ts). */}

@@ -62,7 +62,9 @@ describe('the team line and the email form', () => {
     const { api } = await visitorWrote(AWAY, { 'POST /api/contact': { status: 202, body: {} } });
     expect(screen.getByText(/^We're away right now\. Back .+\.$/)).toBeTruthy();
     act(() => FakeEventSource.last.emit('state', { state: 'escalated' }, 1));
-    expect(screen.getByText("Our team is away right now. They'll answer here when they're back.")).toBeTruthy();
+    // One line, not two saying the same: the banner names when, and the team line gives way to it.
+    expect(screen.getByText(/^Our team is away until .+\. They'll answer here then\.$/)).toBeTruthy();
+    expect(screen.queryByText(/^We're away right now/)).toBeNull();
 
     fireEvent.input(emailBox()!, { target: { value: 'not an address' } });
     fireEvent.click(screen.getByRole('button', { name: 'Notify me' }));

@@ -13,11 +13,20 @@ export function TeamLine({ ctx }: { ctx: Ctx }) {
   const config = store.config.value;
   // (Not `h`: that is what the JSX here compiles to.)
   const handoff = config?.handoff;
-  // Not on an ended conversation either: nobody will answer it, so no promise of how soon.
+  // Not on an ended conversation either: nobody will answer it, so no promise of how soon. Nor
+  // while a person is awaited and the team is away: the banner says so, and until when (Panel.tsx).
   if (!handoff || !config.features.escalation || handoff.offer === 'never' || store.personHere.value || store.convo.value === 'archived') return null;
-  const { open, opensAt, replyTime } = handoff;
-  const text = open ? strings[replyKey(replyTime)] : opensAt ? fill(strings.away, { when: formatOpening(opensAt, ctx.locale) }) : strings.awayUnknown;
+  const { open, replyTime } = handoff;
+  if (!open && store.awaitingPerson.value) return null;
+  const until = awayUntil(ctx);
+  const text = open ? strings[replyKey(replyTime)] : until ? fill(strings.away, { when: until }) : strings.awayUnknown;
   return <p class={open ? 'team' : 'team away'}>{text}</p>;
+}
+
+/** While the team is away: when it is back, in the visitor's words ("Monday 09:00"), if the site said. */
+export function awayUntil(ctx: Ctx): string | undefined {
+  const handoff = ctx.store.config.value?.handoff;
+  return handoff && !handoff.open && handoff.opensAt ? formatOpening(handoff.opensAt, ctx.locale) : undefined;
 }
 
 /** Whether to ask for an address: the team is away, the visitor wrote or asked for a person, and gave none yet. */
