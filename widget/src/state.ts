@@ -32,6 +32,8 @@ export function createState() {
   const config = signal<PublicConfig | undefined>(undefined);
   const draft = signal('');
   const messages = signal<ChatMessage[]>([]);
+  /** A person of the team has written in this handed-over conversation: notes on who answers and when give way to them. */
+  const personHere = computed(() => convo.value === 'escalated' && messages.value.some((m) => m.role === 'operator'));
   return {
     open: signal(false),
     /** Rendered inline (`<parley-chat>`): always on screen, so nothing is unread. */
@@ -103,10 +105,9 @@ export function createState() {
       if (!config.value?.features.escalation || offer === 'never' || escalating.value) return false;
       return convo.value === 'active' || (convo.value === 'none' && offer === 'always');
     }),
-    /** A person of the team has written in this handed-over conversation: notes on who answers and when give way to them. */
-    personHere: computed(() => convo.value === 'escalated' && messages.value.some((m) => m.role === 'operator')),
+    personHere,
     /** Handed to a person (or asked to be) and none has written yet: the panel says one will, and, while away, when. */
-    awaitingPerson: computed(() => convo.value === 'escalated' ? !messages.value.some((m) => m.role === 'operator') : escalating.value && convo.value !== 'archived'),
+    awaitingPerson: computed(() => (convo.value === 'escalated' ? !personHere.value : escalating.value && convo.value !== 'archived')),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * The people behind the chat (docs/api.md "People"): a line saying how soon the team answers while
- * it is there, or when it is back while it is away, until a person has written in the conversation or it ended; and when to ask, while it is away, for an
- * address (ContactForm.tsx).
+ * it is there, or when it is back while it is away, until a person has written in the conversation
+ * or it ended; and when to ask, while it is away, for an address (ContactForm.tsx).
  */
 import { formatOpening, replyKey } from '../hours.js';
 import { fill } from '../i18n.js';
