@@ -30,7 +30,7 @@ export type OperatorInput = { name: string } & ({ text: string } | { badge: Badg
 /** The operator's user id in `message.added` events (the seed shows `userId` in one sample). */
 const OPERATOR_USER_ID = 7;
 /** The user variable holding the visitor's language: the demo's BFF sets it (LOCALE_VARIABLE, demo/main.ts). */
-export const LOCALE = 'locale';
+const LOCALE = 'locale';
 
 /** Who takes over when the console or the agent's own hand-off button escalates without naming anyone. */
 export const DEFAULT_OPERATOR_EMAIL = 'support@nimbus-outdoor.example';

@@ -142,7 +142,7 @@ export function localeTag(locale: string | undefined): string {
 
 /** The two-letter language of `locale`, else of the browser. */
 export function langOf(locale: string | undefined): string {
-  return (locale || navigator.language || 'en').slice(0, 2).toLowerCase();
+  return localeTag(locale).slice(0, 2).toLowerCase();
 }
 
 /** English, then a language's `table` over it, then the page's `overrides`. */

@@ -4,6 +4,7 @@ import { parseProfiles, safeUrl, type Profile } from '../people/authors.js';
 import { parseSupportHours, type SupportHours } from '../people/support-hours.js';
 import type { Localized } from '../../../shared/types.js';
 import type { Parser } from '../env-parser.js';
+import { SETTING_VARIABLE_NAME } from '../lib/variables.js';
 import { setting } from './setting.js';
 
 const group = 'widget' as const;
@@ -123,7 +124,7 @@ function splitStarters(p: Parser, raw: string, which: string): string[] {
 
 function readContactNames(p: Parser): { email: string; name: string } {
   const [email = 'email', name = 'name', ...rest] = p.list('CONTACT_VARIABLES', ['email', 'name']);
-  if (rest.length > 0 || ![email, name].every((n) => /^[A-Za-z0-9_]{1,64}$/.test(n))) p.report('CONTACT_VARIABLES must be two variable names, like email,name');
+  if (rest.length > 0 || ![email, name].every((n) => SETTING_VARIABLE_NAME.test(n))) p.report('CONTACT_VARIABLES must be two variable names, like email,name');
   return { email, name };
 }
 

@@ -1,7 +1,7 @@
 // Schema entries: the service, the model gateway and the chat (docs/configuration.md's first table).
 import { randomBytes } from 'node:crypto';
 import type { Parser } from '../env-parser.js';
-import { VERIFIED_VARIABLES } from '../lib/variables.js';
+import { SETTING_VARIABLE_NAME, VERIFIED_VARIABLES } from '../lib/variables.js';
 import { MIN_WEBHOOK_SECRET_LENGTH } from '../lib/webhook-verify.js';
 import { parseFlowTokens, secret, setting } from './setting.js';
 
@@ -117,7 +117,7 @@ function readUserVariables(p: Parser): string[] {
 function readLocaleVariable(p: Parser): string | undefined {
   const name = p.optional('LOCALE_VARIABLE');
   if (name === undefined) return undefined;
-  if (!/^[A-Za-z0-9_]{1,64}$/.test(name)) p.report('LOCALE_VARIABLE must be a variable name of letters, digits and _, like locale');
+  if (!SETTING_VARIABLE_NAME.test(name)) p.report('LOCALE_VARIABLE must be a variable name of letters, digits and _, like locale');
   else if ((VERIFIED_VARIABLES as readonly string[]).includes(name)) p.report(`LOCALE_VARIABLE may not be ${name}: the BFF sets it for signed-in users`);
   return name;
 }

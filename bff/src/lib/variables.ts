@@ -7,6 +7,9 @@ import type { VariableValue } from '../ports/upstream.js';
  */
 export const VERIFIED_VARIABLES = ['verifiedUserId', 'verifiedEmail'] as const;
 
+/** A user variable name a setting gives the BFF to write (CONTACT_VARIABLES, LOCALE_VARIABLE). */
+export const SETTING_VARIABLE_NAME = /^[A-Za-z0-9_]{1,64}$/;
+
 /** Why a set of user variables was refused: a name outside `USER_VARIABLES`, or a value of the wrong shape. */
 export type VariablesProblem = { kind: 'not_allowed' | 'bad_value'; name: string };
 
