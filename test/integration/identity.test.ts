@@ -148,6 +148,29 @@ describe('POST /api/identify', () => {
   });
 });
 
+describe('when the service refuses the verified variables', () => {
+  const fault = (spec: Record<string, unknown>) => call(base, 'POST', '/sim/__faults', { body: spec });
+
+  it('a first message still starts the conversation once (201), so the widget does not send it again', async () => {
+    const sub = newUser();
+    await fault({ count: 1, delayMs: 1 }); // the send goes through
+    await fault({ status: 400, count: 1 }); // the variables do not
+    const s = await signIn(sub, 'Sent once');
+    const history = (await call(base, 'GET', '/api/messages', { token: s.token })).body.items;
+    expect(history.filter((m: { text?: string }) => m.text === 'Sent once')).toHaveLength(1);
+    expect((await upstreamConversation(s.sessionId)).variables).toEqual({});
+  });
+
+  it('identify still answers the signed-in pair and ends the tokens from before it', async () => {
+    const before = (await call(base, 'POST', '/api/session', { body: { text: 'Before the login' } })).body;
+    await fault({ status: 400, count: 1 });
+    const res = await call(base, 'POST', '/api/identify', { token: before.token, body: { identityToken: await identityToken(newUser()) } });
+    expect(res.status).toBe(200);
+    expect((await call(base, 'GET', '/api/messages', { token: before.token })).status).toBe(401);
+    expect((await call(base, 'GET', '/api/messages', { token: res.body.token })).status).toBe(200);
+  });
+});
+
 describe('one user’s token and another user’s conversations', () => {
   it('A never reads B’s history, never takes B’s conversation, and an anonymous token never lists', async () => {
     const [a, b] = [await signIn(newUser(), 'A writes'), await signIn(newUser(), 'B writes')];

@@ -49,6 +49,15 @@ describe('POST /api/session with an identity token and no text, for a user with 
     expect([res.status, res.body.user]).toEqual([200, { id: sub, name: 'Ada Lovelace' }]);
   });
 
+  it('keeps what the identity token said: a conversation started from the user token knows the site gave the email', async () => {
+    const sub = newUser();
+    const { token } = (await call(base, 'POST', '/api/session', { body: { identityToken: await identityToken(sub, { email: 'ada@example.com' }) } })).body;
+    const started = await call(base, 'POST', '/api/conversations', { token, body: { text: 'A question' } });
+    expect(started.status).toBe(201);
+    const contact = await call(base, 'POST', '/api/contact', { token: started.body.token, body: { email: 'someone-else@example.com' } });
+    expect([contact.status, contact.body.error?.code]).toEqual([409, 'contact_known']);
+  });
+
   it('lists the user’s ended conversations, reads one, continues an open one, starts a new one', async () => {
     const sub = newUser();
     const older = (await session(sub, 'An older open topic')).body;

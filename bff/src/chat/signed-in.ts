@@ -34,13 +34,23 @@ export async function startUserConversation(deps: AppDeps, user: TokenUser, mess
   return conversationId;
 }
 
-/** Sends the user's verified id, email (`VERIFIED_VARIABLES`) and variables upstream (`PATCH /v1/conversations/{id}/user`). */
+/**
+ * Sends the user's verified id, email (`VERIFIED_VARIABLES`) and variables upstream (`PATCH
+ * /v1/conversations/{id}/user`). It comes after the conversation is the user's (the message sent,
+ * the binding made), so a refusal is logged, not answered: failing the request then would have the
+ * widget send its message again, or keep the tokens from before a sign-in alive. The upstream
+ * client has already retried what a retry can mend.
+ */
 export async function applyVerifiedVariables(deps: AppDeps, conversationId: string, identity: VerifiedIdentity): Promise<void> {
-  await deps.chat.setUserVariables(conversationId, {
-    ...identity.variables,
-    verifiedUserId: identity.userId,
-    ...(identity.email !== undefined && { verifiedEmail: identity.email }),
-  });
+  try {
+    await deps.chat.setUserVariables(conversationId, {
+      ...identity.variables,
+      verifiedUserId: identity.userId,
+      ...(identity.email !== undefined && { verifiedEmail: identity.email }),
+    });
+  } catch (e) {
+    deps.logger.error('the signed-in user\'s verified variables were not set upstream; the operator does not see them as verified', { conversationId, error: String(e) });
+  }
 }
 
 /** Tokens for one of the user's conversations, with the user in the answer. */

@@ -5,7 +5,7 @@ import { parseSupportHours, type SupportHours } from '../people/support-hours.js
 import type { Localized } from '../../../shared/types.js';
 import type { Parser } from '../env-parser.js';
 import { SETTING_VARIABLE_NAME } from '../lib/variables.js';
-import { setting } from './setting.js';
+import { refuseVerifiedNames, setting } from './setting.js';
 
 const group = 'widget' as const;
 
@@ -49,7 +49,7 @@ export const PEOPLE = {
     read: (p) => p.oneOf('CSAT', ['always', 'after_operator', 'off'] as const, 'always'), public: (csat) => ({ csat }),
   }),
   contactVariables: setting({
-    env: 'CONTACT_VARIABLES', group, doc: 'the user variable names `POST /api/contact` stores the address and the name as, `email,name`', default: '`email,name`', example: 'email,name',
+    env: 'CONTACT_VARIABLES', group, doc: 'the user variable names `POST /api/contact` stores the address and the name as, `email,name` (not `verifiedEmail` or `verifiedUserId`)', default: '`email,name`', example: 'email,name',
     read: (p) => readContactNames(p),
   }),
   consentText: setting({
@@ -125,6 +125,7 @@ function splitStarters(p: Parser, raw: string, which: string): string[] {
 function readContactNames(p: Parser): { email: string; name: string } {
   const [email = 'email', name = 'name', ...rest] = p.list('CONTACT_VARIABLES', ['email', 'name']);
   if (rest.length > 0 || ![email, name].every((n) => SETTING_VARIABLE_NAME.test(n))) p.report('CONTACT_VARIABLES must be two variable names, like email,name');
+  else refuseVerifiedNames(p, 'CONTACT_VARIABLES', [email, name]);
   return { email, name };
 }
 

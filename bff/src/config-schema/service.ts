@@ -1,9 +1,9 @@
 // Schema entries: the service, the model gateway and the chat (docs/configuration.md's first table).
 import { randomBytes } from 'node:crypto';
 import type { Parser } from '../env-parser.js';
-import { SETTING_VARIABLE_NAME, VERIFIED_VARIABLES } from '../lib/variables.js';
+import { SETTING_VARIABLE_NAME } from '../lib/variables.js';
 import { MIN_WEBHOOK_SECRET_LENGTH } from '../lib/webhook-verify.js';
-import { parseFlowTokens, secret, setting } from './setting.js';
+import { parseFlowTokens, refuseVerifiedNames, secret, setting } from './setting.js';
 
 const group = 'service' as const;
 const noSlash = (url: string | undefined) => url?.replace(/\/+$/, '');
@@ -108,9 +108,7 @@ function readWebhookSecrets(p: Parser, needed: boolean): string[] {
 
 function readUserVariables(p: Parser): string[] {
   const names = p.list('USER_VARIABLES', []);
-  for (const name of VERIFIED_VARIABLES) {
-    if (names.includes(name)) p.report(`USER_VARIABLES may not list ${name}: the BFF sets it for signed-in users`);
-  }
+  refuseVerifiedNames(p, 'USER_VARIABLES', names);
   return names;
 }
 
@@ -118,6 +116,6 @@ function readLocaleVariable(p: Parser): string | undefined {
   const name = p.optional('LOCALE_VARIABLE');
   if (name === undefined) return undefined;
   if (!SETTING_VARIABLE_NAME.test(name)) p.report('LOCALE_VARIABLE must be a variable name of letters, digits and _, like locale');
-  else if ((VERIFIED_VARIABLES as readonly string[]).includes(name)) p.report(`LOCALE_VARIABLE may not be ${name}: the BFF sets it for signed-in users`);
+  else refuseVerifiedNames(p, 'LOCALE_VARIABLE', [name]);
   return name;
 }

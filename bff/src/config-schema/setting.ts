@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PublicConfig } from '../../../shared/types.js';
 import { Parser, type Env } from '../env-parser.js';
+import { VERIFIED_VARIABLES } from '../lib/variables.js';
 
 /** The tables of docs/configuration.md, in this order (the grouping docs/api.md used). */
 export const GROUPS = {
@@ -101,4 +102,13 @@ export function isOrigin(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Refuses a setting that names a variable of VERIFIED_VARIABLES (USER_VARIABLES, CONTACT_VARIABLES,
+ * LOCALE_VARIABLE): the page could then write it, and it would no longer mean "verified".
+ */
+export function refuseVerifiedNames(p: Parser, env: string, names: readonly string[]): void {
+  const taken = VERIFIED_VARIABLES.find((name) => names.includes(name));
+  if (taken) p.report(`${env} may not name ${taken}: the BFF sets it for signed-in users, and it must mean "verified"`);
 }

@@ -102,9 +102,8 @@ export class TokenService {
   async issueUser(user: TokenUser, origin: string | undefined): Promise<{ token: string; expiresAt: string }> {
     const nowSec = Math.floor(this.now() / 1000);
     const exp = nowSec + this.options.accessTtlSec;
-    const extra: Record<string, string> = {};
+    const extra: Record<string, string | number> = userDetails(user);
     if (origin) extra.org = origin;
-    if (user.name !== undefined) extra.unm = user.name;
     const token = await new SignJWT(extra)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(user.id)
@@ -133,7 +132,7 @@ export class TokenService {
     }
     const payload = await this.verify(token, USER_AUDIENCE);
     checkOrigin(typeof payload.org === 'string' ? payload.org : undefined, requestOrigin);
-    return { user: typeof payload.unm === 'string' ? { id: payload.sub, name: payload.unm } : { id: payload.sub } };
+    return { user: userOf(payload, payload.sub) };
   }
 
   /** Verifies an access token and its origin binding; throws `AuthError`/`ForbiddenError`-coded errors. */
@@ -278,15 +277,20 @@ function chainOf(payload: Claims): { chainId?: string } {
   return typeof payload.cid === 'string' ? { chainId: payload.cid } : {};
 }
 
-function userOf(payload: Claims): TokenUser | undefined {
-  if (typeof payload.uid !== 'string') return undefined;
-  return { id: payload.uid, ...(typeof payload.unm === 'string' && { name: payload.unm }), ...(payload.uml === 1 && { emailKnown: true as const }) };
+/** The signed-in user a token names: an access token's `uid`, a user token's subject. */
+function userOf(payload: Claims, id: unknown = payload.uid): TokenUser | undefined {
+  if (typeof id !== 'string') return undefined;
+  return { id, ...(typeof payload.unm === 'string' && { name: payload.unm }), ...(payload.uml === 1 && { emailKnown: true as const }) };
 }
 
 /** The claims of a signed-in user (none for an anonymous visitor). */
 function userClaims(user: TokenUser | undefined): Record<string, string | number> {
-  if (!user) return {};
-  return { uid: user.id, ...(user.name !== undefined && { unm: user.name }), ...(user.emailKnown && { uml: 1 }) };
+  return user ? { uid: user.id, ...userDetails(user) } : {};
+}
+
+/** What a token says of its user besides the id: the name, and that the site gave their email. */
+function userDetails(user: TokenUser): Record<string, string | number> {
+  return { ...(user.name !== undefined && { unm: user.name }), ...(user.emailKnown && { uml: 1 }) };
 }
 
 function checkOrigin(bound: string | undefined, requestOrigin: string | undefined): void {
