@@ -193,6 +193,18 @@ describe('POST /api/upload', () => {
     expect(await jobs()).toHaveLength(before);
   });
 
+  it('400 for a file name the operator would misread: a direction override, a control character, a path; the flow saw nothing', async () => {
+    const s = await session();
+    const before = (await jobs()).length;
+    for (const name of ['invoice\u202Egpj.exe', 'a\u0007b.txt', '../../etc/passwd', 'x'.repeat(256)]) {
+      const form = new FormData();
+      form.append('files', new Blob(['content']), name);
+      const res = await post('/api/upload', s.token, form);
+      expect([name, res.status, res.body.error.code]).toEqual([name, 400, 'invalid_request']);
+    }
+    expect(await jobs()).toHaveLength(before);
+  });
+
   it('refuses a declared Content-Length over the limit before reading the body', async () => {
     const s = await session();
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {

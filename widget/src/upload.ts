@@ -4,6 +4,7 @@
  * /api/upload`, each chip showing its share of the upload's progress. Uploads go through the
  * store's outbox, so they keep their place among the messages.
  */
+import { safeFileName } from '../../shared/file-name.js';
 import { ApiError, refusal } from './api.js';
 import type { Auth } from './auth.js';
 import { newId } from './messages.js';
@@ -53,7 +54,8 @@ export function createUploads(bff: string, st: State, auth: Auth, out: Outbox) {
   }
 
   /** Adds `files` as chips; those over the limits are refused here, by name. */
-  function attach(files: File[]) {
+  function attach(picked: File[]) {
+    const files = picked.map(sendable);
     const lim = st.config.value?.limits;
     const fit = files.filter((f) => !lim || f.size <= lim.maxUploadBytes);
     const room = lim ? Math.max(0, lim.maxUploadFiles - st.chosen.value.length) : fit.length;
@@ -108,6 +110,12 @@ export function createUploads(bff: string, st: State, auth: Auth, out: Outbox) {
   }
 
   return { upload, attach, send, refused, retry, remove };
+}
+
+/** The file under a name the BFF takes (shared/file-name.ts): what it refuses is left out, a name too long is cut. */
+function sendable(file: File): File {
+  const name = safeFileName(file.name);
+  return name === file.name ? file : new File([file], name, { type: file.type, lastModified: file.lastModified });
 }
 
 /**

@@ -6,6 +6,7 @@ import { ByteBudget } from '../lib/byte-budget.js';
 import { MAX_FLOW_JSON_BYTES, readJsonObject, readRequestBody } from '../lib/http.js';
 import { checkBody } from '../lib/body.js';
 import { FlowBody, FlowFields, UploadFields } from '../../../shared/bodies.js';
+import { FILE_NAME_MAX, hasUnsafeFileNameChars } from '../../../shared/file-name.js';
 import { rateLimit, requireFeature, requireSession } from '../middleware.js';
 import type { VariableValue } from '../ports/upstream.js';
 
@@ -111,7 +112,8 @@ async function readForm(c: Context<AppEnv>, deps: AppDeps, fields: typeof FlowFi
       files.push(value);
       if (files.length > maxUploadFiles) throw new PayloadTooLargeError(`At most ${maxUploadFiles} files may be sent at once`);
       if (value.size > maxUploadBytes) throw new PayloadTooLargeError(`Each file must be at most ${maxUploadBytes} bytes`);
-      if (value.name.length > 255) throw new ValidationError('File names must be at most 255 characters');
+      if (value.name.length > FILE_NAME_MAX) throw new ValidationError(`File names must be at most ${FILE_NAME_MAX} characters`);
+      if (hasUnsafeFileNameChars(value.name)) throw new ValidationError('File names may not hold control characters, direction overrides, / or \\');
       continue;
     }
     if (Object.hasOwn(fields.entries, name) && (typeof value !== 'string' || Object.hasOwn(parts, name))) throw new ValidationError(`"${name}" must be sent once, as text`);

@@ -183,6 +183,14 @@ describe('sending', () => {
     expect(sendButton.disabled).toBe(true);
   });
 
+  it('sends a file whose name would mislead the operator under a plain one: no direction override, control character or path', async () => {
+    seedSession();
+    await mount();
+    await pick(new File(['hello'], 'invoice\u202Egpj.exe', { type: 'image/png' }), new File(['hi'], 'a\u0007b.txt'));
+    await send();
+    expect(FakeXHR.last.fields).toMatchObject({ files: ['invoicegpj.exe', 'ab.txt'], text: ['📎 invoicegpj.exe, ab.txt'] });
+  });
+
   it('starts the conversation with the file names first when there is none', async () => {
     const { api } = await mount({ 'POST /api/session': { status: 201, body: sessionBody(1) } });
     await pick(file('a.pdf'));
