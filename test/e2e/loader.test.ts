@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composer, launcher, openHostPage, panel, sendMessage, startWorld, type World } from './harness.js';
+import { composer, launcher, openHostPage, panel, sendMessage, startWorld, strictCsp, type World } from './harness.js';
 
 let world: World;
 beforeAll(async () => {
@@ -177,6 +177,53 @@ describe('the loader', () => {
     await launcher(page).click();
     await panel(page).waitFor();
     await expect.poll(() => page.evaluate(() => (window as unknown as { seen: string[] }).seen)).toEqual(expect.arrayContaining(['ready', 'open']));
+    await context.close();
+  });
+
+  it('a single-page app before the chat came: the accent of data-accent, destroy() then init() drawn again, <parley-chat> added later, init({launcher: false})', async () => {
+    const site = await customPage(strictCsp(world.bffOrigin), 'data-accent="#b91c1c"');
+    const { page, context, problems } = await openHostPage(world, { url: site.url });
+    const loaderLauncher = page.locator('[data-parley-loader] button.launcher');
+    await loaderLauncher.waitFor();
+    expect(await loaderLauncher.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(185, 28, 28)');
+    type P = { Parley: (...a: unknown[]) => void };
+    // The app left its chat page and came back, with nothing of the chat fetched yet.
+    await page.evaluate(() => {
+      (window as unknown as P).Parley('destroy');
+      (window as unknown as P).Parley('init', { title: 'Back again', theme: { accent: '#0f766e' } });
+    });
+    await expect.poll(() => loaderLauncher.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(15, 118, 110)');
+    await loaderLauncher.click();
+    await expect.poll(() => panel(page).getAttribute('aria-label')).toBe('Back again');
+    await context.close();
+
+    // An inline chat the app adds after the page loaded brings the chat with it.
+    const next = await openHostPage(world, { url: site.url });
+    await next.page.locator('[data-parley-loader] button.launcher').waitFor();
+    await next.page.evaluate(() => document.querySelector('main')!.append(document.createElement('parley-chat')));
+    await next.page.locator('parley-chat').getByRole('textbox', { name: 'Message' }).waitFor();
+    await next.context.close();
+
+    // A later init without the launcher takes the drawn one away.
+    const third = await openHostPage(world, { url: site.url });
+    await third.page.locator('[data-parley-loader] button.launcher').waitFor();
+    await third.page.evaluate(() => (window as unknown as P).Parley('init', { launcher: false }));
+    await expect.poll(() => third.page.locator('[data-parley-loader] button.launcher').count()).toBe(0);
+    expect([...problems, ...next.problems, ...third.problems]).toEqual([]);
+    await third.context.close();
+    await site.close();
+  });
+
+  it('keyboard only, the chat failing to load: focus stays on the launcher, which says so', async () => {
+    const { page, context } = await openHostPage(world, {});
+    await page.route(chatFile, (route) => route.abort());
+    await launcher(page).waitFor(); // drawn once the page is idle
+    await page.keyboard.press('Tab'); // to the launcher: the fetch starts, and fails
+    await expect.poll(() => launcher(page).getAttribute('aria-label')).toBe('Chat could not load. Try again');
+    await page.keyboard.press('Enter'); // tries again, with the frame up and focused; that fails too
+    const focused = () => page.evaluate(() => document.querySelector('[data-parley-loader]')?.shadowRoot?.activeElement?.className ?? document.activeElement?.tagName);
+    await expect.poll(() => page.locator('[data-parley-loader] .frame').count()).toBe(0);
+    expect(await focused()).toBe('launcher failed');
     await context.close();
   });
 

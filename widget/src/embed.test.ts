@@ -61,6 +61,33 @@ describe('window.Parley', () => {
     expect(root.querySelector('[role="dialog"]:not([inert])')).not.toBeNull();
   });
 
+  it('replays the queue in order: an early destroy() stays before the init after it, and a call before the first init waits for it', async () => {
+    mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG } });
+    const stub: any = function (...args: unknown[]) {
+      (stub.q = stub.q || []).push(args);
+    };
+    w.Parley = stub;
+    // A single-page app left its chat page and came back before the chat had loaded.
+    w.Parley('open');
+    w.Parley('destroy');
+    w.Parley('init', { title: 'Back again' });
+    boot(scriptTag());
+    await flush();
+    const root = document.querySelector('[data-parley]')!.shadowRoot!;
+    expect(root.querySelector('[role="dialog"]:not([inert])')!.getAttribute('aria-label')).toBe('Back again');
+
+    w.Parley.destroy();
+    const again: any = function (...args: unknown[]) {
+      (again.q = again.q || []).push(args);
+    };
+    w.Parley = again;
+    w.Parley('init', { title: 'Gone' });
+    w.Parley('destroy');
+    boot(scriptTag());
+    await flush();
+    expect(document.querySelector('[data-parley]')).toBeNull();
+  });
+
   it('uses data-bff, renders inline in <parley-chat>, and removes everything on destroy', async () => {
     const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG } });
     document.body.innerHTML = '<parley-chat></parley-chat>';

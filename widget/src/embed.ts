@@ -39,24 +39,41 @@ function unknownMethod(method: string) {
   for (const [event, fn] of pageHandlers) if (event === 'error') fn(error);
 }
 
-// Defined lazily so that importing the module where there is no DOM (SSR) does not fail.
+/** A `<parley-chat>` came onto the page or left it. */
+function inline(el: HTMLElement, connected: boolean): void {
+  if (!connected) {
+    if (inlineHost !== el) return;
+    inlineHost = undefined;
+    current?.mount();
+    return;
+  }
+  if (inlineHost === el) return;
+  inlineHost = el;
+  // After destroy() (e.g. a single-page app left its chat page), a new element asks for the widget again.
+  // (In a microtask: a page that is still setting itself up, e.g. boot() right after, comes first.)
+  if (current) current.mount(el);
+  else queueMicrotask(() => inlineHost === el && !current && lastOptions && init(lastOptions));
+}
+
+/**
+ * The element, defined lazily so that importing the module where there is no DOM (SSR) does not
+ * fail. The loader (widget.js) defines it first, to fetch the chat when one appears; its class then
+ * hands the element's comings and goings to `inline`.
+ */
 function defineElement() {
-  if (customElements.get('parley-chat')) return;
+  const defined = customElements.get('parley-chat') as (CustomElementConstructor & { inline?: typeof inline }) | undefined;
+  if (defined) {
+    defined.inline = inline; // the loader's class calls it (ours calls `inline` itself)
+    return;
+  }
   customElements.define(
     'parley-chat',
     class extends HTMLElement {
       connectedCallback() {
-        if (inlineHost === this) return;
-        inlineHost = this;
-        // After destroy() (e.g. a single-page app left its chat page), a new element asks for the widget again.
-        // (In a microtask: a page that is still setting itself up, e.g. boot() right after, comes first.)
-        if (current) current.mount(this);
-        else queueMicrotask(() => inlineHost === this && !current && lastOptions && init(lastOptions));
+        inline(this, true);
       }
       disconnectedCallback() {
-        if (inlineHost !== this) return;
-        inlineHost = undefined;
-        current?.mount();
+        inline(this, false);
       }
     },
   );
@@ -96,9 +113,21 @@ export function boot(script: HTMLScriptElement) {
   for (const m of METHODS) api[m] = (...args: unknown[]) => call(m, ...args);
   w.Parley = api;
 
-  // Queued `init` options win over data-* ones; `data-manual` waits for an explicit init.
-  const inits = queue.filter((a) => a[0] === 'init');
-  if (inits.length || d.manual === undefined) init(Object.assign({}, ...inits.map((a) => a[1])));
-  for (const a of queue) if (a[0] !== 'init') call(String(a[0]), ...a.slice(1));
+  // The queue replays in order, as the calls would have run with the chat there: an early destroy()
+  // stays before the init after it. Without `data-manual` and with no init queued, the widget starts
+  // first (data-* options); calls for a widget made before the queue's first init wait for it, and a
+  // destroy() then has nothing to remove.
+  let started = d.manual === undefined && !queue.some((a) => a[0] === 'init');
+  if (started) init();
+  const held: unknown[][] = [];
+  for (const [method, ...args] of queue) {
+    const name = String(method);
+    if (started || name === 'init' || name === 'on' || name === 'off' || !(METHODS as readonly string[]).includes(name)) call(name, ...args);
+    else if (name !== 'destroy') held.push([name, ...args]);
+    if (name === 'init' && !started) {
+      started = true;
+      for (const [m, ...a] of held) call(String(m), ...a);
+    }
+  }
 }
 

@@ -1,16 +1,15 @@
 /**
  * The loader's own CSS: its launcher looks exactly like the chat's (styles.ts), and the frame stands
- * where the chat's panel opens, so nothing jumps when the chat takes over. Two sheets, so a page whose
+ * where the chat's panel opens, so nothing jumps when the chat takes over. Pointing at the launcher
+ * fetches the chat, whose own launcher then shows the hover (loader.ts), so this one has none. Two sheets, so a page whose
  * visitor never clicks parses only the launcher's few rules.
  */
 export const LAUNCHER_CSS = `:host{--a:#4f46e5;--at:#fff;all:initial}
-.launcher{position:fixed;z-index:2147483000;right:20px;bottom:20px;width:58px;height:58px;border:0;border-radius:50%;background:var(--a);color:var(--at);display:grid;place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);cursor:pointer;transition:transform .15s}
+.launcher{position:fixed;z-index:2147483000;right:20px;bottom:20px;width:58px;height:58px;border:0;border-radius:50%;background:var(--a);color:var(--at);display:grid;place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);cursor:pointer}
 .launcher.left{right:auto;left:20px}
-.launcher:hover{transform:scale(1.06)}
 .launcher:focus-visible{outline:3px solid #111;outline-offset:3px}
 .launcher svg{width:26px;height:26px;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round}
-.launcher.failed{background:#9b1c1c}
-@media(prefers-reduced-motion:reduce){.launcher{transition:none}}`;
+.launcher.failed{background:#9b1c1c}`;
 
 export const FRAME_CSS = `.frame{position:fixed;z-index:2147483000;right:20px;bottom:92px;width:384px;height:min(640px,calc(100vh - 112px));background:#fff;border-radius:16px;box-shadow:0 16px 48px rgba(0,0,0,.24);overflow:hidden;display:flex;flex-direction:column;font:15px/1.45 system-ui,sans-serif;outline:0}
 .frame.left{right:auto;left:20px}
@@ -20,4 +19,4 @@ export const FRAME_CSS = `.frame{position:fixed;z-index:2147483000;right:20px;bo
 .dots i:nth-child(2){animation-delay:.2s}.dots i:nth-child(3){animation-delay:.4s}
 @keyframes b{to{opacity:.3}}
 @media(max-width:480px){.frame{inset:0;width:100%;height:100%;border-radius:0}}
-@media(prefers-reduced-motion:reduce){*{animation:none!important;transition:none!important}}`;
+@media(prefers-reduced-motion:reduce){.dots i{animation:none}}`;

@@ -31,6 +31,7 @@ type Win = Window & { Parley?: Global; __parleyChat?: (chat: Chat) => void; trus
 const NEEDS_CHAT = new Set(['open', 'toggle', 'send', 'show', 'identify', 'reset']);
 const RETRY_MS = [2_000, 5_000, 15_000];
 const w = window as Win;
+const OPEN_LABELS = __PARLEY_OPEN_LABELS__; // once: the build writes the object where it is named
 const me = document.currentScript as HTMLScriptElement | null;
 
 if (me?.src && !w.Parley?.s) start(me);
@@ -59,7 +60,7 @@ function start(script: HTMLScriptElement): void {
     queue.push(args);
     if (needsChat(args)) load();
     else if (args[0] === 'destroy') removeLauncher();
-    else if (args[0] === 'init') afterLoad(show);
+    else if (args[0] === 'init') afterLoad(redraw);
   };
   api.q = queue;
   api.s = script;
@@ -70,7 +71,7 @@ function start(script: HTMLScriptElement): void {
   const scriptUrl = () =>
     (policy ??= w.trustedTypes?.createPolicy('parley', {
       createScriptURL: (url: string) => {
-        if (url !== chunkUrl) throw new TypeError('parley: not the chat script');
+        if (url !== chunkUrl) throw new TypeError('parley: not its chat');
         return url;
       },
     }))?.createScriptURL(chunkUrl) ?? chunkUrl;
@@ -87,13 +88,16 @@ function start(script: HTMLScriptElement): void {
     if (script.nonce) el.nonce = script.nonce; // so 'strict-dynamic' and nonce CSPs trust it too
     el.onerror = () => {
       el.remove();
-      state = 'failed';
-      failures++;
       if (launcher) {
         launcher.classList.add('failed');
         launcher.setAttribute('aria-label', 'Chat could not load. Try again');
         launcher.lang = 'en';
       }
+      // A visitor waiting on the frame is left on the launcher, which now says the chat could not load
+      // (while still "loading", so its focus does not try again at once).
+      if (frame && host!.shadowRoot!.activeElement === frame) launcher!.focus();
+      state = 'failed';
+      failures++;
       frame?.remove();
       frame = undefined;
       // Nothing is lost: the queue waits for the next try (a click, or a timer a while later).
@@ -138,12 +142,13 @@ function start(script: HTMLScriptElement): void {
     frame.className = launcher!.classList.contains('left') ? 'frame left' : 'frame';
     // A placeholder, not the dialog: it says the chat is coming, and the chat's own panel is the dialog.
     frame.setAttribute('role', 'status');
-    frame.setAttribute('aria-label', (option('title') as string) || d.title || 'Chat');
+    const title = (option('title') as string) || d.title || '';
+    frame.setAttribute('aria-label', title || 'Chat');
     frame.setAttribute('aria-busy', 'true');
     frame.tabIndex = -1;
     const head = document.createElement('div');
     head.className = 'head';
-    head.textContent = (option('title') as string) || d.title || '';
+    head.textContent = title;
     const dots = document.createElement('div');
     dots.className = 'dots';
     for (let i = 0; i < 3; i++) dots.appendChild(document.createElement('i'));
@@ -161,16 +166,16 @@ function start(script: HTMLScriptElement): void {
     sheet.replaceSync(LAUNCHER_CSS);
     root.adoptedStyleSheets = [sheet];
     const accent = ((option('theme') as { accent?: string } | undefined)?.accent || d.accent || '').trim();
-    if (/^#[0-9a-f]{3,8}$/i.test(accent)) sheet.insertRule(`:host{--a:${accent}}`);
+    if (/^#[0-9a-f]{3,8}$/i.test(accent)) sheet.insertRule(`:host{--a:${accent}}`, 1); // after the default's rule, so it wins
     const position = (option('theme') as { position?: string } | undefined)?.position || d.position;
     launcher = document.createElement('button');
     launcher.type = 'button';
     launcher.className = position === 'left' ? 'launcher left' : 'launcher';
     const lang = String(option('locale') || d.locale || navigator.language || 'en').slice(0, 2).toLowerCase();
     const given = (option('strings') as { open?: string } | undefined)?.open;
-    launcher.setAttribute('aria-label', given || __PARLEY_OPEN_LABELS__[lang] || __PARLEY_OPEN_LABELS__.en!);
+    launcher.setAttribute('aria-label', given || OPEN_LABELS[lang] || OPEN_LABELS.en!);
     // A screen reader reads the label in its language (the page's own words: the page's language).
-    if (!given) launcher.lang = __PARLEY_OPEN_LABELS__[lang] ? lang : 'en';
+    if (!given) launcher.lang = OPEN_LABELS[lang] ? lang : 'en';
     launcher.setAttribute('aria-expanded', 'false');
     const svgNs = 'http://www.w3.org/2000/svg';
     const svg = document.createElementNS(svgNs, 'svg');
@@ -199,6 +204,14 @@ function start(script: HTMLScriptElement): void {
     });
     root.appendChild(launcher);
     document.body.appendChild(host);
+  }
+
+  /** Draws the launcher again with the options of a later `init` (its colour, side, or none), unless the chat is opening. */
+  function redraw(): void {
+    if (frame) return;
+    host?.remove();
+    host = launcher = undefined;
+    show();
   }
 
   /** Draws the launcher, unless it follows the support hours and the team is away (visitors with a conversation always get it). */
@@ -237,8 +250,23 @@ function start(script: HTMLScriptElement): void {
   }
 
   for (const call of queue) if (needsChat(call)) load();
-  // An inline chat is content the visitor came for: it comes as soon as the document is there.
-  whenReady(() => document.querySelector('parley-chat') && load());
+  // `<parley-chat>`: an inline chat is content the visitor came for, so the chat comes as soon as one
+  // is on the page, also one added later (a single-page app). Once the chat is there, it takes the
+  // element's comings and goings through `inline` (embed.ts).
+  customElements.get('parley-chat') ||
+    customElements.define(
+      'parley-chat',
+      class InlineChat extends HTMLElement {
+        declare static inline?: (el: HTMLElement, connected: boolean) => void;
+        connectedCallback() {
+          if (InlineChat.inline) InlineChat.inline(this, true);
+          else load();
+        }
+        disconnectedCallback() {
+          InlineChat.inline?.(this, false);
+        }
+      },
+    );
   afterLoad(() => {
     show();
     // This browser has a conversation: the chat comes now, so its stream, unread count and alerts stay live.
@@ -249,11 +277,6 @@ function start(script: HTMLScriptElement): void {
 /** Whether a call can only be answered by the chat itself (so it is fetched now). */
 function needsChat(call: Call): boolean {
   return NEEDS_CHAT.has(String(call[0])) || (call[0] === 'init' && !!(call[1] as { preload?: boolean } | undefined)?.preload);
-}
-
-function whenReady(fn: () => void): void {
-  if (document.body) fn();
-  else document.addEventListener('DOMContentLoaded', fn, { once: true });
 }
 
 /** Runs `fn` once the page has loaded and the main thread is idle (at most a second later). */
