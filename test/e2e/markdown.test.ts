@@ -30,7 +30,7 @@ it('a Markdown answer on a phone: its table scrolls in the bubble, Copy works fr
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: world.host.url });
   await launcher(page).click();
   await sendMessage(page, 'Show me some markdown');
-  const region = panel(page).getByRole('region', { name: 'Table' });
+  const region = panel(page).getByRole('group', { name: 'Table' });
   await region.waitFor({ timeout: ANSWER_MS });
   const answer = panel(page).locator('.msg.bot .bubble').last();
   // The answer's topmost heading (the simulator writes "##") is an h3 under the panel's h2.

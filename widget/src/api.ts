@@ -15,6 +15,8 @@ export interface RequestInit {
   method?: string;
   body?: unknown;
   token?: string;
+  /** `no-cache`: asks the BFF again even where the browser keeps a fresh copy. */
+  cache?: RequestCache;
 }
 
 /** Calls `base + path` and returns the parsed JSON body (`{}` when there is none). */
@@ -28,6 +30,7 @@ export async function request<T>(base: string, path: string, init: RequestInit =
       method: init.method || (init.body === undefined ? 'GET' : 'POST'),
       headers,
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      cache: init.cache,
     });
   } catch (e) {
     // fetch only rejects when the request never got an answer: offline, DNS, CORS, reset.

@@ -59,6 +59,8 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
 
   function setConvo(c: Convo) {
     st.convo.value = c;
+    // The service answered an ask for a person (or moved on): what it says now holds, not the ask.
+    st.escalating.value = false;
     if (c !== 'archived') st.gone.value = false;
     if (c === 'archived') setTyping(false);
     const s = auth.session;
@@ -154,16 +156,30 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     st.notice.value = s.notice;
     showUnread(storedUnread().length);
     sync.live();
-    newestPage().catch((e) => (isFatal(e) ? lost() : report(e)));
+    loadNewest();
   }
 
-  /** The credentials no longer work: forget them everywhere; what is on screen stays, marked as ended. */
+  /** The newest history page of a resumed conversation; when the BFF is out of reach, again by `catchUp`. */
+  function loadNewest() {
+    catchUp = () => {};
+    newestPage().catch((e) => {
+      if (isFatal(e)) return lost();
+      catchUp = loadNewest;
+      report(e);
+    });
+  }
+  let catchUp = () => {};
+
+  /**
+   * The credentials no longer work: forget them everywhere; what is on screen stays, marked as
+   * ended, also when nothing of it was loaded yet (a reload after the session ran out).
+   */
   function lost() {
     sync.stop();
     auth.set(undefined);
     st.user.value = undefined;
-    setConvo(st.messages.value.length ? 'archived' : 'none');
-    st.gone.value = st.convo.value === 'archived';
+    setConvo('archived');
+    st.gone.value = true;
   }
 
   /** Empties the conversation on screen (messages still queued in this tab stay unless `dropQueued`). */
@@ -218,6 +234,8 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     contacted,
     history,
     resume,
+    /** Loads what a resume could not have while the BFF was out of reach. */
+    catchUp: () => catchUp(),
     lost,
     clear,
     onStorage,

@@ -71,7 +71,7 @@ function start(script: HTMLScriptElement): void {
   const scriptUrl = () =>
     (policy ??= w.trustedTypes?.createPolicy('parley', {
       createScriptURL: (url: string) => {
-        if (url !== chunkUrl) throw new TypeError('parley: not its chat');
+        if (url !== chunkUrl) throw new TypeError('parley'); // only the chat's own URL
         return url;
       },
     }))?.createScriptURL(chunkUrl) ?? chunkUrl;
@@ -231,22 +231,15 @@ function start(script: HTMLScriptElement): void {
    * Whether this browser has a conversation with this BFF, asked without blocking the page: the chat
    * keeps an empty IndexedDB database named like its storage key while it has one (session.ts), and
    * `indexedDB.databases()` answers asynchronously, where a page's first localStorage read waits on
-   * the browser (15 ms of the main thread at 4× CPU, bench/page.ts). localStorage where the list is
-   * unavailable (Firefox before 126) or refused.
+   * the browser (15 ms of the main thread at 4× CPU, bench/page.ts). Every browser still supported
+   * has the list (Firefox since 126, Safari 14, Chrome 71); one that refuses it (storage blocked)
+   * has, as far as we can tell, no conversation.
    */
   function known(): Promise<boolean> {
-    const key = 'parley:' + bff;
-    const stored = () => {
-      try {
-        return !!localStorage.getItem(key);
-      } catch {
-        return false; // storage blocked: a first visit as far as we can tell
-      }
-    };
-    // Asked once; an indexedDB that is missing or throws rejects, and storage answers instead.
+    // Asked once.
     return (knowing ??= Promise.resolve()
       .then(() => indexedDB.databases())
-      .then((list) => list.some((db) => db.name === key), stored));
+      .then((list) => list.some((db) => db.name === 'parley:' + bff), () => false));
   }
 
   for (const call of queue) if (needsChat(call)) load();

@@ -59,9 +59,9 @@ describe('markdown (CommonMark and GFM)', () => {
     expect(md('> Keep the receipt.\n> It is proof.').querySelector('blockquote')!.textContent).toContain('Keep the receipt.');
   });
 
-  it('renders a table in a named region a keyboard can reach, so it can scroll sideways', () => {
+  it('renders a table in a named group a keyboard can reach, so it can scroll sideways', () => {
     md('| Size | EU |\n|---|---:|\n| M | 42 |\n| L | 44 |');
-    const region = screen.getByRole('region', { name: 'Table' });
+    const region = screen.getByRole('group', { name: 'Table' });
     expect(region.tabIndex).toBe(0);
     expect([...region.querySelectorAll('th')].map((th) => th.textContent?.trim())).toEqual(['Size', 'EU']);
     expect(region.querySelectorAll('tbody tr')).toHaveLength(2);

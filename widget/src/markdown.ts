@@ -69,8 +69,9 @@ export function markdown(src: string, strings: MarkdownStrings): ComponentChildr
         case RuleType.codeBlock:
           return h(CodeBlock, { key: state.key, code: node.text.replace(/\n$/, ''), strings });
         case RuleType.table:
-          // Wider than a phone's bubble: it scrolls sideways in a region a keyboard can reach.
-          return h('div', { key: state.key, class: 'table', role: 'region', tabIndex: 0, 'aria-label': strings.table }, next());
+          // Wider than a phone's bubble: it scrolls sideways in a group a keyboard can reach (a group, not
+          // a region: a landmark per table would give a conversation several of one name).
+          return h('div', { key: state.key, class: 'table', role: 'group', tabIndex: 0, 'aria-label': strings.table }, next());
         case RuleType.heading:
           // Without the library's ids (two answers with one heading would clash).
           return h(`h${Math.max(3, Math.min(node.level + shift, 6))}`, { key: state.key }, children(node.children, state));

@@ -188,3 +188,59 @@ describe('credentials', () => {
     expect(FakeEventSource.last.closed).toBe(true);
   });
 });
+
+describe('what the panel knows, kept true', () => {
+  it('a reload while the BFF is out of reach: the history and the settings come once the stream is back', async () => {
+    seedSession();
+    let down = true;
+    mockFetch({
+      'GET /api/config': () => (down ? 'network' : { body: PUBLIC_CONFIG }),
+      'GET /api/messages': () => (down ? 'network' : { body: { items: [{ id: '1', role: 'user', text: 'hello' }], hasMore: false } }),
+    });
+    const s = start();
+    await flush();
+    expect([s.messages.value.length, s.config.value]).toEqual([0, undefined]);
+    down = false;
+    FakeEventSource.last.open();
+    await flush();
+    expect(s.messages.value.map((m) => m.text)).toEqual(['hello']);
+    expect(s.config.value).toEqual(PUBLIC_CONFIG);
+  });
+
+  it('a reload after the session ran out says the conversation is no longer available, not a silent new one', async () => {
+    seedSession({ expiresAt: new Date(Date.now() - 1000).toISOString() });
+    mockFetch({
+      'GET /api/config': { body: PUBLIC_CONFIG },
+      'POST /api/token': { status: 401, body: { error: { code: 'token_expired', message: 'expired' } } },
+      'GET /api/messages': { status: 401, body: { error: { code: 'token_expired', message: 'expired' } } },
+    });
+    const s = start();
+    // The refresh waits a moment before it gives up (another tab may have just rotated the token).
+    await vi.waitFor(() => expect([s.convo.value, s.gone.value]).toEqual(['archived', true]));
+  });
+
+  it('a conversation handed back to the assistant offers a person again, and no longer says one is coming', async () => {
+    seedSession();
+    mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'GET /api/messages': { body: { items: [], hasMore: false } }, 'POST /api/escalate': { status: 202, body: {} } });
+    const s = start();
+    await flush();
+    await s.escalate();
+    expect(s.awaitingPerson.value).toBe(true);
+    FakeEventSource.last.emit('state', { state: 'escalated' }, 4);
+    FakeEventSource.last.emit('message', { id: '5', role: 'operator', text: 'Mara here', author: { kind: 'operator', name: 'Mara' } }, 5);
+    FakeEventSource.last.emit('state', { state: 'active' }, 6);
+    await flush();
+    expect([s.canEscalate.value, s.awaitingPerson.value]).toEqual([true, false]);
+  });
+
+  it("asks the settings again at the team's opening time, past the browser's cached copy", async () => {
+    const closed = { ...PUBLIC_CONFIG, handoff: { offer: 'always', open: false, opensAt: new Date(Date.now() + 100).toISOString(), replyTime: 'minutes', launcher: 'show' } };
+    let asked = 0;
+    const api = mockFetch({ 'GET /api/config': () => ({ body: asked++ ? { ...closed, handoff: { ...closed.handoff, open: true, opensAt: undefined } } : closed }) });
+    const s = start();
+    await vi.waitFor(() => expect(s.config.value?.handoff?.open).toBe(false));
+    await vi.waitFor(() => expect(s.config.value?.handoff?.open).toBe(true), { timeout: 3_000 });
+    expect(api.to('GET', '/api/config')).toHaveLength(2);
+    expect(api.fn.mock.calls[1]![1]).toMatchObject({ cache: 'no-cache' });
+  });
+});

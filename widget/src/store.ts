@@ -41,6 +41,11 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     auth,
     (event, id) => conversation.apply(event, id),
     (up) => {
+      // The stream is up: what could not be had while the BFF was out of reach comes now.
+      if (up) {
+        conversation.catchUp();
+        if (configAt < 0) void loadConfig();
+      }
       // Back after a while out of reach: what waits in the queue goes now, not at its next backoff
       // (once per outage, not on every stream that opens).
       if (up && !st.reachable.value) outbox.resume();
@@ -134,6 +139,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     if (on) {
       st.bubble.value = false;
       if (!document.hidden) conversation.markRead();
+      if (configAt > 0 && Date.now() - configAt > 3e5) void loadConfig(true);
     }
     remember(openKey, on ? '1' : '');
     emit(on ? 'open' : 'close');
@@ -216,15 +222,34 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     unkeepDraft = effect(() => remember(draftKey, st.draft.value));
     if (identity) await signedIn.identify(identity);
     outbox.restore(saved);
+    await loadConfig();
+  }
+
+  /** When the settings came; -1: asking failed, so the stream's next opening asks again. */
+  let configAt = 0;
+  let hoursTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The BFF's public settings, and whether a person can answer now: asked again at the team's
+   * opening time (past the browser's cached copy), and when the panel opens on a copy over five
+   * minutes old (the team may have closed).
+   */
+  async function loadConfig(fresh?: boolean) {
     try {
-      st.config.value = await request<PublicConfig>(bff, '/api/config');
+      const config = await request<PublicConfig>(bff, '/api/config', fresh ? { cache: 'no-cache' } : {});
+      st.config.value = config;
+      configAt = Date.now();
+      const opens = config.handoff?.open === false && Date.parse(config.handoff.opensAt!);
+      clearTimeout(hoursTimer);
+      if (opens) hoursTimer = setTimeout(() => loadConfig(true), Math.min(opens - configAt + 1_000, 864e5));
     } catch (e) {
+      configAt ||= -1;
       report(e);
     }
   }
 
   function destroy() {
     unkeepDraft();
+    clearTimeout(hoursTimer);
     outbox.destroy();
     sync.destroy();
     conversation.destroy();
