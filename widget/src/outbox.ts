@@ -80,8 +80,12 @@ export function createOutbox(key: string, d: OutboxDeps) {
           retries = 0;
         } catch (err) {
           const e = err instanceof ApiError ? err : new ApiError(0, 'internal_error', String(err));
-          if (e.status === 0 && e.code === 'network') {
-            mark('queued', items.map((o) => o.clientId));
+          // Not reached, too many at once (429) or the service busy (503): nothing was sent, so a
+          // message waits and goes again a while later, saying "Sending…" (offline: "Waiting for
+          // connection…"). Files are not sent again unasked: their chips offer Retry.
+          const busy = (e.status === 429 || e.status === 503) && !item.files;
+          if ((e.status === 0 && e.code === 'network') || busy) {
+            mark(busy ? 'sending' : 'queued', items.map((o) => o.clientId));
             retryTimer = setTimeout(pump, Math.min(30_000, 2000 * 2 ** retries++));
             return;
           }

@@ -60,7 +60,7 @@ describe('sending', () => {
     seedSession();
     mockFetch({
       'GET /api/messages': { body: { items: [], limit: 20, offset: 0, hasMore: false } },
-      'POST /api/messages': { status: 429, body: { error: { code: 'rate_limited', message: 'Slow down' } } },
+      'POST /api/messages': { status: 502, body: { error: { code: 'upstream_error', message: 'Refused upstream' } } },
     });
     const s = start();
     s.setDraft('Where is my order?');
@@ -70,7 +70,23 @@ describe('sending', () => {
     expect(s.draft.value).toBe('Where is my order?');
     expect(s.failed.value).toBe(true);
     expect(s.messages.value).toEqual([]);
-    expect(events).toContainEqual(['error', { code: 'rate_limited', message: 'Slow down' }]);
+    expect(events).toContainEqual(['error', { code: 'upstream_error', message: 'Refused upstream' }]);
+  });
+
+  it('a message refused for now (429, 503: nothing was sent) stays "sending" and goes again by itself', async () => {
+    seedSession();
+    let refusals = 0;
+    const api = mockFetch({
+      'GET /api/messages': { body: { items: [], hasMore: false } },
+      'POST /api/messages': () => (refusals++ < 1 ? { status: 429, body: { error: { code: 'rate_limited', message: 'Slow down' } } } : { status: 202, body: {} }),
+    });
+    const s = start();
+    await flush();
+    s.send('Where is my order?');
+    await flush();
+    expect([s.messages.value[0]?.pending, s.failed.value, s.draft.value]).toEqual(['sending', false, '']);
+    await vi.waitFor(() => expect(s.messages.value[0]?.pending).toBeUndefined(), { timeout: 4_000 });
+    expect(api.to('POST', '/api/messages').map((c) => c.body.text)).toEqual(['Where is my order?', 'Where is my order?']);
   });
 
   it('queues messages typed offline and sends them in order once back online', async () => {

@@ -160,7 +160,7 @@ describe('composer', () => {
   it('keeps the text when sending fails and sends it again with Retry', async () => {
     let fail = true;
     const { api } = await mount({
-      'POST /api/session': () => (fail ? { status: 503, body: { error: { code: 'upstream_unavailable', message: 'down' } } } : { status: 201, body: sessionBody(1) }),
+      'POST /api/session': () => (fail ? { status: 502, body: { error: { code: 'upstream_error', message: 'refused' } } } : { status: 201, body: sessionBody(1) }),
     });
     fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
     fireEvent.input(textbox(), { target: { value: 'Where is my order?' } });
