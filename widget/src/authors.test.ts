@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { colourOf, initials, pictureUrl, startsGroup, whoWrote } from './authors.js';
+import { colourOf, firstOfOperators, initials, pictureUrl, startsGroup, whoWrote } from './authors.js';
+import type { ChatMessage } from './messages.js';
 import { pickStrings } from './i18n.js';
 
 const t = pickStrings();
@@ -44,5 +45,18 @@ describe('whoWrote and startsGroup', () => {
     expect(startsGroup(mara, { ...mara })).toBe(false);
     expect(startsGroup(mara, { ...mara, name: 'Theo' })).toBe(true);
     expect(startsGroup(mara, { ...mara, kind: 'bot' })).toBe(true);
+  });
+});
+
+describe('firstOfOperators: where "joined the conversation" goes', () => {
+  const op = (id: string, name: string, src: ChatMessage['src']): ChatMessage => ({ id, role: 'operator', operatorName: name, text: id, src });
+  const who = (m: ChatMessage) => whoWrote(m, t);
+
+  it("before each operator's first message, once older history is all there", () => {
+    expect([...firstOfOperators([op('m1', 'Mara', 'h'), op('m2', 'Mara', 'h'), op('t1', 'Theo', 's')], who)]).toEqual(['m1', 't1']);
+  });
+
+  it('with older history not loaded, only before one first met on the stream: the page may start in the middle', () => {
+    expect([...firstOfOperators([op('m5', 'Mara', 'h'), op('t1', 'Theo', 's'), op('m6', 'Mara', 's')], who, true)]).toEqual(['t1']);
   });
 });

@@ -7,6 +7,7 @@
  */
 import type { Message } from '../../shared/types.js';
 import { fill, type Strings } from './i18n.js';
+import type { ChatMessage } from './messages.js';
 
 /** A bot's or operator's name and picture. */
 export interface Profile {
@@ -41,15 +42,17 @@ export const startsGroup = (who: Who, before: Who | undefined) =>
 
 /**
  * The ids of the messages that are an operator's first in `list`: a "joined the conversation" line
- * goes before each. Derived from authors, as the service sends no join event.
+ * goes before each. Derived from authors, as the service sends no join event. With older history not
+ * loaded (`partial`), an operator first met in a history page may have written before it, so only
+ * one first met on the stream joins.
  */
-export function firstOfOperators(list: readonly Message[], who: (m: Message) => Who): Set<string> {
+export function firstOfOperators(list: readonly ChatMessage[], who: (m: Message) => Who, partial = false): Set<string> {
   const seen = new Set<string>();
   const firsts = new Set<string>();
   for (const m of list) {
     if (m.role !== 'operator') continue;
     const name = who(m).name;
-    if (!seen.has(name)) firsts.add(m.id);
+    if (!seen.has(name) && !(partial && m.src === 'h')) firsts.add(m.id);
     seen.add(name);
   }
   return firsts;

@@ -30,7 +30,7 @@ export function MessageList({ ctx }: { ctx: Ctx }) {
   const greeting = greetingOf(ctx);
   // The greeting is the bot's first line: it opens the bot's group, so a bot answer right after it is not named again.
   const hello: ChatMessage | undefined = !store.hasMore.value && greeting ? { id: '', role: 'bot', text: greeting } : undefined;
-  const joined = firstOfOperators(list, whoOf(ctx));
+  const joined = firstOfOperators(list, whoOf(ctx), store.hasMore.value);
 
   const toBottom = () => {
     const el = ref.current!;
