@@ -83,7 +83,7 @@ async function main() {
     await markdown.goto(base + '/');
     await openChat(markdown);
     await say(markdown, 'markdown');
-    await markdown.getByRole('dialog').getByRole('region', { name: 'Table' }).waitFor({ timeout: ANSWER_MS });
+    await markdown.getByRole('dialog').getByRole('group', { name: 'Table' }).waitFor({ timeout: ANSWER_MS });
     await answered(markdown);
     await settle(markdown);
     await markdown.screenshot({ path: `${OUT}/answers-markdown.png` });
