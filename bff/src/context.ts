@@ -71,5 +71,7 @@ export interface AppEnv {
     user: TokenUser | undefined;
     requestId: string;
     uploadMemory: ByteLease;
+    /** The JSON body `jsonBytes` read and parsed, for `jsonBody` to check. */
+    jsonBody: Record<string, unknown>;
   };
 }

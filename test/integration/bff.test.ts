@@ -113,6 +113,19 @@ describe('POST /api/session', () => {
     expect([big.status, big.body.error.code]).toEqual([413, 'payload_too_large']);
   });
 
+  it.each(['application/json-seq', 'application/json, text/plain', 'application/json/x', 'application/json.x', 'application/json, application/json'])(
+    'refuses Content-Type %s with 415, not a check of an empty body',
+    async (type) => {
+      const res = await call(base, 'POST', '/api/session', { raw: JSON.stringify({ text: 'hi' }), headers: { 'content-type': type } });
+      expect([res.status, res.body.error.code]).toEqual([415, 'unsupported_media_type']);
+    },
+  );
+
+  it.each(['application/json; charset=utf-8', 'Application/JSON', ' application/vnd.parley+json '])('takes Content-Type %j', async (type) => {
+    const res = await call(base, 'POST', '/api/session', { raw: JSON.stringify({ text: 'hi' }), headers: { 'content-type': type } });
+    expect(res.status).toBe(201);
+  });
+
   it('refuses a body nested past 32 levels with 400, not a stack overflow; 32 levels still pass the reader', async () => {
     const nested = (depth: number) => `{"text":"hi","d":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
     for (const path of ['/api/session', '/api/token']) {

@@ -1,27 +1,34 @@
-// Request bodies by schema: the raw JSON bytes are read by readJsonText (size, idle and nesting limits,
-// lib/http.ts), then Hono's validator middleware checks them against a schema from shared/bodies.ts.
-import type { MiddlewareHandler } from 'hono';
+// Request bodies by schema: the raw JSON bytes are read and parsed by readJsonText (media type, size, idle and
+// nesting limits, lib/http.ts), then Hono's validator middleware checks that body against a schema from shared/bodies.ts.
+import type { Context, MiddlewareHandler } from 'hono';
 import { validator } from 'hono/validator';
 import * as v from 'valibot';
+import type { AppEnv } from '../context.js';
 import { bodyProblem } from '../../../shared/bodies.js';
 import { ValidationError } from '../errors.js';
 import { MAX_JSON_BYTES, readJsonText } from './http.js';
 
 /**
  * Reads the JSON body once with the byte limits (415, 413, invalid_json, too deep, not an object)
- * and leaves its text, as it came, where Hono's validator takes it from.
+ * and keeps it for `jsonBody`.
  */
-export function jsonBytes(idleMs: number, maxBytes = MAX_JSON_BYTES): MiddlewareHandler {
+export function jsonBytes(idleMs: number, maxBytes = MAX_JSON_BYTES): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const { text } = await readJsonText(c, idleMs, maxBytes);
+    const { text, body } = await readJsonText(c, idleMs, maxBytes);
+    c.set('jsonBody', body);
+    // The stream is spent: Hono's validator reads its own copy from here.
     (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
     await next();
   };
 }
 
-/** Hono's validator with a body schema: `c.req.valid('json')` is the checked, typed body; a failed check is its code and message. */
+/**
+ * Hono's validator with a body schema: `c.req.valid('json')` is the checked, typed body; a failed check is its code and message.
+ * It checks the body `jsonBytes` parsed, not the `value` Hono passes: Hono reads the body only for the media
+ * types it knows and hands over `{}` otherwise, so a difference between the two checks would validate an empty body.
+ */
 export function jsonBody<S extends v.GenericSchema>(schema: S) {
-  return validator('json', (value: unknown) => checkBody(schema, value));
+  return validator('json', (_value: unknown, c: Context<AppEnv>) => checkBody(schema, c.get('jsonBody')));
 }
 
 /** The schema's output, or the first failed check as a ValidationError (its code from the schema). */

@@ -242,8 +242,7 @@ export async function readJsonObject(c: Context, idleMs: number, maxBytes = MAX_
 
 /** `readJsonObject`, with the body's text as it came (for Hono's validator, which parses text). */
 export async function readJsonText(c: Context, idleMs: number, maxBytes = MAX_JSON_BYTES): Promise<{ text: string; body: Record<string, unknown> }> {
-  const type = c.req.header('content-type') ?? '';
-  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
+  if (!isJsonMediaType(c.req.header('content-type'))) {
     throw new AppError('unsupported_media_type', 'Send the body as application/json');
   }
   const bytes = await readRequestBody(c, maxBytes, { idleMs });
@@ -258,6 +257,15 @@ export async function readJsonText(c: Context, idleMs: number, maxBytes = MAX_JS
   }
   if (!isRecord(body)) throw new ValidationError('Body must be a JSON object');
   return { text, body };
+}
+
+/**
+ * `application/json` or `application/<name>+json`, parameters after `;` aside. Anything else (`json-seq`,
+ * a list such as a repeated header joined by commas) is not one JSON body: 415, not a guess.
+ */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  return /^application\/(?:[\w.-]+\+)?json$/.test(mediaType);
 }
 
 /** The client's IP: the first `X-Forwarded-For` hop behind a trusted proxy, else the socket's address. */
