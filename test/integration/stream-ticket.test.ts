@@ -25,6 +25,16 @@ describe('stream tickets (docs/api.md "Event stream")', () => {
     expect([again.status, ((await again.json()) as { error: { code: string } }).error.code]).toEqual([401, 'invalid_token']);
   });
 
+  it('HEAD /api/events is no route (404 not_found) and leaves the ticket unspent', async () => {
+    const s = await session();
+    const { ticket } = (await call(bff.url, 'POST', '/api/events/ticket', { token: s.token })).body as { ticket: string };
+    const head = await fetch(`${bff.url}/api/events?ticket=${ticket}`, { method: 'HEAD' });
+    expect(head.status).toBe(404);
+    const sse = await openSse(`${bff.url}/api/events?ticket=${ticket}`);
+    expect(sse.status).toBe(200);
+    sse.close();
+  });
+
   it('needs the access token in the header', async () => {
     const res = await call(bff.url, 'POST', '/api/events/ticket');
     expect([res.status, res.body.error.code]).toEqual([401, 'unauthorized']);

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { StoredEvent } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
-import { ValidationError } from '../errors.js';
+import { AppError, ValidationError } from '../errors.js';
 import { frame, nodeSink, webSink, type SseSink } from '../lib/sse.js';
 import { nodeResponse } from '../lib/http.js';
 import { rateLimit, requireSession } from '../middleware.js';
@@ -30,6 +30,12 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
   // A ticket keeps the access token out of the stream's URL (and so out of proxy and CDN logs).
   app.post('/api/events/ticket', requireSession(deps), async (c) => c.json({ ticket: await deps.tokens.ticket(c.get('session')) }));
 
+  // Hono answers HEAD through the GET route, which would spend a single-use ticket and open a stream
+  // nobody reads: HEAD is no route here, like any other method the route does not serve.
+  app.get('/api/events', async (c, next) => {
+    if (c.req.method === 'HEAD') throw new AppError('not_found', 'No such route');
+    await next();
+  });
   app.get('/api/events', requireSession(deps, { allowQuery: true }), async (c) => {
     const session = c.get('session');
     const { conversationId, expiresAt } = session;
