@@ -60,6 +60,18 @@ describe('GET /parley-chat.{hash}.js and /parley-parts.{hash}.js', () => {
     expect(gunzipSync(new Uint8Array(await res.arrayBuffer())).toString()).toBe(name.startsWith('parley-chat') ? '/*chat*/' : '/*parts*/');
   });
 
+  it.each([
+    ['br;q=0, gzip;q=0', null],
+    ['br;q=0, gzip', 'gzip'],
+    ['gzip, br', 'br'],
+  ])('takes the q-values of Accept-Encoding %j: %s', async (accept, coding) => {
+    const res = await appWith(widget).request('/parley-chat.Ab12-_x9.js', { headers: { 'accept-encoding': accept } });
+    expect(res.headers.get('content-encoding')).toBe(coding);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(res.headers.get('content-length')).toBe(String(bytes.byteLength));
+    if (coding === null) expect(new TextDecoder().decode(bytes)).toBe('/*chat*/');
+  });
+
   it('answers 404 not_found for a chunk that this build does not have (an older hash)', async () => {
     const res = await appWith(widget).request('/parley-parts.Zz99.js');
     expect(res.status).toBe(404);

@@ -8,6 +8,7 @@ import { publicSettings } from '../config-schema/index.js';
 import { AuthError, NotFoundError } from '../errors.js';
 import { bearerToken } from '../middleware.js';
 import { handoffNow } from '../people/handoff.js';
+import { CODINGS, pickEncoding, type Coding } from '../lib/accept-encoding.js';
 
 /** Every file of the widget's: public, the same for every site, revalidated daily. */
 const ASSET_HEADERS: Readonly<Record<string, string>> = {
@@ -16,6 +17,19 @@ const ASSET_HEADERS: Readonly<Record<string, string>> = {
   'cross-origin-resource-policy': 'cross-origin',
   'x-content-type-options': 'nosniff',
 };
+
+/**
+ * A widget file's bytes in the coding `Accept-Encoding` takes (br, then gzip, else as they are), with
+ * `content-encoding` and `content-length` set in `headers` to match.
+ */
+function negotiated(accept: string | undefined, file: { body: Uint8Array; brotli?: Uint8Array; gzip?: Uint8Array }, headers: Record<string, string>): Uint8Array {
+  const stored: Record<Coding, Uint8Array | undefined> = { br: file.brotli, gzip: file.gzip };
+  const coding = pickEncoding(accept, CODINGS.filter((name) => stored[name]));
+  const body = (coding && stored[coding]) ?? file.body;
+  if (coding) headers['content-encoding'] = coding;
+  headers['content-length'] = String(body.byteLength);
+  return body;
+}
 
 /** Routes anyone may call: public settings, health, readiness and the widget script. */
 export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -75,16 +89,7 @@ export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
       vary: 'Accept-Encoding',
     };
     if (c.req.header('if-none-match') === widget.etag) return c.body(null, 304, headers);
-    const accept = c.req.header('accept-encoding') ?? '';
-    let body = widget.body;
-    if (widget.brotli && /\bbr\b/.test(accept)) {
-      body = widget.brotli;
-      headers['content-encoding'] = 'br';
-    } else if (widget.gzip && /\bgzip\b/.test(accept)) {
-      body = widget.gzip;
-      headers['content-encoding'] = 'gzip';
-    }
-    headers['content-length'] = String(body.byteLength);
+    const body = negotiated(c.req.header('accept-encoding'), widget, headers);
     if (c.req.method === 'HEAD') return c.body(null, 200, headers);
     return c.body(body as Uint8Array<ArrayBuffer>, 200, headers);
   });
@@ -99,16 +104,7 @@ export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
         'cache-control': 'public, max-age=31536000, immutable',
         vary: 'Accept-Encoding',
       };
-      const accept = c.req.header('accept-encoding') ?? '';
-      let body = chat.body;
-      if (/\bbr\b/.test(accept)) {
-        body = chat.brotli;
-        headers['content-encoding'] = 'br';
-      } else if (/\bgzip\b/.test(accept)) {
-        body = chat.gzip;
-        headers['content-encoding'] = 'gzip';
-      }
-      headers['content-length'] = String(body.byteLength);
+      const body = negotiated(c.req.header('accept-encoding'), chat, headers);
       if (c.req.method === 'HEAD') return c.body(null, 200, headers);
       return c.body(body as Uint8Array<ArrayBuffer>, 200, headers);
     });
