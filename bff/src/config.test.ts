@@ -85,6 +85,12 @@ describe('loadConfig', () => {
     expect(c.testChat).toBe(true);
   });
 
+  it("takes SUPPORT_REPLY_TIME=hours as hour (the specification's spelling)", () => {
+    expect(loadConfig({ DEMO: 'true', SUPPORT_REPLY_TIME: 'hours' }).supportReplyTime).toBe('hour');
+    expect(loadConfig({ DEMO: 'true', SUPPORT_REPLY_TIME: 'hour' }).supportReplyTime).toBe('hour');
+    expect(problems({ DEMO: 'true', SUPPORT_REPLY_TIME: 'weeks' })).toHaveLength(1);
+  });
+
   it('takes the title and greeting as plain text or as a JSON object by language', () => {
     expect(loadConfig({ DEMO: 'true', WIDGET_TITLE: 'Nimbus help' }).widgetTitle).toBe('Nimbus help');
     const c = loadConfig({ DEMO: 'true', WIDGET_TITLE: '{"en":"Nimbus help","de":"Nimbus-Hilfe"}', WIDGET_GREETING: '{"fr":"Bonjour {chez} nous"}' });

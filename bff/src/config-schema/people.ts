@@ -33,8 +33,12 @@ export const PEOPLE = {
     read: (p) => p.optional('SUPPORT_TIMEZONE') ?? 'UTC',
   }),
   supportReplyTime: setting({
-    env: 'SUPPORT_REPLY_TIME', group, doc: 'how soon a person usually answers while open: `minutes`, `hour` or `day`', default: '`minutes`', example: 'minutes',
-    read: (p) => p.oneOf('SUPPORT_REPLY_TIME', ['minutes', 'hour', 'day'] as const, 'minutes'),
+    env: 'SUPPORT_REPLY_TIME', group, doc: 'how soon a person usually answers while open: `minutes`, `hour` (or `hours`, the same) or `day`', default: '`minutes`', example: 'minutes',
+    // `hours` is how the specification writes it; the widget knows one name per meaning.
+    read: (p) => {
+      const time = p.oneOf('SUPPORT_REPLY_TIME', ['minutes', 'hour', 'hours', 'day'] as const, 'minutes');
+      return time === 'hours' ? 'hour' : time;
+    },
   }),
   escalationOffer: setting({
     env: 'ESCALATION_OFFER', group, doc: 'when the widget offers "Talk to a person": `always`, `after_first_message` or `never`', default: '`always`', example: 'always',
