@@ -249,6 +249,24 @@ describe('POST /api/upload', () => {
   });
 });
 
+describe('an archived conversation', () => {
+  it('refuses flows and uploads with 409 conversation_archived, as messages; the flow saw nothing', async () => {
+    const s = await session();
+    const sse = await openSse(`${base}/api/events?token=${s.token}`);
+    expect((await widget('POST', '/api/archive', { token: s.token })).status).toBe(202);
+    await sse.next((e) => e.event === 'archived');
+    sse.close();
+    const before = (await jobs()).length;
+    const flow = await widget('POST', '/api/flows/lead', { token: s.token, body: { variables: {} } });
+    expect([flow.status, flow.body.error.code]).toEqual([409, 'conversation_archived']);
+    const form = new FormData();
+    form.append('files', new File(['hello'], 'a.txt', { type: 'text/plain' }));
+    const upload = await post('/api/upload', s.token, form);
+    expect([upload.status, upload.body.error.code]).toEqual([409, 'conversation_archived']);
+    expect((await jobs()).length).toBe(before);
+  });
+});
+
 describe('secrecy and the test CLI', () => {
   it('no flow token appears in any response or log line', async () => {
     const config = await widget('GET', '/api/config');

@@ -8,6 +8,7 @@ import type { EventStore } from '../ports/event-store.js';
 import type { ChatTurn, ModelGateway } from '../ports/gateway.js';
 import type { SignalBus } from '../ports/signals.js';
 import type { VariableValue } from '../ports/upstream.js';
+import { archivedError, isArchiveEvent } from './conversation-facts.js';
 import { DeltaBuffer, type DeltaBufferOptions } from './delta-buffer.js';
 import { messagesOf, openEarlierTurn } from './model-log.js';
 
@@ -95,7 +96,7 @@ export class ModelChat implements ChatBackend {
 
   async sendMessage(conversationId: string, input: SendMessageInput): Promise<Message> {
     const events = await this.readAll(conversationId);
-    if (events.some((e) => e.event === 'archived')) throw new AppError('conversation_archived', 'This conversation is closed');
+    if (events.some(isArchiveEvent)) throw archivedError();
     return this.accept(conversationId, input.text, input.clientId);
   }
 

@@ -1,4 +1,5 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { archivedError, conversationFacts } from '../chat/conversation-facts.js';
 import { maxFormBytes } from '../config.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
@@ -43,7 +44,16 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
     }
   };
 
-  app.post('/api/flows/:name', auth, requireFeature(deps, 'flows'), holdMemory, async (c) => {
+  /**
+   * A flow's result arrives as a message of the conversation, which a closed one no longer takes:
+   * refused as a message would be (409), before the body is read, instead of a 202 whose result is lost.
+   */
+  const requireOpen: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if ((await conversationFacts(deps.store, c.get('session').conversationId)).archived) throw archivedError();
+    await next();
+  };
+
+  app.post('/api/flows/:name', auth, requireFeature(deps, 'flows'), requireOpen, holdMemory, async (c) => {
     const name = c.req.param('name');
     // The upload flow takes files the BFF has checked, only through /api/upload (no caller's variables).
     const token = Object.hasOwn(config.flowTokens, name) && name !== config.uploadFlow ? config.flowTokens[name] : undefined;
@@ -56,7 +66,7 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ jobId }, 202);
   });
 
-  app.post('/api/upload', auth, requireFeature(deps, 'upload'), holdMemory, async (c) => {
+  app.post('/api/upload', auth, requireFeature(deps, 'upload'), requireOpen, holdMemory, async (c) => {
     // requireFeature: the upload flow has a token and a flow client is there.
     const token = config.flowTokens[config.uploadFlow!]!;
     const { conversationId } = c.get('session');
