@@ -145,13 +145,30 @@ describe('demo pages', () => {
   });
 });
 
+const JSON_TYPE = { 'content-type': 'application/json' };
+
 describe('POST /demo/forge', () => {
+  it.each([
+    [{ origin: 'https://evil.example' }, 403, 'cross_site_refused'],
+    [{ 'sec-fetch-site': 'cross-site' }, 403, 'cross_site_refused'],
+    [{ 'content-type': 'text/plain' }, 415, 'unsupported_media_type'],
+  ])('refuses a request a foreign page could send (%j): %i, and forges nothing', async (headers, status, code) => {
+    const res = await demo().request('/demo/forge', { method: 'POST', headers: { ...JSON_TYPE, ...headers }, body: '{"kind":"unsigned"}' });
+    expect([res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([status, code]);
+    expect(bff.seen).toHaveLength(0);
+  });
+
+  it('takes its own origin', async () => {
+    const res = await demo().request('http://localhost/demo/forge', { method: 'POST', headers: { ...JSON_TYPE, origin: 'http://localhost', 'sec-fetch-site': 'same-origin' }, body: '{"kind":"unsigned"}' });
+    expect(res.status).toBe(200);
+  });
+
   it.each([
     ['unsigned', undefined],
     ['bad_signature', 'fresh'],
     ['stale', 'old'],
   ])('sends a %s webhook that a verifying receiver refuses', async (kind, stamp) => {
-    const res = await demo().request('/demo/forge', { method: 'POST', body: JSON.stringify({ kind }) });
+    const res = await demo().request('/demo/forge', { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ kind }) });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { kind: string; status: number; explanation: string; eventId: string };
     expect(body).toMatchObject({ kind, status: 401 });
@@ -164,17 +181,17 @@ describe('POST /demo/forge', () => {
 
   it('replays the latest real event with a valid signature', async () => {
     const app = demo();
-    expect(((await (await app.request('/demo/forge', { method: 'POST', body: '{"kind":"replay"}' })).json()) as { status: unknown }).status).toBe('error');
+    expect(((await (await app.request('/demo/forge', { method: 'POST', headers: JSON_TYPE, body: '{"kind":"replay"}' })).json()) as { status: unknown }).status).toBe('error');
     await sim.app.request('/v1/bots/b/messages/', { method: 'POST', headers: { authorization: 'Bearer t' }, body: JSON.stringify({ message: 'hi', webhookOnly: true }) });
     await sim.idle();
-    const res = await app.request('/demo/forge', { method: 'POST', body: '{"kind":"replay"}' });
+    const res = await app.request('/demo/forge', { method: 'POST', headers: JSON_TYPE, body: '{"kind":"replay"}' });
     expect(((await res.json()) as { status: number }).status).toBe(200);
   });
 
   it('validates the kind', async () => {
     const app = demo();
-    expect((await app.request('/demo/forge', { method: 'POST', body: '{"kind":"nuke"}' })).status).toBe(400);
-    expect((await app.request('/demo/forge', { method: 'POST', body: '{oops' })).status).toBe(400);
+    expect((await app.request('/demo/forge', { method: 'POST', headers: JSON_TYPE, body: '{"kind":"nuke"}' })).status).toBe(400);
+    expect((await app.request('/demo/forge', { method: 'POST', headers: JSON_TYPE, body: '{oops' })).status).toBe(400);
     expect(bff.seen).toHaveLength(0);
   });
 });

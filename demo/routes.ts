@@ -5,6 +5,7 @@ import { SignJWT } from 'jose';
 import { FORGE_KINDS, forgeWebhook, type ForgeKind } from './forge.js';
 import type { Inspector } from './inspector.js';
 import type { Simulator } from './simulator/index.js';
+import { sameOriginOnly } from './simulator/same-origin.js';
 import { escapeHtml, findSiteDir, pageCsp, readSiteFile } from './static.js';
 
 export interface DemoDeps {
@@ -88,7 +89,7 @@ export function createDemoRoutes(deps: DemoDeps): Hono {
     return c.json({ identityToken: await mintIdentityToken(customer, deps.identitySecret), name: customer.name });
   });
 
-  app.post('/demo/forge', async (c) => {
+  app.post('/demo/forge', sameOriginOnly, async (c) => {
     let kind: unknown = 'bad_signature';
     const text = await c.req.text();
     if (text.trim() !== '') {

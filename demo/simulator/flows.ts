@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { errorResponse, readJsonObject, SimError } from './errors.js';
+import { sameOriginOnly } from './same-origin.js';
 import type { VariableValue } from './types.js';
 
 export interface FlowSimulatorOptions {
@@ -53,6 +54,7 @@ export function createFlowSimulator(options: FlowSimulatorOptions): Hono {
 
   const app = new Hono();
   app.onError(errorResponse);
+  app.use('/__flows/*', sameOriginOnly);
 
   app.get('/__flows/jobs', (c) => c.json({ jobs: [...jobs.values()] }));
   app.get('/__flows/jobs/:jobId', (c) => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
 import { errorResponse, readJsonObject, SimError } from './errors.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
+import { sameOriginOnly } from './same-origin.js';
 
 export interface GatewaySimulatorOptions {
   /** The one API key accepted as `Authorization: Bearer …` (else 401). */
@@ -71,6 +72,7 @@ export function createGatewaySimulator(options: GatewaySimulatorOptions): Hono {
 
   const app = new Hono();
   app.onError(errorResponse);
+  app.use('/__gateway/*', sameOriginOnly);
 
   // Test and demo controls, without auth like the agent simulator's `/__faults`.
   app.get('/__gateway/requests', (c) => c.json({ requests: log }));

@@ -6,6 +6,7 @@ import { errorResponse, readJsonObject } from './errors.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
 import { createOperatorRoutes, DEFAULT_OPERATOR_NAME } from './operator.js';
 import { createRestRoutes } from './rest.js';
+import { sameOriginOnly } from './same-origin.js';
 import type { ConversationSummary, DeliveryRecord, StoredMessage, VariableValue } from './types.js';
 import { signWebhook, WebhookDispatcher } from './webhooks.js';
 
@@ -95,6 +96,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   app.notFound((c) => c.json({ error: { code: 'not_found', message: 'No such simulator route' } }, 404));
 
   // Fault injection for tests and the demo. No auth: it is a simulator, never a real service.
+  app.use('/__faults', sameOriginOnly);
   app.post('/__faults', async (c) => {
     faults.add((await readJsonObject(c)) as FaultSpec);
     return c.json({ faults: faults.list() }, 201);

@@ -3,6 +3,7 @@ import { summarize } from './conversations.js';
 import { DEFAULT_OPERATOR_EMAIL, type OperatorInput, type SimulatorEngine } from './engine.js';
 import { operatorEmail, OperatorMessageBody, simBody } from './bodies.js';
 import { readJsonObject, SimError } from './errors.js';
+import { sameOriginOnly } from './same-origin.js';
 import type { WebhookDispatcher } from './webhooks.js';
 
 const TAKE_OVER_EMAIL = operatorEmail('"operatorEmail" must be an e-mail address');
@@ -12,11 +13,13 @@ export const DEFAULT_OPERATOR_NAME = 'mara';
 
 /**
  * The human operator's side (the service's dashboard, in miniature) for the demo console.
- * DEMO ONLY: these routes take no bearer token. They exist only in simulator mode and never
- * touch a real service; input is still validated with clear `{error:{code,message}}` answers.
+ * DEMO ONLY: these routes take no bearer token (a foreign site's page is refused: sameOriginOnly).
+ * They exist only in simulator mode and never touch a real service; input is still validated with
+ * clear `{error:{code,message}}` answers.
  */
 export function createOperatorRoutes(engine: SimulatorEngine, dispatcher: WebhookDispatcher): Hono {
   const app = new Hono();
+  app.use('/operator/*', sameOriginOnly);
 
   app.get('/operator/conversations', (c) => c.json({ conversations: engine.store.list().map(summarize) }));
 

@@ -99,6 +99,26 @@ describe('escalation and the operator', () => {
     expect(json.type ?? json.kind).toBe('carousel');
   });
 
+  it('refuses what a foreign page could send to the console routes (CSRF): 403 cross-site, 415 not JSON; nothing changes', async () => {
+    await setup();
+    await send({ message: 'hi' });
+    await sim.app.request('/operator/conversations/1001/escalate', { method: 'POST' });
+    const operator = (headers: Record<string, string>, body = '{"text":"pwned"}') =>
+      sim.app.request('http://sim.test/operator/conversations/1001/messages', { method: 'POST', headers, body });
+    const refusals = [
+      [await operator({ 'content-type': 'application/json', origin: 'https://evil.example' }), 403, 'cross_site_refused'],
+      [await operator({ 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' }), 403, 'cross_site_refused'],
+      [await operator({ 'content-type': 'text/plain' }), 415, 'unsupported_media_type'],
+      [await sim.app.request('/operator/conversations/1001/archive', { method: 'POST', headers: { origin: 'null' } }), 403, 'cross_site_refused'],
+      [await sim.app.request('/__faults', { method: 'DELETE', headers: { 'sec-fetch-site': 'cross-site' } }), 403, 'cross_site_refused'],
+    ] as const;
+    for (const [res, status, code] of refusals) expect([res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([status, code]);
+    expect(sim.conversation('1001')?.messages.some((m) => m.message === 'pwned')).toBe(false);
+    expect(sim.conversation('1001')?.conversation.state).toBe('escalated');
+    // The console's own page: same origin.
+    expect((await operator({ 'content-type': 'application/json', origin: 'http://sim.test', 'sec-fetch-site': 'same-origin' })).status).toBe(201);
+  });
+
   it('rejects an escalation without an operator e-mail', async () => {
     await setup();
     await send({ message: 'hi' });

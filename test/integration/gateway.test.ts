@@ -21,7 +21,7 @@ function setup(options: { model?: string; region?: 'eu' | 'global'; apiKey?: str
     fetch: options.fetch ?? simFetch,
   });
   const control = async (method: string, path: string, body?: unknown) => {
-    const res = await sim.fetch(new Request(`http://gw.test${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body) }));
+    const res = await sim.fetch(new Request(`http://gw.test${path}`, { method, ...(body !== undefined && { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) }));
     return (await res.json()) as any;
   };
   const requests = async () => (await control('GET', '/__gateway/requests')).requests as Array<{ region: string; path: string; status: number; model?: string }>;
