@@ -112,6 +112,30 @@ it('the operator console, with a conversation open', async () => {
   await checkAtEachWidth(page, 'console, escalated conversation open');
 });
 
+it('the console on a phone: a verified conversation open fits 375 px, and the unread badge reads at 4.5:1', async () => {
+  const page = await tab.context.newPage();
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto(`${world.bffOrigin}/console`);
+  const verified = page.locator('#conversations button.conversation').filter({ has: page.locator('.pill.verified') }).first();
+  await verified.waitFor({ timeout: ANSWER_MS });
+  // White on the badge's own background (axe leaves a one-digit text "incomplete").
+  await page.locator('.unread').first().waitFor({ timeout: ANSWER_MS });
+  const ratio = await page.locator('.unread').first().evaluate((badge) => {
+    const luminance = (css: string) => {
+      const [r, g, b] = css.match(/\d+/g)!.slice(0, 3).map((n) => Number(n) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    const style = getComputedStyle(badge);
+    const [light, dark] = [luminance(style.color), luminance(style.backgroundColor)].sort((a, b) => b - a);
+    return (light! + 0.05) / (dark! + 0.05);
+  });
+  expect(ratio).toBeGreaterThanOrEqual(4.5);
+  await verified.click();
+  await page.locator('#detail-title .pill.verified').waitFor();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 'sideways overflow').toBeLessThanOrEqual(0);
+  await page.close();
+});
+
 it('the webhook inspector, after forged and real events', async () => {
   const page = await tab.context.newPage();
   await page.goto(`${world.bffOrigin}/inspector`);
