@@ -260,3 +260,14 @@ describe('what the panel knows, kept true', () => {
     expect(api.fn.mock.calls[1]![1]).toMatchObject({ cache: 'no-cache' });
   });
 });
+
+describe('the hours on a clock ahead of the BFF', () => {
+  it('an opening time already past here is asked again a minute later, not at once and again', async () => {
+    const past = { ...PUBLIC_CONFIG, handoff: { offer: 'always', open: false, opensAt: new Date(Date.now() - 5_000).toISOString(), replyTime: 'minutes', launcher: 'show' } };
+    const api = mockFetch({ 'GET /api/config': { body: past } });
+    const s = start();
+    await vi.waitFor(() => expect(s.config.value?.handoff?.open).toBe(false));
+    await flush(50);
+    expect(api.to('GET', '/api/config')).toHaveLength(1);
+  });
+});

@@ -240,7 +240,9 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
       configAt = Date.now();
       const opens = config.handoff?.open === false && Date.parse(config.handoff.opensAt!);
       clearTimeout(hoursTimer);
-      if (opens) hoursTimer = setTimeout(() => loadConfig(true), Math.min(opens - configAt + 1_000, 864e5));
+      // A time already past here (this clock ahead of the BFF's) is asked again in a minute, not at once.
+      const wait = opens ? opens - configAt : 0;
+      if (opens) hoursTimer = setTimeout(() => loadConfig(true), wait > 0 ? Math.min(wait + 1_000, 864e5) : 6e4);
     } catch (e) {
       configAt ||= -1;
       report(e);
