@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { mediaTypeOf } from '../../shared/media-type.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -16,7 +17,7 @@ export const sameOriginOnly: MiddlewareHandler = async (c, next) => {
     return c.json({ error: { code: 'cross_site_refused', message: 'This demo route takes requests from its own pages only' } }, 403);
   }
   // Read here and kept by Hono, so the route reads the same text.
-  if ((await c.req.text()).trim() !== '' && !isJsonContentType(c.req.header('content-type'))) {
+  if ((await c.req.text()).trim() !== '' && mediaTypeOf(c.req.header('content-type')) !== 'application/json') {
     return c.json({ error: { code: 'unsupported_media_type', message: 'Send the body as application/json' } }, 415);
   }
   await next();
@@ -28,8 +29,4 @@ function isForeign(c: Context): boolean {
   if (fetchSite === 'same-origin') return false;
   const origin = c.req.header('origin');
   return origin !== undefined && origin !== new URL(c.req.url).origin;
-}
-
-function isJsonContentType(contentType: string | undefined): boolean {
-  return (contentType ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
 }

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { AppError, PayloadTooLargeError, RequestAbortedError, ValidationError } from '../errors.js';
+import { mediaTypeOf } from '../../../shared/media-type.js';
 import { isRecord } from '../../../shared/records.js';
 import { bodyWatch, WatchedBody } from './body-watch.js';
 import { jsonDepthWithin, MAX_JSON_DEPTH } from './json-depth.js';
@@ -264,8 +265,7 @@ export async function readJsonText(c: Context, idleMs: number, maxBytes = MAX_JS
  * a list such as a repeated header joined by commas) is not one JSON body: 415, not a guess.
  */
 export function isJsonMediaType(contentType: string | undefined): boolean {
-  const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  return /^application\/(?:[\w.-]+\+)?json$/.test(mediaType);
+  return /^application\/(?:[\w.-]+\+)?json$/.test(mediaTypeOf(contentType));
 }
 
 /** The client's IP: the first `X-Forwarded-For` hop behind a trusted proxy, else the socket's address. */
