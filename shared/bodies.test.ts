@@ -60,6 +60,10 @@ describe('flow variables', () => {
     [{ variables: [1] }, ['invalid_request', '"variables" must be an object of names to strings, numbers or booleans']],
     [{ variables: { a: 1 }, extra: 1 }, ['invalid_request', 'Unknown field "extra"; send {"variables": {...}}']],
     [{ variables: { 'a\u0001': 1 } }, ['invalid_request', 'Variable names must be 1 to 100 printable characters']],
+    [{ variables: { '   ': 1 } }, ['invalid_request', 'Variable names must be 1 to 100 printable characters']],
+    [{ variables: { 'a\u0085': 1 } }, ['invalid_request', 'Variable names must be 1 to 100 printable characters']],
+    [{ variables: { '\u202eevil': 1 } }, ['invalid_request', 'Variable names must be 1 to 100 printable characters']],
+    [{ variables: { ['é'.repeat(101)]: 1 } }, ['invalid_request', 'Variable names must be 1 to 100 printable characters']],
     [{ variables: { ok: 1, bad: { deep: true } } }, ['invalid_request', 'Variable "bad" must be a string (up to 10000 characters), a number or a boolean']],
     [{ variables: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`v${i}`, i])) }, ['invalid_request', 'At most 100 variables may be sent']],
   ])('%#: refuses %j', (body, expected) => {
@@ -71,6 +75,11 @@ describe('flow variables', () => {
     const out = check(FlowVariables, JSON.parse('{"__proto__": "x", "n": 2}')) as Record<string, unknown>;
     expect(Object.keys(out)).toEqual(['__proto__', 'n']);
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+  });
+
+  it('takes names in any script, with inner spaces, up to 100 characters (counted as characters, not UTF-16 units)', () => {
+    const names = { 'Bestellnummer': 1, 'رقم الطلب': 2, 'order id': 3, ['😀'.repeat(100)]: 4 };
+    expect(check(FlowVariables, names)).toEqual(names);
   });
 });
 

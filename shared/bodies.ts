@@ -196,7 +196,8 @@ export function UserVariablesBody(allowed: readonly string[]) {
 
 const MAX_VARIABLES = 100;
 const MAX_STRING_VALUE = 10_000;
-const VARIABLE_NAME = /^[^\u0000-\u001f\u007f]{1,100}$/;
+// Printable: no control, format (direction overrides, zero widths) or unassigned code points, not only spaces; 100 code points.
+const VARIABLE_NAME = /^(?!\s*$)[^\p{C}]{1,100}$/u;
 const isVariableValue = (x: unknown) => (isString(x) && x.length <= MAX_STRING_VALUE) || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x));
 
 /** A flow's inputs: string, number (finite) or boolean values under plain names (the seed's `data`); none is `{}`. */

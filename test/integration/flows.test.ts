@@ -150,6 +150,30 @@ describe('POST /api/flows/:name', () => {
     expect([json.status, ((await json.json()) as { error: { code: string } }).error.code]).toEqual([400, 'invalid_request']);
     expect(await jobs()).toHaveLength(before);
   });
+
+  it('a multipart variables part is held to the JSON body rules: 413 past 64 KiB, 400 nested past 32, before it is parsed', async () => {
+    const s = await session();
+    const before = (await jobs()).length;
+    const deep = new FormData();
+    deep.set('variables', `{"a":${'['.repeat(40)}${']'.repeat(40)}}`);
+    const nested = await post('/api/flows/lead', s.token, deep);
+    expect([nested.status, nested.body.error.code, nested.body.error.message]).toEqual([400, 'invalid_request', '"variables" nests objects and arrays more than 32 deep']);
+    const large = new FormData();
+    large.set('variables', JSON.stringify({ a: 'x'.repeat(70_000) }));
+    const big = await post('/api/flows/lead', s.token, large);
+    expect([big.status, big.body.error.code]).toEqual([413, 'payload_too_large']);
+    expect(await jobs()).toHaveLength(before);
+  });
+
+  it('flow runs share the conversation\'s message rate (RATE_LIMIT_MESSAGES_PER_MIN, 30): after 30 runs, a run and a message are both 429', async () => {
+    const s = await session();
+    const run = () => widget('POST', '/api/flows/lead', { token: s.token, body: { variables: {} } });
+    for (let i = 0; i < 30; i++) expect((await run()).status).toBe(202);
+    const over = await run();
+    expect([over.status, over.body.error.code]).toEqual([429, 'rate_limited']);
+    const message = await widget('POST', '/api/messages', { token: s.token, body: { text: 'and one more' } });
+    expect(message.status).toBe(429);
+  });
 });
 
 describe('POST /api/upload', () => {

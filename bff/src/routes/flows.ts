@@ -5,6 +5,7 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
 import { ByteBudget } from '../lib/byte-budget.js';
 import { MAX_FLOW_JSON_BYTES, readJsonObject, readRequestBody } from '../lib/http.js';
+import { jsonDepthWithin, MAX_JSON_DEPTH } from '../lib/json-depth.js';
 import { checkBody } from '../lib/body.js';
 import { FlowBody, FlowFields, UploadFields } from '../../../shared/bodies.js';
 import { FILE_NAME_MAX, hasUnsafeFileNameChars } from '../../../shared/file-name.js';
@@ -60,7 +61,8 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
     if (token === undefined) throw new NotFoundError('This flow does not exist', 'flow_not_found');
     const flows = deps.flows!; // requireFeature: a flow client is there
     const { conversationId } = c.get('session');
-    await rateLimit(deps, `flows:${conversationId}`, config.rateLimitMessagesPerMin);
+    // Flow runs share the conversation's message rate (docs/api.md): each is a call the service acts on.
+    await rateLimit(deps, `messages:${conversationId}`, config.rateLimitMessagesPerMin);
     const input: FormInput = isMultipart(c) ? await readForm(c, deps, FlowFields) : await readJsonVariables(c, deps.config.bodyIdleTimeoutMs);
     const { jobId } = await flows.triggerFlow(token, { sessionId: sessionIdOf(conversationId), variables: input.variables, files: input.files });
     return c.json({ jobId }, 202);
@@ -71,7 +73,7 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
     const token = config.flowTokens[config.uploadFlow!]!;
     const { conversationId } = c.get('session');
     if (!isMultipart(c)) throw new AppError('unsupported_media_type', 'Send the files as multipart/form-data');
-    await rateLimit(deps, `flows:${conversationId}`, config.rateLimitMessagesPerMin);
+    await rateLimit(deps, `messages:${conversationId}`, config.rateLimitMessagesPerMin);
     const form = await readForm(c, deps, UploadFields);
     if (form.files.length === 0) throw new ValidationError('Attach at least one file as "files"');
     if (form.text !== undefined) {
@@ -129,6 +131,15 @@ async function readForm(c: Context<AppEnv>, deps: AppDeps, fields: typeof FlowFi
     if (Object.hasOwn(fields.entries, name) && (typeof value !== 'string' || Object.hasOwn(parts, name))) throw new ValidationError(`"${name}" must be sent once, as text`);
     parts[name] = value;
   }
+  // The variables part holds JSON text: bounded and its nesting checked before it is parsed, as a JSON body is.
+  if (fields === FlowFields && typeof parts.variables === 'string') checkJsonPart(parts.variables);
   // The text parts by the route's schema (shared/bodies.ts): unknown names, text, clientId, variables.
   return { variables: {}, ...checkBody(fields, parts), files };
+}
+
+/** A form's JSON text part, held to a JSON body's rules: at most `MAX_FLOW_JSON_BYTES`, nested at most `MAX_JSON_DEPTH`. */
+function checkJsonPart(text: string): void {
+  const bytes = Buffer.from(text);
+  if (bytes.length > MAX_FLOW_JSON_BYTES) throw new PayloadTooLargeError(`"variables" must be at most ${MAX_FLOW_JSON_BYTES} bytes`);
+  if (!jsonDepthWithin(bytes)) throw new ValidationError(`"variables" nests objects and arrays more than ${MAX_JSON_DEPTH} deep`);
 }
