@@ -46,6 +46,13 @@ describe('loadConfig', () => {
       expect(c).toMatchObject({ simulator: true, publicOrigin: 'https://demo.example.com', demo: { replyDelayMs: 5, duplicateRate: 0.25 } });
     });
 
+    it("the demo's own pages may use the chat whatever ALLOWED_ORIGINS lists: PUBLIC_ORIGIN defaults to http://localhost:{PORT}", () => {
+      expect(loadConfig({ DEMO: 'true', PORT: '18300', ALLOWED_ORIGINS: 'https://shop.example' }).publicOrigin).toBe('http://localhost:18300');
+      expect(loadConfig({ DEMO: 'true' }).publicOrigin).toBe('http://localhost:8787');
+      expect(loadConfig({ DEMO: 'true', PORT: '0' }).publicOrigin).toBeUndefined(); // a free port: the demo knows it once listening
+      expect(loadConfig({ ...upstream }).publicOrigin).toBeUndefined();
+    });
+
     it('a real configuration has no demo settings, and DEMO=true beside a real service is refused', () => {
       expect(loadConfig({ ...upstream, NODE_ENV: 'production' }).demo).toBeUndefined();
       expect(problems({ ...upstream, DEMO: 'true' })).toEqual([expect.stringMatching(/^DEMO=true runs the built-in simulator: unset UPSTREAM_BASE_URL/)]);

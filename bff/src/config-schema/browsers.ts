@@ -23,7 +23,7 @@ export const BROWSERS = {
   }),
   publicOrigin: setting({
     env: 'PUBLIC_ORIGIN', group, doc: 'the origin browsers reach the BFF at; pages served from it may use the chat too', default: 'unset (demo: `http://localhost:{PORT}`)',
-    read: (p) => readPublicOrigin(p),
+    read: (p, mode) => readPublicOrigin(p, mode.simulator),
   }),
   trustProxy: setting({
     env: 'TRUST_PROXY', group, doc: 'take the client IP from `X-Forwarded-For` (only behind a proxy that sets it)', default: '`false`', example: 'false',
@@ -126,8 +126,12 @@ function readOrigins(p: Parser, simulator: boolean): string[] {
   return origins;
 }
 
-function readPublicOrigin(p: Parser): string | undefined {
+function readPublicOrigin(p: Parser, simulator: boolean): string | undefined {
   const origin = p.optional('PUBLIC_ORIGIN')?.replace(/\/+$/, '');
   if (origin !== undefined && !isOrigin(origin)) p.report(`PUBLIC_ORIGIN is "${origin}", which is not an origin like https://chat.example.com`);
-  return origin;
+  if (origin !== undefined || !simulator) return origin;
+  // The demo serves its pages itself: their origin may use the chat whatever ALLOWED_ORIGINS lists.
+  // PORT is reported by its own setting; a free port (0) is known only once listening (demo/main.ts).
+  const port = p.quiet().int('PORT', 8787, 0, 65535);
+  return port > 0 ? `http://localhost:${port}` : undefined;
 }
