@@ -107,7 +107,7 @@ a.card-title{color:inherit}
 .image{margin:0;width:280px;max-width:100%}
 .image img{display:block;width:100%;height:auto;border-radius:14px;background:var(--bb)}
 .image figcaption{font-size:12px;color:var(--mu);margin:4px 4px 0}
-.zoom{display:block;padding:0;border:0;background:none;cursor:zoom-in;border-radius:inherit;flex:none}
+.zoom{display:block;padding:0;border:0;background:none;cursor:zoom-in;border-radius:inherit;flex:none;outline-offset:-3px}
 .card .zoom,.image .zoom{width:100%}
 .file{display:flex;align-items:center;gap:10px;padding:10px 14px;color:var(--fg);text-decoration:none}
 .file svg{color:var(--ac);width:24px;height:24px}

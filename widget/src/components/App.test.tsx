@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pickStrings } from '../i18n.js';
+import ar from '../locales/ar.js';
 import de from '../locales/de.js';
 import fr from '../locales/fr.js';
 import { FakeEventSource, flush, freshBrowserEachTest, makeCtx, mockEventSource, mockFetch, PUBLIC_CONFIG, sessionBody } from '../../test/support.js';
@@ -71,6 +72,14 @@ describe('launcher and panel', () => {
     await mount({ 'GET /api/messages': { body: { items: [], hasMore: false } } });
     act(() => FakeEventSource.last.emit('message', { id: '9', role: 'bot', text: 'Any news?' }, 1));
     expect(screen.getByRole('button', { name: 'Open chat, 1 unread' }).textContent).toBe('1');
+  });
+
+  it("writes the unread count in the language's digits, on the badge and in the label", async () => {
+    seedSession();
+    await mount({ 'GET /api/messages': { body: { items: [], hasMore: false } } }, { strings: pickStrings(ar), locale: 'ar-EG', dir: 'rtl' });
+    act(() => FakeEventSource.last.emit('message', { id: '9', role: 'bot', text: 'Any news?' }, 1));
+    act(() => FakeEventSource.last.emit('message', { id: '10', role: 'bot', text: 'Still there?' }, 2));
+    expect(screen.getByRole('button', { name: `${ar.open}, ${ar.unread!.replace('{n}', '٢')}` }).textContent).toBe('٢');
   });
 
   it('translates, accepts string overrides, and turns right-to-left', async () => {
@@ -155,6 +164,19 @@ describe('composer', () => {
     fireEvent.keyDown(textbox(), { key: 'Enter' });
     await act(flush);
     expect(api.to('POST', '/api/session')[0]!.body.text).toHaveLength(4000);
+  });
+
+  it('keeps focus in the chat, on the text box, after a send with the button (which the emptied box disables)', async () => {
+    const { api } = await mount({ 'POST /api/session': { status: 201, body: sessionBody(1) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+    fireEvent.input(textbox(), { target: { value: 'hello' } });
+    const send = screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement;
+    send.focus();
+    fireEvent.submit(send.form!);
+    await act(flush);
+    expect(api.to('POST', '/api/session')).toHaveLength(1);
+    expect(send.disabled).toBe(true);
+    expect(document.activeElement).toBe(textbox());
   });
 
   it('keeps the text when sending fails and sends it again with Retry', async () => {

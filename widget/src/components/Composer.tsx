@@ -74,6 +74,8 @@ export function Composer({ ctx }: { ctx: Ctx }) {
         onSubmit={(e) => {
           e.preventDefault();
           store.submit();
+          // Sent with the button, which the emptied box disables: focus stays in the chat, on the box.
+          box.current?.focus();
         }}
       >
         {config?.features.upload && (

@@ -1,6 +1,6 @@
 /** The round button that opens and closes the floating panel, with the unread count. */
 import type { Ref } from 'preact';
-import { fill } from '../i18n.js';
+import { fill, localNumber } from '../i18n.js';
 import type { Ctx } from './ctx.js';
 import { CHAT, CLOSE, Icon } from './Icon.js';
 
@@ -9,12 +9,14 @@ export function Launcher({ ctx, btn, onIntent }: { ctx: Ctx; btn: Ref<HTMLButton
   const { store, strings } = ctx;
   const open = store.open.value;
   const n = store.unread.value;
+  // In the language's digits, as every other number the widget writes.
+  const count = n > 99 ? '99+' : localNumber(n, ctx.locale);
   return (
     <button
       ref={btn}
       type="button"
       class="launcher"
-      aria-label={open ? strings.close : n ? `${strings.open}, ${fill(strings.unread, { n })}` : strings.open}
+      aria-label={open ? strings.close : n ? `${strings.open}, ${fill(strings.unread, { n: count })}` : strings.open}
       aria-expanded={open}
       onPointerEnter={onIntent}
       onFocus={onIntent}
@@ -23,7 +25,7 @@ export function Launcher({ ctx, btn, onIntent }: { ctx: Ctx; btn: Ref<HTMLButton
       <Icon d={open ? CLOSE : CHAT} />
       {n > 0 && !open && (
         <span class="unread" aria-hidden="true">
-          {n > 99 ? '99+' : n}
+          {count}
         </span>
       )}
     </button>
