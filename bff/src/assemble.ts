@@ -86,6 +86,7 @@ export async function assemble(config: Readonly<Config>, options: AssembleOption
     config,
     store: storage.store,
     rateLimiter: storage.rateLimiter,
+    onceStore: storage.onceStore,
     users: storage.users,
     chat,
     tokens,

@@ -27,6 +27,7 @@ export function webhookDeps(options: {
     config,
     store: options.store,
     rateLimiter: new MemoryRateLimiter(),
+    onceStore: new MemoryOnceStore(),
     chat: {} as AppDeps['chat'], // webhooks never reach the chat backend
     tokens: new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() }),
     users: new MemoryUserDirectory(),

@@ -184,6 +184,18 @@ describe('authenticated routes', () => {
     expect([other.status, other.body.error.code]).toEqual([403, 'forbidden']);
   });
 
+  it('POST /api/messages again with the same clientId (its answer was lost) is answered 202 and not sent a second time', async () => {
+    const s = await newSession();
+    const body = { text: 'Where is my parcel, please?', clientId: 'c-lost-answer' };
+    for (let i = 0; i < 2; i++) expect((await call(base, 'POST', '/api/messages', { token: s.token, body })).status).toBe(202);
+    const sent = (await call(base, 'GET', `/sim/operator/conversations/${s.sessionId}`)).body.messages as unknown[];
+    expect(sent.filter((m) => JSON.stringify(m).includes(body.text))).toHaveLength(1);
+    // Another message, with its own clientId, goes as usual.
+    expect((await call(base, 'POST', '/api/messages', { token: s.token, body: { text: 'And a second question', clientId: 'c-next' } })).status).toBe(202);
+    const after = (await call(base, 'GET', `/sim/operator/conversations/${s.sessionId}`)).body.messages as unknown[];
+    expect(after.filter((m) => JSON.stringify(m).includes('And a second question'))).toHaveLength(1);
+  });
+
   it('POST /api/messages: 202 {} and the message and the reply arrive on the stream', async () => {
     const s = await newSession();
     const sse = await openSse(`${base}/api/events`, { authorization: `Bearer ${s.token}` });

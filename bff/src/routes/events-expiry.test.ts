@@ -24,6 +24,7 @@ describe('event stream and token expiry', () => {
       config,
       store,
       rateLimiter: new MemoryRateLimiter(),
+      onceStore: new MemoryOnceStore(),
       chat: {} as AppDeps['chat'], // the stream never reaches the chat backend
       tokens,
       users: new MemoryUserDirectory(),

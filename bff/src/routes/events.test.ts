@@ -37,6 +37,7 @@ async function openStream(store: EventStore, lastEventId?: number, observer?: Ap
     config,
     store,
     rateLimiter: new MemoryRateLimiter(),
+    onceStore: new MemoryOnceStore(),
     chat: {} as AppDeps['chat'], // the stream never reaches the chat backend
     tokens,
     users: new MemoryUserDirectory(),

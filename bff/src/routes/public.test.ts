@@ -19,6 +19,7 @@ function appWith(widget: WidgetAsset) {
     config,
     store: new MemoryEventStore({ maxEvents: 10, maxAgeMs: 60_000, dedupTtlMs: 60_000 }),
     rateLimiter: new MemoryRateLimiter(),
+    onceStore: new MemoryOnceStore(),
     chat: {} as AppDeps['chat'], // public routes never reach the chat backend
     tokens: new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() }),
     users: new MemoryUserDirectory(),
