@@ -14,7 +14,7 @@ const $ = (id) => document.getElementById(id);
  * `drawn`: the conversation the detail pane shows and its state there, so a poll can tell that it
  * was archived meanwhile. `archiving`: the id this console is archiving itself (that is no news).
  */
-const state = { selected: null, threadKey: '', drawn: null, archiving: null };
+const state = { selected: null, threadKey: '', drawn: null, archiving: null, toEnd: false };
 /** Unsent replies by conversation id: a draft stays with its customer when the operator opens another. */
 const drafts = new Map();
 
@@ -127,6 +127,10 @@ function renderMessage(m) {
 
 function renderDetail(data) {
   const c = data.conversation;
+  // Whether the thread shows its end, read before the header below changes height (taken over: the
+  // operator's address, a wrapped Archive button) and shrinks the thread under the reader.
+  const thread = $('thread');
+  const atEnd = thread.scrollHeight - thread.scrollTop - thread.clientHeight < 40;
   $('placeholder').hidden = true;
   $('detail').hidden = false;
   // Only when it changed: the heading may have focus, and a screen reader would read it again.
@@ -166,10 +170,11 @@ function renderDetail(data) {
   const last = data.messages[data.messages.length - 1];
   const key = `${c.id}:${data.messages.length}:${last ? last.messageId : ''}`;
   if (key !== state.threadKey) {
-    const thread = $('thread');
-    const atBottom = thread.scrollHeight - thread.scrollTop - thread.clientHeight < 40 || !state.threadKey.startsWith(`${c.id}:`);
+    // Kept at the end when it was there, for another conversation, and after the operator's own reply.
+    const toEnd = atEnd || state.toEnd || !state.threadKey.startsWith(`${c.id}:`);
     thread.replaceChildren(...data.messages.map(renderMessage));
-    if (atBottom) thread.scrollTop = thread.scrollHeight;
+    if (toEnd) thread.scrollTop = thread.scrollHeight;
+    state.toEnd = false;
     state.threadKey = key;
   }
 
@@ -279,8 +284,10 @@ $('reply').addEventListener('submit', async (event) => {
   if (!text || $('op-text').readOnly) return;
   const id = state.selected;
   $('op-text').value = '';
+  state.toEnd = true; // the reply is what the operator wants to see next
   if (await act('Reply sent: it reaches the widget as a signed message.added webhook.', '/messages', { text, name: operatorName() })) return;
   // Not sent (archived meanwhile, simulator away): the text goes back to its conversation's box, not lost.
+  state.toEnd = false;
   if (state.selected !== id) drafts.set(id, drafts.get(id) || text);
   else if (!$('op-text').value) $('op-text').value = text;
 });

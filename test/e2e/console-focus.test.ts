@@ -154,6 +154,30 @@ it('select, take over and archive with the keyboard each leave focus in the cons
   await context.close();
 });
 
+it("after Take over, the thread stays at its end and the operator's reply is in view (the header grows and the thread shrinks under it)", async () => {
+  const shop = await visitor('Where is my order?');
+  for (const text of ['shipping', 'returns', 'Where is my order?', 'shipping']) await sendMessage(shop.page, text);
+  const id = (await storedSessionId(world, shop.page))!;
+  const context = await world.browser.newContext({ viewport: { width: 1100, height: 800 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${world.bffOrigin}/console`);
+  await page.locator('#conversations button.conversation').filter({ hasText: `#${id} ·` }).click();
+  const thread = page.locator('#thread');
+  await expect.poll(() => thread.locator('li').count(), { timeout: ANSWER_MS }).toBeGreaterThanOrEqual(10);
+  const fromEnd = () => thread.evaluate((t) => t.scrollHeight - t.scrollTop - t.clientHeight);
+  expect(await thread.evaluate((t) => t.scrollHeight > t.clientHeight)).toBe(true);
+  await expect.poll(fromEnd, { timeout: ANSWER_MS }).toBeLessThan(40);
+  await page.locator('#take-over').click();
+  await expect.poll(() => page.locator('#op-text').isEditable(), { timeout: ANSWER_MS }).toBe(true);
+  await page.locator('#op-text').fill('Mara here: your parcel left our warehouse this morning.');
+  await page.locator('#op-text').press('Enter');
+  await thread.getByText('your parcel left our warehouse').waitFor({ timeout: ANSWER_MS });
+  await expect.poll(fromEnd, { timeout: ANSWER_MS }).toBeLessThan(40);
+  await page.screenshot({ path: `${SCREENSHOTS}console-reply-in-view.png` });
+  await context.close();
+  await shop.context.close();
+});
+
 it('a conversation archived elsewhere while the operator types a reply moves focus to a notice and keeps the draft', async () => {
   const { shop, id, context, page } = await onTakeOver('Can I still change my order?');
   await page.keyboard.press('Enter');
