@@ -26,7 +26,7 @@ describe('when the team is back', () => {
   afterEach(() => void (process.env.TZ = zone));
 
   it("is said in the visitor's own time zone and language, with the date when it is more than six days ahead", () => {
-    const now = Date.parse('2026-11-25T12:00:00Z');
+    const now = new Date('2026-11-25T12:00:00Z');
     process.env.TZ = 'Europe/Berlin';
     expect(formatOpening('2026-11-30T08:00:00Z', 'en-GB', now)).toBe('Monday 09:00');
     expect(formatOpening('2026-11-30T08:00:00Z', 'de-DE', now)).toBe('Montag, 09:00');
@@ -34,6 +34,16 @@ describe('when the team is back', () => {
     expect(formatOpening('2026-12-07T08:00:00Z', 'en-GB', now)).toBe('Monday 7 December at 9:00');
     process.env.TZ = 'America/New_York';
     expect(formatOpening('2026-11-30T08:00:00Z', 'en-US', now)).toBe('Monday 3:00 AM');
+  });
+
+  it("gives the time alone later today, by the calendar of the visitor's time zone (today's weekday would read as next week's)", () => {
+    const now = new Date('2026-11-25T22:30:00Z'); // Wednesday 23:30 in Berlin, 17:30 in New York
+    process.env.TZ = 'Europe/Berlin';
+    expect(formatOpening('2026-11-25T22:40:00Z', 'en-GB', now)).toBe('23:40');
+    expect(formatOpening('2026-11-26T08:00:00Z', 'en-GB', now)).toBe('Thursday 09:00');
+    process.env.TZ = 'America/New_York';
+    expect(formatOpening('2026-11-25T22:40:00Z', 'en-US', now)).toBe('5:40 PM');
+    expect(formatOpening('2026-11-26T08:00:00Z', 'en-US', now)).toBe('Thursday 3:00 AM');
   });
 });
 
