@@ -1,7 +1,9 @@
 // `npm run bench:profile`: where a verified webhook's server time goes. Runs the bare twin and the
-// compiled BFF (memory store) under `node --cpu-prof`, one at a time on core 0, drives each with
-// wrk for BENCH_SECONDS, and prints self time by place (Parley's files, Hono, @hono/node-server,
-// Node's HTTP and streams, GC) in µs per webhook, then the heaviest functions of the BFF.
+// compiled BFF (memory store) under `node --cpu-prof` at once, side by side on core 0, drives each
+// with its own wrk for BENCH_SECONDS, and prints self time by place (Parley's files, Hono,
+// @hono/node-server, Node's HTTP and streams, GC) in µs per webhook, then the heaviest functions of
+// each. Side by side, as `npm run bench` measures: profiled one after the other, every function
+// the two share read up to 30 % apart with the machine's drift between the runs.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +11,7 @@ import { join } from 'node:path';
 import { startServer } from '../test/helpers/server.js';
 import { SECRET } from './load.js';
 import { serverEnv } from './server-env.mjs';
-import { hasWrk, wrkBlast } from './wrk.js';
+import { hasWrk, wrkTogether } from './wrk.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const TOP = Number(process.env.BENCH_TOP ?? 25);
@@ -91,49 +93,54 @@ function printTable(title: string, rows: Map<string, number>, requests: number, 
 /** Now on the profiler's clock (µs, monotonic, as V8 stamps its samples). */
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
-/** Profiles one server (started by `launch` with NODE_OPTIONS set) under wrk; returns its profile and request count. */
-async function profiled(name: string, launch: (nodeArgs: string[]) => Promise<{ url: string; stop: () => Promise<void> }>) {
-  const dir = mkdtempSync(join(tmpdir(), `parley-prof-${name}-`));
-  const server = await launch(['--cpu-prof', `--cpu-prof-dir=${dir}`]);
-  wrkBlast(server.url, 1); // warm-up (JIT)
-  const from = nowUs();
-  const { rps, requests } = wrkBlast(server.url, SECONDS);
-  const to = nowUs();
-  await server.stop();
+/** A server under the profiler: where to send load, and how to stop it (which writes its profile). */
+interface Profiled {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/** The profile a stopped server wrote into `dir`. */
+function readProfile(name: string, dir: string): Profile {
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error(`${name}: no profile written`);
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile;
   rmSync(dir, { recursive: true, force: true });
-  // wrkBlast writes its request file before the load starts: the window holds the load and some idle.
-  return { ...selfTimes(profile, from, to), rps, requests };
+  return profile;
 }
 
 async function main() {
   if (!hasWrk) throw new Error('bench:profile needs wrk (apt-get install wrk)');
   if (spawnSync('npm', ['run', '--silent', 'build:server'], { stdio: 'inherit' }).status !== 0) throw new Error('build:server failed');
-  const bare = await profiled('bare', async (nodeArgs) => {
-    const argv = [...pin, process.execPath, ...nodeArgs, 'bench/bare-server.mjs'];
-    const child = spawn(argv[0]!, argv.slice(1), {
-      env: { ...process.env, WEBHOOK_SECRET: SECRET },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+  const dirs = { bare: mkdtempSync(join(tmpdir(), 'parley-prof-bare-')), bff: mkdtempSync(join(tmpdir(), 'parley-prof-bff-')) };
+  const prof = (dir: string) => ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+  const bare: Profiled = await (async () => {
+    const argv = [...pin, process.execPath, ...prof(dirs.bare), 'bench/bare-server.mjs'];
+    const child = spawn(argv[0]!, argv.slice(1), { env: { ...process.env, WEBHOOK_SECRET: SECRET }, stdio: ['ignore', 'pipe', 'inherit'] });
     const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()).port)));
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     return { url: `http://127.0.0.1:${port}`, stop: () => (child.kill('SIGTERM'), exited) };
-  });
-  const bff = await profiled('bff', async (nodeArgs) => {
-    const s = await startServer(
-      serverEnv(),
-      { prefix: pin, compiled: true, nodeArgs },
-    );
-    return { url: s.url, stop: () => s.stop() };
-  });
-  for (const [name, run] of [['bare node:http twin', bare], ['Parley BFF (memory store)', bff]] as const) {
+  })();
+  const bffServer = await startServer(serverEnv(), { prefix: pin, compiled: true, nodeArgs: prof(dirs.bff) });
+  const bff: Profiled = { url: bffServer.url, stop: () => bffServer.stop() };
+
+  await wrkTogether([bare.url, bff.url], 1); // warm-up (JIT)
+  const from = nowUs();
+  // wrkTogether writes its request files before the load starts: the window holds the load and a little idle.
+  const [bareLoad, bffLoad] = await wrkTogether([bare.url, bff.url], SECONDS);
+  const to = nowUs();
+  await Promise.all([bare.stop(), bff.stop()]);
+  const runs = [
+    ['bare node:http twin', { ...selfTimes(readProfile('bare', dirs.bare), from, to), ...bareLoad! }],
+    ['Parley BFF (memory store)', { ...selfTimes(readProfile('bff', dirs.bff), from, to), ...bffLoad! }],
+  ] as const;
+  console.log("Both servers at once on core 0, one wrk each: a sample's time includes the other server's turns on the core, so compare the two servers' figures, not these µs with other benches.");
+  for (const [name, run] of runs) {
     console.log(`\n== ${name}: ${run.rps.toFixed(0)} webhooks/s under the profiler, ${(run.busy / run.requests).toFixed(1)} µs busy per webhook`);
-    printTable("self time per webhook, by place", run.byPlace, run.requests, Number(process.env.BENCH_PLACES ?? 18));
+    printTable('self time per webhook, by place', run.byPlace, run.requests, Number(process.env.BENCH_PLACES ?? 18));
   }
-  printTable('bare twin: heaviest functions (self time per webhook, ← callers)', bare.byFunction, bare.requests, 12, bare.callers);
-  printTable('BFF: heaviest functions (self time per webhook, ← callers)', bff.byFunction, bff.requests, TOP, bff.callers);
+  const [[, bareRun], [, bffRun]] = runs;
+  printTable('bare twin: heaviest functions (self time per webhook, ← callers)', bareRun.byFunction, bareRun.requests, 12, bareRun.callers);
+  printTable('BFF: heaviest functions (self time per webhook, ← callers)', bffRun.byFunction, bffRun.requests, TOP, bffRun.callers);
 }
 
 main().then(
