@@ -12,9 +12,9 @@ import { rateLimit, requireFeature, requireSession } from '../middleware.js';
 // The service's own maximum is not documented; one more than this is asked for to learn hasMore.
 const MAX_PAGE = 50;
 
-
 /** How long a sent message's clientId is remembered, so a repeat of it is not sent again (a day: an outbox that lost its answer may retry after a long time offline). */
 const SENT_TTL_MS = 24 * 60 * 60 * 1000;
+
 /** Authenticated routes of one conversation; the conversation comes from the token alone. */
 export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
