@@ -7,13 +7,11 @@ import { requireOwnConversation } from '../chat/signed-in.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { checkBody, jsonBody, jsonBytes } from '../lib/body.js';
 import { withVotes } from '../chat/feedback-log.js';
+import { sendMessageOnce } from '../chat/send-once.js';
 import { rateLimit, requireFeature, requireSession } from '../middleware.js';
 
 // The service's own maximum is not documented; one more than this is asked for to learn hasMore.
 const MAX_PAGE = 50;
-
-/** How long a sent message's clientId is remembered, so a repeat of it is not sent again (a day: an outbox that lost its answer may retry after a long time offline). */
-const SENT_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Authenticated routes of one conversation; the conversation comes from the token alone. */
 export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -30,12 +28,8 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post('/api/messages', auth, limitMessages, jsonBytes(config.bodyIdleTimeoutMs), jsonBody(MessageBody), async (c) => {
     const { conversationId, user } = c.get('session');
     const { text, clientId } = c.req.valid('json');
-    // A browser whose answer was lost sends the same message again, under the same clientId: once
-    // the service took it, the repeat is answered as the first was, not sent a second time.
-    const sent = clientId === undefined ? undefined : `sent:${conversationId}:${clientId}`;
-    if (sent !== undefined && (await deps.onceStore.has(sent))) return c.json({}, 202);
-    await deps.chat.sendMessage(conversationId, { text, clientId, profileName: user?.name });
-    if (sent !== undefined) await deps.onceStore.mark(sent, SENT_TTL_MS);
+    // A repeat of a message the service took (its answer was lost) is answered as the first was, not sent again.
+    await sendMessageOnce(deps, conversationId, { text, clientId, profileName: user?.name });
     if (user) await deps.users.touch(user.id, conversationId);
     return c.json({}, 202);
   });

@@ -1,5 +1,6 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { archivedError, conversationFacts } from '../chat/conversation-facts.js';
+import { sendMessageOnce } from '../chat/send-once.js';
 import { maxFormBytes } from '../config.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
@@ -79,7 +80,7 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
     if (form.text !== undefined) {
       // The words come first in the chat, then the flow's answer about the files.
       await rateLimit(deps, `messages:${conversationId}`, config.rateLimitMessagesPerMin);
-      await deps.chat.sendMessage(conversationId, { text: form.text, clientId: form.clientId });
+      await sendMessageOnce(deps, conversationId, { text: form.text, clientId: form.clientId });
     }
     const { jobId } = await deps.flows!.triggerFlow(token, { sessionId: sessionIdOf(conversationId), variables: {}, files: form.files });
     return c.json({ jobId }, 202);
@@ -139,7 +140,7 @@ async function readForm(c: Context<AppEnv>, deps: AppDeps, fields: typeof FlowFi
 
 /** A form's JSON text part, held to a JSON body's rules: at most `MAX_FLOW_JSON_BYTES`, nested at most `MAX_JSON_DEPTH`. */
 function checkJsonPart(text: string): void {
-  const bytes = Buffer.from(text);
-  if (bytes.length > MAX_FLOW_JSON_BYTES) throw new PayloadTooLargeError(`"variables" must be at most ${MAX_FLOW_JSON_BYTES} bytes`);
-  if (!jsonDepthWithin(bytes)) throw new ValidationError(`"variables" nests objects and arrays more than ${MAX_JSON_DEPTH} deep`);
+  // Measured before it is copied: the part may be as large as the whole form.
+  if (Buffer.byteLength(text) > MAX_FLOW_JSON_BYTES) throw new PayloadTooLargeError(`"variables" must be at most ${MAX_FLOW_JSON_BYTES} bytes`);
+  if (!jsonDepthWithin(Buffer.from(text))) throw new ValidationError(`"variables" nests objects and arrays more than ${MAX_JSON_DEPTH} deep`);
 }

@@ -4,6 +4,7 @@ import { SessionBody, TEXT_MISSING, TokenBody } from '../../../shared/bodies.js'
 import type { SessionResponse, UserTokenResponse } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { applyVerifiedVariables, shownUser, startUserConversation, tokenUser, userSession, verifyIdentity } from '../chat/signed-in.js';
+import { sendMessageOnce } from '../chat/send-once.js';
 import { AuthError, ForbiddenError } from '../errors.js';
 import { featureOn } from '../features.js';
 import { rateLimit } from '../middleware.js';
@@ -75,7 +76,7 @@ async function signedInSession(deps: AppDeps, body: v.InferOutput<typeof Session
   if (text !== undefined) {
     // Every path that sends text counts against the conversation's message limit, as POST /api/messages does.
     await rateLimit(deps, `messages:${active}`, deps.config.rateLimitMessagesPerMin);
-    await deps.chat.sendMessage(active, { text, clientId, profileName: user.name });
+    await sendMessageOnce(deps, active, { text, clientId, profileName: user.name });
     await deps.users.touch(user.id, active);
   }
   const state = await escalated(deps, active, body.escalate, user.id);
