@@ -9,7 +9,7 @@ import { applyEvent, type Conversation } from './apply-event.js';
 import { isFatal, type Auth } from './auth.js';
 import { mergeMessages } from './messages.js';
 import { isExpired, loadSession, type SessionData } from './session.js';
-import type { Convo, State } from './state.js';
+import { botDone, type Convo, type State } from './state.js';
 import type { Emit, Sync } from './sync.js';
 
 // Dots stop by themselves if the answer never comes.
@@ -70,7 +70,7 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     }
     // A signed-in user's list shows this conversation as its stream tells (an operator ended it, the team took it).
     const list = st.conversations.value;
-    if (s && list && (c === 'escalated' || c === 'archived')) st.conversations.value = list.map((x) => (x.sessionId === s.sessionId ? { ...x, state: c } : x));
+    if (s && list && botDone(c)) st.conversations.value = list.map((x) => (x.sessionId === s.sessionId ? { ...x, state: c } : x));
   }
 
   /** One stream event (from this tab's stream or relayed by another tab), with its SSE id. */
@@ -150,7 +150,7 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
   function resume(s: SessionData) {
     auth.set(s, false);
     st.user.value = s.user;
-    st.convo.value = s.state === 'escalated' || s.state === 'archived' ? s.state : 'active';
+    st.convo.value = botDone(s.state) ? s.state : 'active';
     st.rating.value = s.rated ? { score: s.rated } : undefined;
     st.contact.value = s.contact;
     st.notice.value = s.notice;

@@ -7,6 +7,9 @@ import type { PrechatAnswers } from './prechat.js';
 /** Where the conversation stands: not started, with the agent, with a person, or over. */
 export type Convo = 'none' | 'active' | 'escalated' | 'archived';
 
+/** True once the bot no longer has the conversation: a person has it (escalated), or it ended (archived). */
+export const botDone = (c: unknown): c is 'escalated' | 'archived' => c === 'escalated' || c === 'archived';
+
 /** A message on its way: text, or files with a text (`sent`: that text already arrived, only the files are left). */
 export interface Outgoing {
   clientId: string;

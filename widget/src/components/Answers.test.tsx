@@ -121,3 +121,20 @@ describe('quick replies of an ended conversation', () => {
     expect(within(document.querySelector('.end') as HTMLElement).getByRole('button', { name: 'Start a new conversation' })).toBeTruthy();
   });
 });
+
+describe('a bot\'s buttons once a person has the conversation', () => {
+  it('are disabled while escalated, and work again when the bot has it back', async () => {
+    seedSession();
+    const { api } = await mountApp();
+    open();
+    const badge = { type: 'buttons', text: 'What next?', buttons: [{ label: 'Order status', action: 'postback', value: 'ORDER_STATUS' }] };
+    emit('message', { id: 'b', role: 'bot', badge }, 2);
+    emit('state', { state: 'escalated' }, 3);
+    const button = screen.getByRole('button', { name: 'Order status' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    fireEvent.click(button);
+    expect(api.to('POST', '/api/messages')).toHaveLength(0);
+    emit('state', { state: 'active' }, 4);
+    expect(button.disabled).toBe(false);
+  });
+});

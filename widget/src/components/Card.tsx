@@ -5,6 +5,7 @@
  */
 import type { BadgeButton, BadgeCard } from '../../../shared/types.js';
 import { httpUrl, safeUrl } from '../../../shared/badge-url.js';
+import { botDone } from '../state.js';
 import type { Ctx } from './ctx.js';
 import { Zoomable } from './Lightbox.js';
 
@@ -12,8 +13,9 @@ export const ext = { target: '_blank', rel: 'noopener noreferrer' } as const;
 
 /**
  * A postback button (sends its value as the user's message; a quick reply, `sendsLabel`, sends the label the
- * visitor chose) or a link that opens in a new tab. In an ended conversation it is disabled: "Start a new
- * conversation" is the way on, not a button that silently leaves the thread behind.
+ * visitor chose) or a link that opens in a new tab. A postback speaks to the bot, so it is disabled while a
+ * person has the conversation (its value, say "ORDER_STATUS", would reach them as the visitor's words) and
+ * once it ended ("Start a new conversation" is the way on, not a button that silently leaves the thread behind).
  */
 export function Btn({ button, ctx, sendsLabel }: { button: BadgeButton; ctx: Ctx; sendsLabel?: boolean }) {
   if (button.action !== 'link')
@@ -22,7 +24,7 @@ export function Btn({ button, ctx, sendsLabel }: { button: BadgeButton; ctx: Ctx
         type="button"
         class="btn"
         dir="auto"
-        disabled={ctx.store.convo.value === 'archived'}
+        disabled={botDone(ctx.store.convo.value)}
         onClick={(e) => {
           // A quick reply goes away once chosen: focus moves to the composer first (the panel on touch screens, where
           // the keyboard would cover the conversation), never to <body>.
