@@ -1,3 +1,7 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileOnceStore } from '../../bff/src/adapters/file-once-store.js';
 import { MemoryUserDirectory } from '../../bff/src/adapters/memory-users.js';
 import { MemoryOnceStore, MemoryRateLimiter } from '../../bff/src/adapters/memory-limits.js';
 import { MemoryEventStore } from '../../bff/src/adapters/memory-store.js';
@@ -12,5 +16,15 @@ describeEventStoreContract('memory', async (retention) => {
 describeRateLimiterContract('memory', async () => ({ limiter: new MemoryRateLimiter(), cleanup: async () => {} }));
 
 describeOnceStoreContract('memory', async () => ({ onceStore: new MemoryOnceStore(), cleanup: async () => {} }));
+
+describeOnceStoreContract('file', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'parley-once-contract-'));
+  const onceStore = await FileOnceStore.open(join(dir, 'spent'));
+  const cleanup = async () => {
+    await onceStore.close();
+    await rm(dir, { recursive: true, force: true });
+  };
+  return { onceStore, cleanup };
+});
 
 describeUserDirectoryContract('memory', async (now) => ({ users: new MemoryUserDirectory(now), cleanup: async () => {} }));

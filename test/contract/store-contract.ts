@@ -314,5 +314,15 @@ export function describeOnceStoreContract(name: string, makeOnceStore: MakeOnceS
       await sleep(350);
       expect(await store.claim(key, 200)).toBe(true);
     });
+
+    it('holds a key marked again by its latest ttl only (a stream ticket: live, then a short grace)', async () => {
+      const store = await open();
+      const key = unique('ticket-live');
+      await store.mark(key, 60_000);
+      await store.mark(key, 200);
+      expect(await store.has(key)).toBe(true);
+      await sleep(350);
+      expect(await store.has(key)).toBe(false);
+    });
   });
 }

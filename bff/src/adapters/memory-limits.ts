@@ -29,26 +29,61 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 }
 
-/** Claim-once keys in process memory, forgotten after their TTL. */
+/**
+ * Claim-once keys in process memory, forgotten after their TTL. Keys expire from the front of a
+ * queue, so a key can wait behind one added before it that lives longer: one queue for all held a
+ * message's one-day key until the week-long refresh-token key before it expired. Keys whose TTLs
+ * are within a factor of two share a queue, so a key is held at most twice its TTL, with a few
+ * dozen queues at most whatever TTLs come (a ticket's depends on its token's expiry).
+ */
 export class MemoryOnceStore implements OnceStore {
   // Bounded only by expiry: a claim forgotten early would let a refresh token be used twice.
-  private readonly keys = new ExpiringKeys(Number.MAX_SAFE_INTEGER);
+  private readonly queues = new Map<number, ExpiringKeys>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
   async claim(key: string, ttlMs: number): Promise<boolean> {
     const now = this.now();
-    if (this.keys.has(key, now)) return false;
-    this.keys.add(key, now + ttlMs, now);
+    if (this.holds(key, now)) return false;
+    this.add(key, ttlMs, now);
     return true;
   }
 
   async has(key: string): Promise<boolean> {
-    return this.keys.has(key, this.now());
+    return this.holds(key, this.now());
   }
 
   async mark(key: string, ttlMs: number): Promise<void> {
+    this.add(key, ttlMs, this.now());
+  }
+
+  /** Keys held now, expired ones dropped first (for tests and metrics). */
+  get size(): number {
     const now = this.now();
-    this.keys.add(key, now + ttlMs, now);
+    let size = 0;
+    for (const keys of this.queues.values()) {
+      keys.expire(now);
+      size += keys.size;
+    }
+    return size;
+  }
+
+  private holds(key: string, now: number): boolean {
+    for (const keys of this.queues.values()) if (keys.has(key, now)) return true;
+    return false;
+  }
+
+  private add(key: string, ttlMs: number, now: number): void {
+    const tier = Math.ceil(Math.log2(Math.max(1, ttlMs)));
+    let keys = this.queues.get(tier);
+    if (!keys) this.queues.set(tier, (keys = new ExpiringKeys(Number.MAX_SAFE_INTEGER)));
+    keys.add(key, now + ttlMs, now);
+    for (const other of this.queues.values()) {
+      if (other === keys) continue;
+      // A key marked again with another TTL (a stream ticket's grace) lives by the new one only.
+      other.delete(key);
+      // A queue whose kind of key stopped coming would otherwise keep its expired keys.
+      other.expire(now);
+    }
   }
 }

@@ -23,6 +23,11 @@ export class ExpiringKeys {
     this.expire(now);
   }
 
+  /** Forgets `key` now (its place in the queue is skipped when it comes up). */
+  delete(key: string): void {
+    this.until.delete(key);
+  }
+
   /** Drops keys expired at `now`, and the oldest while there are more than `maxKeys`. */
   expire(now: number): void {
     for (let until = this.order.frontUntil(); until !== Infinity; until = this.order.frontUntil()) {
