@@ -27,10 +27,18 @@ describe('loadConfig', () => {
   it('runs the demo (DEMO=true, nothing else) with random secrets and the documented defaults', () => {
     const a = loadConfig({ DEMO: 'true' });
     const b = loadConfig({ DEMO: 'true' });
-    expect(a).toMatchObject({ port: 8787, host: '0.0.0.0', simulator: true, allowedOrigins: ['*'], sessionTokenTtlSec: 900, refreshTokenTtlSec: 604800, chatMode: 'agent', gatewayRegion: 'eu', maxUploadBytes: 10485760, maxUploadFiles: 5, rateLimitSessionsPerMin: 20, rateLimitMessagesPerMin: 30, trustProxy: false, testChat: false });
+    expect(a).toMatchObject({ port: 8787, host: '0.0.0.0', simulator: true, allowedOrigins: ['*'], sessionTokenTtlSec: 900, refreshTokenTtlSec: 604800, chatMode: 'agent', gatewayRegion: 'eu', maxUploadBytes: 10485760, maxUploadFiles: 5, rateLimitSessionsPerMin: 20, rateLimitMessagesPerMin: 30, testChat: false });
     expect(a.sessionJwtSecret.length).toBeGreaterThanOrEqual(32);
     expect(a.sessionJwtSecret).not.toBe(b.sessionJwtSecret);
     expect(Object.isFrozen(a)).toBe(true);
+    expect(a.trustProxy).toBeUndefined();
+  });
+
+  it('reads TRUST_PROXY as the proxies to trust, and says what is wrong with a bad one', () => {
+    expect(loadConfig({ DEMO: 'true', TRUST_PROXY: 'true' }).trustProxy).toEqual({ hops: 1 });
+    expect(loadConfig({ DEMO: 'true', TRUST_PROXY: '2' }).trustProxy).toEqual({ hops: 2 });
+    expect(loadConfig({ DEMO: 'true', TRUST_PROXY: '10.0.0.0/8,loopback' }).trustProxy).toHaveProperty('list');
+    expect(problems({ DEMO: 'true', TRUST_PROXY: 'lb.internal' })).toEqual(['TRUST_PROXY: "lb.internal" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal']);
   });
 
   describe('the demo only on purpose (docs/api.md "Operations")', () => {

@@ -431,6 +431,26 @@ describe('origins and rate limits', () => {
   });
 });
 
+describe('the client IP behind a proxy (TRUST_PROXY)', () => {
+  let proxied: RunningServer;
+  beforeAll(async () => {
+    proxied = await startBff({ TRUST_PROXY: 'true', RATE_LIMIT_SESSIONS_PER_MIN: '2' });
+  });
+  afterAll(() => proxied.stop());
+
+  it('counts the address the proxy appended: a client that writes its own X-Forwarded-For gains nothing', async () => {
+    startOfAMinute();
+    onTestFinished(() => void vi.useRealTimers());
+    const start = (forwardedFor: string) => call(proxied.url, 'POST', '/api/session', { body: { text: 'hi' }, headers: { 'x-forwarded-for': forwardedFor } });
+    // As nginx's $proxy_add_x_forwarded_for writes it: whatever the client sent, then the address nginx saw.
+    const statuses = [];
+    for (const spoofed of ['1.1.1.1', '2.2.2.2', '3.3.3.3']) statuses.push((await start(`${spoofed}, 198.51.100.7`)).status);
+    expect(statuses).toEqual([201, 201, 429]);
+    // Another client behind the same proxy has its own allowance.
+    expect((await start('198.51.100.8')).status).toBe(201);
+  });
+});
+
 describe('limits on the other conversation calls', () => {
   let slow: RunningServer;
   beforeAll(async () => {

@@ -1,5 +1,6 @@
 // Schema entries: browsers, sessions and limits (docs/configuration.md's second table).
 import type { Parser } from '../env-parser.js';
+import { parseProxyTrust, type ProxyTrust } from '../lib/client-ip.js';
 import { isOrigin, secret, setting } from './setting.js';
 
 const group = 'browsers' as const;
@@ -26,8 +27,9 @@ export const BROWSERS = {
     read: (p, mode) => readPublicOrigin(p, mode.simulator),
   }),
   trustProxy: setting({
-    env: 'TRUST_PROXY', group, doc: 'take the client IP from `X-Forwarded-For` (only behind a proxy that sets it)', default: '`false`', example: 'false',
-    read: (p) => p.bool('TRUST_PROXY', false),
+    env: 'TRUST_PROXY', group, default: '`false`', example: 'false',
+    doc: 'the proxies in front of the BFF, whose `X-Forwarded-For` gives the client IP for rate limits and stream caps: `true` (one), a number of them (1–10), or their addresses and CIDR ranges (`10.0.0.0/8`, `loopback`, `uniquelocal`); only ever entries those proxies appended are believed',
+    read: readProxyTrust,
   }),
   sessionJwtSecret: setting({
     env: 'SESSION_JWT_SECRET', group, doc: "key of the widget's tokens, at least 32 bytes", default: 'required outside demo mode; demo: random per process', secret: true,
@@ -134,4 +136,13 @@ function readPublicOrigin(p: Parser, simulator: boolean): string | undefined {
   // PORT is reported by its own setting; a free port (0) is known only once listening (demo/main.ts).
   const port = p.quiet().int('PORT', 8787, 0, 65535);
   return port > 0 ? `http://localhost:${port}` : undefined;
+}
+
+function readProxyTrust(p: Parser): ProxyTrust | undefined {
+  const raw = p.optional('TRUST_PROXY');
+  if (raw === undefined) return undefined;
+  const trust = parseProxyTrust(raw);
+  if (typeof trust !== 'string') return trust;
+  p.report(`TRUST_PROXY: ${trust}`);
+  return undefined;
 }

@@ -6,6 +6,7 @@ import { AppError, PayloadTooLargeError, RequestAbortedError, ValidationError } 
 import { mediaTypeOf } from '../../../shared/media-type.js';
 import { isRecord } from '../../../shared/records.js';
 import { bodyWatch, WatchedBody } from './body-watch.js';
+import { clientAddress, type ProxyTrust } from './client-ip.js';
 import { jsonDepthWithin, MAX_JSON_DEPTH } from './json-depth.js';
 
 /** Node's own response under @hono/node-server; undefined elsewhere (e.g. `app.request()` in tests). */
@@ -268,15 +269,13 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
   return /^application\/(?:[\w.-]+\+)?json$/.test(mediaTypeOf(contentType));
 }
 
-/** The client's IP: the first `X-Forwarded-For` hop behind a trusted proxy, else the socket's address. */
-export function clientIp(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const first = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (first) return first;
-  }
+/** The client's IP (`lib/client-ip.ts`): the socket's address, or behind trusted proxies the one they saw. */
+export function clientIp(c: Context, trust: ProxyTrust | undefined): string {
+  let socket: string;
   try {
-    return getConnInfo(c).remote.address ?? 'unknown';
+    socket = getConnInfo(c).remote.address ?? 'unknown';
   } catch {
-    return 'unknown'; // no socket: app.request() in tests
+    socket = 'unknown'; // no socket: app.request() in tests
   }
+  return clientAddress(socket, trust && c.req.header('x-forwarded-for'), trust);
 }
