@@ -70,6 +70,8 @@ export interface AppEnv {
   Bindings: Partial<HttpBindings>;
   Variables: {
     session: SessionClaims;
+    /** Spends the stream ticket that opened this request (`TokenService.checkTicket`); unset without one. */
+    spendTicket: (() => Promise<void>) | undefined;
     /** The signed-in user, on routes that also take a user token (`requireSession(deps, {userToken: true})`). */
     user: TokenUser | undefined;
     requestId: string;

@@ -125,7 +125,10 @@ export function requireSession(deps: Pick<AppDeps, 'tokens'>, options: { allowQu
       if (ticket) {
         // A reconnect resumes after an event it received: ids start at 1, so 0 or none asks for everything.
         const reconnecting = RECONNECT_ID.test(c.req.header('last-event-id') ?? c.req.query('lastEventId') ?? '');
-        c.set('session', await deps.tokens.redeemTicket(ticket, origin, reconnecting));
+        // Checked here, spent by the stream once its own checks passed: a 429 leaves the ticket for a retry.
+        const { claims, spend } = await deps.tokens.checkTicket(ticket, origin, reconnecting);
+        c.set('session', claims);
+        c.set('spendTicket', spend);
         return next();
       }
       token = c.req.query('token') || undefined;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../helpers/bff.js';
+import { call, startBff } from '../helpers/bff.js';
 import { startServer, type SpawnedServer } from '../helpers/server.js';
 import { openSse } from '../helpers/sse.js';
 
@@ -52,5 +52,32 @@ describe('stream tickets (docs/api.md "Event stream")', () => {
     const logs = bff.output.join('\n');
     expect(logs).toContain('/api/events'); // the requests were logged
     expect(logs).not.toContain(s.token.split('.')[2]!);
+  });
+});
+
+describe('a stream refused before it opens', () => {
+  it('leaves its ticket unspent: the same ticket opens the stream once there is room', async () => {
+    const one = await startBff({ MAX_STREAMS_PER_CONVERSATION: '1' });
+    try {
+      const s = (await call(one.url, 'POST', '/api/session', { body: { text: 'hello' } })).body as { token: string };
+      const first = await openSse(`${one.url}/api/events?token=${s.token}`);
+      const { ticket } = (await call(one.url, 'POST', '/api/events/ticket', { token: s.token })).body as { ticket: string };
+      const refused = await fetch(`${one.url}/api/events?ticket=${ticket}`);
+      expect([refused.status, ((await refused.json()) as { error: { code: string } }).error.code]).toEqual([429, 'too_many_streams']);
+      first.close();
+      // The cap is released when the server sees the first stream close.
+      let retried = await openSse(`${one.url}/api/events?ticket=${ticket}`);
+      for (let i = 0; retried.status === 429 && i < 50; i++) {
+        retried.close();
+        await new Promise((r) => setTimeout(r, 20));
+        retried = await openSse(`${one.url}/api/events?ticket=${ticket}`);
+      }
+      expect(retried.status).toBe(200);
+      retried.close();
+      const spent = await fetch(`${one.url}/api/events?ticket=${ticket}`);
+      expect(spent.status).toBe(401);
+    } finally {
+      await one.stop();
+    }
   });
 });

@@ -192,19 +192,39 @@ export class TokenService {
    * while `streamOpened`/`streamClosed` keep it live.
    */
   async redeemTicket(ticket: string, requestOrigin: string | undefined, reconnecting = false): Promise<SessionClaims> {
+    const checked = await this.checkTicket(ticket, requestOrigin, reconnecting);
+    await checked.spend();
+    return checked.claims;
+  }
+
+  /**
+   * `redeemTicket` in two steps: the checks (signature, origin, chain, not spent or live for a
+   * reconnect) now, the spending by `spend`, which the stream calls once its own checks (rate,
+   * caps) passed, so a refusal there leaves the ticket for a retry. `spend` throws `invalid_token`
+   * when another connect spent the ticket in between.
+   */
+  async checkTicket(ticket: string, requestOrigin: string | undefined, reconnecting = false): Promise<{ claims: SessionClaims; spend: () => Promise<void> }> {
     const payload = await this.verify(ticket, TICKET_AUDIENCE);
     const origin = typeof payload.org === 'string' ? payload.org : undefined;
     checkOrigin(origin, requestOrigin);
     if (typeof payload.jti !== 'string' || typeof payload.sxp !== 'number') throw new AuthError('invalid_token', 'Stream ticket is incomplete');
     await this.checkChain(payload.cid);
+    const { jti } = payload;
     const ttlMs = Math.max(1000, payload.sxp * 1000 - this.now());
     const firstUse = typeof payload.fxp === 'number' && payload.fxp * 1000 > this.now();
-    if (!firstUse || !(await this.options.onceStore.claim(`ticket:${payload.jti}`, ttlMs))) {
-      const live = reconnecting && (await this.options.onceStore.has(`ticket-live:${payload.jti}`));
-      if (!live) throw new AuthError('invalid_token', 'This stream ticket was already used or has expired; ask for a new one');
+    const spent = () => new AuthError('invalid_token', 'This stream ticket was already used or has expired; ask for a new one');
+    const live = async () => reconnecting && (await this.options.onceStore.has(`ticket-live:${jti}`));
+    let spend = async () => {};
+    if (firstUse && !(await this.options.onceStore.has(`ticket:${jti}`))) {
+      spend = async () => {
+        if (!(await this.options.onceStore.claim(`ticket:${jti}`, ttlMs)) && !(await live())) throw spent();
+      };
+    } else if (!(await live())) {
+      throw spent();
     }
     const user = userOf(payload);
-    return { conversationId: payload.sub, origin, ...(user ? { user } : {}), expiresAt: payload.sxp * 1000, ...chainOf(payload), ticketId: payload.jti };
+    const claims: SessionClaims = { conversationId: payload.sub, origin, ...(user ? { user } : {}), expiresAt: payload.sxp * 1000, ...chainOf(payload), ticketId: jti };
+    return { claims, spend };
   }
 
   /** The ticket's stream is open: it may reconnect until the access token expires (or `streamClosed` says otherwise). */

@@ -72,6 +72,8 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
     const clientLast = lastSent;
     try {
       newest = await deps.store.lastId(conversationId);
+      // Spent last, once nothing else can refuse the stream: a 429 or 503 leaves the ticket for a retry.
+      await c.get('spendTicket')?.();
     } catch (err) {
       unsubscribe();
       release();
