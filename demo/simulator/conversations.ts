@@ -100,6 +100,7 @@ export function summarize(conversation: Conversation): ConversationSummary {
   // Set by the BFF for signed-in users only: the operator can trust who is writing.
   if (typeof conversation.variables.verifiedUserId === 'string') summary.verifiedUserId = conversation.variables.verifiedUserId;
   if (conversation.operatorEmail !== undefined) summary.operatorEmail = conversation.operatorEmail;
+  if (conversation.operatorName !== undefined) summary.operatorName = conversation.operatorName;
   return summary;
 }
 

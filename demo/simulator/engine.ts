@@ -86,11 +86,12 @@ export class SimulatorEngine {
   }
 
   /** Hands the conversation to a human: the agent stops replying. Repeating it changes nothing. */
-  escalate(conversation: Conversation, operatorEmail: string): void {
+  escalate(conversation: Conversation, operatorEmail: string, operatorName?: string): void {
     if (conversation.state === 'archived') throw archivedError();
     if (conversation.state === 'escalated') return;
     conversation.state = 'escalated';
     conversation.operatorEmail = operatorEmail;
+    if (operatorName !== undefined) conversation.operatorName = operatorName;
     conversation.updatedAt = Date.now();
     this.emit(conversation, 'conversation.state_changed', { state: 'escalated', operatorEmail });
     this.addAndEmit(conversation, escalationNotice(conversation.variables[LOCALE]), 'bot');
@@ -120,6 +121,8 @@ export class SimulatorEngine {
     }
     const text = 'text' in input ? input.text : badgeJson(input.badge, this.nextVariant(input.badge), this.o.origin);
     conversation.unread = 0;
+    // A conversation the visitor handed over goes to the team's queue: the first operator to answer has it.
+    conversation.operatorName ??= input.name;
     return this.addAndEmit(conversation, text, 'operator', input.name);
   }
 

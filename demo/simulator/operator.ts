@@ -1,12 +1,14 @@
 import { Hono } from 'hono';
+import * as v from 'valibot';
 import { summarize } from './conversations.js';
 import { DEFAULT_OPERATOR_EMAIL, type OperatorInput, type SimulatorEngine } from './engine.js';
-import { operatorEmail, OperatorMessageBody, simBody } from './bodies.js';
+import { operatorEmail, OperatorMessageBody, optionalString, simBody } from './bodies.js';
 import { readJsonObject, SimError } from './errors.js';
 import { sameOriginOnly } from './same-origin.js';
 import type { WebhookDispatcher } from './webhooks.js';
 
-const TAKE_OVER_EMAIL = operatorEmail('"operatorEmail" must be an e-mail address');
+/** POST /operator/conversations/{id}/escalate: `{operatorEmail?, name?}`, both optional (the console sends the operator's username). */
+const TakeOverBody = v.object({ operatorEmail: operatorEmail('"operatorEmail" must be an e-mail address'), name: optionalString('name', 60) });
 
 /** Username used when the console sends no `name` (the service knows operators by username). */
 export const DEFAULT_OPERATOR_NAME = 'mara';
@@ -45,8 +47,8 @@ export function createOperatorRoutes(engine: SimulatorEngine, dispatcher: Webhoo
     const conversation = engine.get(c.req.param('id'));
     // The body is optional here (the console's "Take over" button sends none).
     const body = (await c.req.text()).trim() === '' ? {} : await readJsonObject(c);
-    const email = simBody(TAKE_OVER_EMAIL, body.operatorEmail) ?? DEFAULT_OPERATOR_EMAIL;
-    engine.escalate(conversation, email);
+    const taken = simBody(TakeOverBody, body);
+    engine.escalate(conversation, taken.operatorEmail ?? DEFAULT_OPERATOR_EMAIL, taken.name?.trim() || DEFAULT_OPERATOR_NAME);
     return c.json({ conversation: summarize(conversation) });
   });
 

@@ -79,6 +79,25 @@ describe('escalation and the operator', () => {
     expect(added[0]).toMatch(/human/i);
   });
 
+  it('names who has the conversation: the operator who took it over, else the first to answer', async () => {
+    await setup();
+    await send({ message: 'hi' });
+    await send({ message: 'hello', session: '1001' });
+    const taken = await call('POST', '/operator/conversations/1001/escalate', { name: 'theo' }, false);
+    expect(((await taken.json()) as { conversation: Record<string, unknown> }).conversation).toMatchObject({ state: 'escalated', operatorName: 'theo' });
+    expect((await call('POST', '/operator/conversations/1001/escalate', { name: 7 }, false)).status).toBe(400);
+
+    // Handed over by the visitor (the BFF's escalate): it waits in the team's queue until an operator answers.
+    await send({ message: 'Where is my order?' });
+    await sim.idle();
+    await call('PATCH', '/v1/conversations/1002', { state: 'escalated', operatorEmail: 'support@nimbus-outdoor.example' });
+    const queued = sim.conversation(1002)?.conversation;
+    expect([queued?.state, queued?.operatorName]).toEqual(['escalated', undefined]);
+    await call('POST', '/operator/conversations/1002/messages', { text: 'Hi, Mara here', name: 'mara' }, false);
+    await call('POST', '/operator/conversations/1002/messages', { text: 'Theo too', name: 'theo' }, false);
+    expect(sim.conversation(1002)?.conversation.operatorName).toBe('mara');
+  });
+
   it('refuses operator messages before escalation and validates operator input', async () => {
     await setup();
     await send({ message: 'hi' });

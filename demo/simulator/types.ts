@@ -25,7 +25,10 @@ export interface Conversation {
   isTestChat: boolean;
   /** Per-request `webhookUrl` from the latest send that carried one (local testing only). */
   webhookUrl?: string;
+  /** Where the escalation went (the team's address, or the operator's who took it over). */
   operatorEmail?: string;
+  /** The operator (username) who has the conversation: who took it over, else who answered first. */
+  operatorName?: string;
   createdAt: number;
   updatedAt: number;
   /** Oldest first. */
@@ -83,6 +86,7 @@ export interface ConversationSummary {
   verifiedUserId?: string;
   isTestChat: boolean;
   operatorEmail?: string;
+  operatorName?: string;
   createdAt: number;
   updatedAt: number;
   unread: number;

@@ -143,7 +143,8 @@ function renderDetail(data) {
   const vars = Object.entries(data.variables || {}).map(([k, v]) => `${k}=${v}`).join(', ');
   $('detail-meta').textContent = [
     `State: ${c.state}`,
-    c.operatorEmail ? `operator ${c.operatorEmail}` : null,
+    // Who has it (the console's operators by their display name), else the queue it waits in.
+    c.operatorName ? `with ${operators[c.operatorName.toLowerCase()]?.name || c.operatorName}` : c.operatorEmail ? `waiting for ${c.operatorEmail}` : null,
     c.isTestChat ? 'test chat' : null,
     vars ? `variables: ${vars}` : null,
     `started ${ago(c.createdAt)}`,
@@ -306,7 +307,7 @@ document.querySelector('.badges').addEventListener('click', (event) => {
 
 // Both buttons end up hidden or disabled, which drops focus to <body>: move it on ourselves.
 $('take-over').addEventListener('click', async () => {
-  if (await act('You took over: the AI agent stops replying.', '/escalate')) focusDetail();
+  if (await act('You took over: the AI agent stops replying.', '/escalate', { name: operatorName() })) focusDetail();
 });
 $('archive').addEventListener('click', async () => {
   if (!confirm('Archive this conversation? The customer can no longer write in it.')) return;
