@@ -53,7 +53,7 @@ describe('the built widget', () => {
     expect(readdirSync(out).filter((f) => f.endsWith('.js')).sort()).toEqual([chatName, partsName, 'widget.js'].sort());
     expect(partsName).toMatch(/^parley-parts\.[\w-]{8}\.js$/);
     const text = chat.toString('utf8');
-    expect(text).toContain(`"./${partsName}"`); // its import() and the preload's address
+    expect(text).toMatch(new RegExp(`["'\`]\\./${partsName.replaceAll('.', '\\.')}["'\`]`)); // its import() and the preload's address
     expect(text).toContain('sha384-' + createHash('sha384').update(parts).digest('base64'));
     expect(text).not.toContain('__PARLEY_PARTS');
     // The parts import Preact and the rest from the chat, not a copy of their own.
