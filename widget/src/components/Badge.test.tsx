@@ -131,6 +131,20 @@ describe('cards, carousel, list', () => {
     expect(within(carousel).getByText('2 of 3')).toBeTruthy();
   });
 
+  it('a carousel goes to its first and last card with Home and End', async () => {
+    await show({ type: 'carousel', text: 'Bestsellers', cards: [card(1), card(2), card(3)] });
+    const carousel = screen.getByRole('group', { name: 'Bestsellers' });
+    const scroller = carousel.querySelector('.track') as HTMLElement;
+    const scrollBy = vi.fn();
+    scroller.scrollBy = scrollBy as unknown as HTMLElement['scrollBy'];
+    fireEvent.keyDown(scroller, { key: 'End' });
+    expect(within(carousel).getByText('3 of 3')).toBeTruthy();
+    fireEvent.keyDown(scroller, { key: 'Home' });
+    expect(within(carousel).getByText('1 of 3')).toBeTruthy();
+    const lefts = scrollBy.mock.calls.map(([o]) => (o as ScrollToOptions).left! / 250);
+    expect(lefts).toEqual([2, -2]);
+  });
+
   it('a card that takes focus from the keyboard comes into view, and the count names it', async () => {
     await show({ type: 'carousel', text: 'Bestsellers', cards: [card(1), card(2), card(3)] });
     const carousel = screen.getByRole('group', { name: 'Bestsellers' });

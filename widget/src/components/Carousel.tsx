@@ -43,8 +43,11 @@ export function Carousel({ cards, label, ctx }: { cards: BadgeCard[]; label?: st
     track.scrollBy({ left: ctx.dir === 'rtl' ? card.right - box.right : card.left - box.left });
     setAt(slide);
   };
+  // Arrows move one card; Home and End go to the first and the last (in reading order, so in
+  // physical steps `at` back or `last - at` on).
   const onKey = (e: KeyboardEvent) => {
-    const by = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+    const { key } = e;
+    const by = key === 'ArrowRight' ? 1 : key === 'ArrowLeft' ? -1 : key === 'Home' ? -at * logical : key === 'End' ? (last - at) * logical : 0;
     if (!by) return;
     e.preventDefault();
     go(by);
