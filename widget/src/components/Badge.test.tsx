@@ -4,9 +4,10 @@ import type { Badge } from '../../../shared/types.js';
 import { flush, freshBrowserEachTest, makeCtx, mockEventSource, mockFetch, sessionBody } from '../../test/support.js';
 import { BadgeView } from './Badge.js';
 
-async function show(badge: Badge, last = true) {
+async function show(badge: Badge, last = true, dir?: 'rtl') {
   const api = mockFetch({ 'POST /api/session': { status: 201, body: sessionBody() } });
   const { ctx } = await makeCtx();
+  if (dir) ctx.dir = dir;
   render(<BadgeView badge={badge} ctx={ctx} last={last} />);
   return { api, ctx };
 }
@@ -143,6 +144,19 @@ describe('cards, carousel, list', () => {
     expect(within(carousel).getByText('1 of 3')).toBeTruthy();
     const lefts = scrollBy.mock.calls.map(([o]) => (o as ScrollToOptions).left! / 250);
     expect(lefts).toEqual([2, -2]);
+  });
+
+  it('right to left, End scrolls leftwards to the last card and Home back', async () => {
+    await show({ type: 'carousel', text: 'Bestsellers', cards: [card(1), card(2), card(3)] }, true, 'rtl');
+    const carousel = screen.getByRole('group', { name: 'Bestsellers' });
+    const scroller = carousel.querySelector('.track') as HTMLElement;
+    const scrollBy = vi.fn();
+    scroller.scrollBy = scrollBy as unknown as HTMLElement['scrollBy'];
+    fireEvent.keyDown(scroller, { key: 'End' });
+    expect(within(carousel).getByText('3 of 3')).toBeTruthy();
+    fireEvent.keyDown(scroller, { key: 'Home' });
+    expect(within(carousel).getByText('1 of 3')).toBeTruthy();
+    expect(scrollBy.mock.calls.map(([o]) => (o as ScrollToOptions).left! / 250)).toEqual([-2, 2]);
   });
 
   it('a card that takes focus from the keyboard comes into view, and the count names it', async () => {
