@@ -38,6 +38,23 @@ describe('clientAddress', () => {
     expect(clientAddress('10.0.0.2', undefined, trust('1'))).toBe('10.0.0.2');
     expect(clientAddress('10.0.0.2', 'unknown', trust('10.0.0.0/8'))).toBe('10.0.0.2');
   });
+
+  it('takes the address from an entry its proxy wrote with a port (Azure Application Gateway)', () => {
+    expect(clientAddress('10.0.0.2', '6.6.6.6:1, 198.51.100.7:51234', trust('true'))).toBe('198.51.100.7');
+    expect(clientAddress('10.0.0.2', '[2001:db8::1]:443', trust('1'))).toBe('2001:db8::1');
+    expect(clientAddress('10.0.0.2', '[2001:db8::1]', trust('1'))).toBe('2001:db8::1');
+    expect(clientAddress('10.0.0.2', '198.51.100.7, 10.0.0.9:80', trust('10.0.0.0/8'))).toBe('198.51.100.7');
+    // Still no address: the walk stops at the proxy, as for any other malformed entry.
+    expect(clientAddress('10.0.0.2', '198.51.100.7:port', trust('1'))).toBe('10.0.0.2');
+    expect(clientAddress('10.0.0.2', '[not-an-ip]:443', trust('1'))).toBe('10.0.0.2');
+  });
+
+  it('never returns header text that is not an address, whatever the client wrote', () => {
+    // Trusting more hops than there are (a misconfiguration) lets the client reach the walk: it
+    // may then name an address, but not an arbitrary key for every request.
+    for (const junk of ['unknown', 'x'.repeat(40), '1.2.3.4:5:6', '[::1', '::1]:80', '999.1.1.1'])
+      expect(clientAddress('10.0.0.2', `${junk}, 198.51.100.7`, trust('3'))).toBe('198.51.100.7');
+  });
 });
 
 describe('parseProxyTrust', () => {
@@ -46,6 +63,9 @@ describe('parseProxyTrust', () => {
     expect(parseProxyTrust('10.0.0.0/33')).toMatch(/"10.0.0.0\/33" is not/);
     expect(parseProxyTrust('proxy.internal')).toMatch(/"proxy.internal" is not/);
     expect(parseProxyTrust('10.0.0.0/8/1')).toMatch(/is not/);
+    expect(parseProxyTrust('10.0.0.0/8,')).toMatch(/"" is not/);
+    expect(parseProxyTrust('10.0.0.0/255.0.0.0')).toMatch(/is not/);
+    expect(parseProxyTrust('-1')).toMatch(/is not/);
     expect(parseProxyTrust('2001:db8::/32, loopback')).toHaveProperty('list');
   });
 });

@@ -56,7 +56,8 @@ export function parseProxyTrust(raw: string): ProxyTrust | undefined | string {
  * right end of `X-Forwarded-For` (each proxy appends the address it saw), the first that is not.
  * Entries further left were written by the client and are never believed. Should the header run
  * out, or hold something that is not an address where the walk reaches it, the last address
- * reached stands: it is the one a trusted proxy saw.
+ * reached stands, so what is returned is always an address (a rate-limit key no client can vary
+ * at will), never the header's text.
  */
 export function clientAddress(socket: string, forwardedFor: string | undefined, trust: ProxyTrust | undefined): string {
   if (!trust || !forwardedFor) return socket;
@@ -65,8 +66,20 @@ export function clientAddress(socket: string, forwardedFor: string | undefined, 
   for (let i = 0; ; i++) {
     const trusted = 'hops' in trust ? i < trust.hops : isIP(client) !== 0 && trust.list.check(client, family(client));
     if (!trusted) return client;
-    const next = hops[hops.length - 1 - i]?.trim();
-    if (!next || isIP(next) === 0) return client;
-    client = next;
+    const next = hops[hops.length - 1 - i];
+    const address = next && withoutPort(next.trim());
+    if (!address || isIP(address) === 0) return client;
+    client = address;
   }
+}
+
+/**
+ * An entry's address without the port some proxies write after it (Azure Application Gateway:
+ * `203.0.113.9:51234`, `[2001:db8::1]:443`); kept, every visitor behind one would count as the proxy.
+ */
+function withoutPort(entry: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(entry);
+  if (bracketed) return bracketed[1]!;
+  const v4 = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(entry);
+  return v4 ? v4[1]! : entry;
 }
