@@ -5,7 +5,8 @@ import { FileOnceStore } from '../../bff/src/adapters/file-once-store.js';
 import { MemoryUserDirectory } from '../../bff/src/adapters/memory-users.js';
 import { MemoryOnceStore, MemoryRateLimiter } from '../../bff/src/adapters/memory-limits.js';
 import { MemoryEventStore } from '../../bff/src/adapters/memory-store.js';
-import { describeEventStoreContract, describeOnceStoreContract, describeRateLimiterContract } from './store-contract.js';
+import { describeEventStoreContract, describeOnceStoreContract, describeRateLimiterContract, type MakeOnceStore } from './store-contract.js';
+import { describeTicketContract } from './ticket-contract.js';
 import { describeUserDirectoryContract } from './user-directory-contract.js';
 
 describeEventStoreContract('memory', async (retention) => {
@@ -15,9 +16,11 @@ describeEventStoreContract('memory', async (retention) => {
 
 describeRateLimiterContract('memory', async () => ({ limiter: new MemoryRateLimiter(), cleanup: async () => {} }));
 
-describeOnceStoreContract('memory', async () => ({ onceStore: new MemoryOnceStore(), cleanup: async () => {} }));
+const memoryOnceStore: MakeOnceStore = async () => ({ onceStore: new MemoryOnceStore(), cleanup: async () => {} });
+describeOnceStoreContract('memory', memoryOnceStore);
+describeTicketContract('memory', memoryOnceStore);
 
-describeOnceStoreContract('file', async () => {
+const fileOnceStore: MakeOnceStore = async () => {
   const dir = await mkdtemp(join(tmpdir(), 'parley-once-contract-'));
   const onceStore = await FileOnceStore.open(join(dir, 'spent'));
   const cleanup = async () => {
@@ -25,6 +28,8 @@ describeOnceStoreContract('file', async () => {
     await rm(dir, { recursive: true, force: true });
   };
   return { onceStore, cleanup };
-});
+};
+describeOnceStoreContract('file', fileOnceStore);
+describeTicketContract('file', fileOnceStore);
 
 describeUserDirectoryContract('memory', async (now) => ({ users: new MemoryUserDirectory(now), cleanup: async () => {} }));
