@@ -1,19 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthError } from '../../bff/src/errors.js';
 import { TokenService } from '../../bff/src/lib/tokens.js';
 import type { OnceStore } from '../../bff/src/ports/once-store.js';
 import { sleep } from '../helpers/wait.js';
 import type { MakeOnceStore } from './store-contract.js';
-
-/** The code of an `AuthError` the promise rejects with; undefined when it resolves. */
-async function code(p: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await p;
-    return undefined;
-  } catch (err) {
-    return err instanceof AuthError ? err.code : `unexpected: ${String(err)}`;
-  }
-}
+import { authCode as code } from '../helpers/auth-code.js';
 
 /**
  * Runs the stream-ticket rules (docs/api.md "Event stream") against the `OnceStore` that keeps

@@ -1,22 +1,13 @@
 import { SignJWT, decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { MemoryOnceStore } from '../adapters/memory-limits.js';
-import { AuthError } from '../errors.js';
 import { TokenService } from './tokens.js';
+import { authCode as code } from '../../../test/helpers/auth-code.js';
 
 const SECRET = 'x'.repeat(40);
 let clock = 1_763_800_000_000;
 const now = () => clock;
 const make = () => new TokenService({ secret: SECRET, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: new MemoryOnceStore(now), now });
-
-async function code(p: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await p;
-    return undefined;
-  } catch (err) {
-    return err instanceof AuthError ? err.code : `unexpected: ${String(err)}`;
-  }
-}
 
 describe('TokenService', () => {
   it('issues an HS256 access token for the widget audience, bound to the origin', async () => {

@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import type { AppDeps } from '../context.js';
-import { MemoryOnceStore, MemoryRateLimiter } from '../adapters/memory-limits.js';
+import { MemoryOnceStore } from '../adapters/memory-limits.js';
 import { MemoryEventStore } from '../adapters/memory-store.js';
-import { silentLogger } from '../logger.js';
-import { Heartbeat } from '../lib/sse.js';
 import { TokenService } from '../lib/tokens.js';
-import { MemoryUserDirectory } from '../adapters/memory-users.js';
-import { WebhookVerifier } from '../lib/webhook-verify.js';
 import type { Observer } from '../ports/observer.js';
+import { streamDeps } from '../../../test/helpers/stream-deps.js';
 
 describe('event stream and token expiry', () => {
   it('ends with an error event token_expired when the token expires, and cleans up', async () => {
@@ -20,19 +16,7 @@ describe('event stream and token expiry', () => {
     const store = new MemoryEventStore({ maxEvents: 10, maxAgeMs: 60_000, dedupTtlMs: 60_000 });
     let open = 0;
     const observer: Observer = { streamOpened: () => open++, streamClosed: () => open-- };
-    const deps: AppDeps = {
-      config,
-      store,
-      rateLimiter: new MemoryRateLimiter(),
-      onceStore: new MemoryOnceStore(),
-      chat: {} as AppDeps['chat'], // the stream never reaches the chat backend
-      tokens,
-      users: new MemoryUserDirectory(),
-      verifier: new WebhookVerifier({ secrets: ['unused'] }),
-      heartbeat: new Heartbeat(60_000),
-      logger: silentLogger,
-      observer,
-    };
+    const deps = streamDeps(config, tokens, { store, observer });
     await store.append('9', { event: 'state', data: { state: 'active' } });
     const { token } = await tokens.issue('9', undefined);
     const started = Date.now();

@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import type { AppDeps } from '../context.js';
 import { MemoryOnceStore, MemoryRateLimiter } from '../adapters/memory-limits.js';
 import { MemoryEventStore } from '../adapters/memory-store.js';
-import { MemoryUserDirectory } from '../adapters/memory-users.js';
 import { StoreUnavailableError } from '../errors.js';
-import { silentLogger } from '../logger.js';
-import { Heartbeat } from '../lib/sse.js';
 import { TokenService } from '../lib/tokens.js';
-import { WebhookVerifier } from '../lib/webhook-verify.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
+import { streamDeps } from '../../../test/helpers/stream-deps.js';
 
 /** What makes the next stream open fail once, before the stream opens; the retry finds it gone. */
 type Refusal = { limiter?: RateLimiter; store?: (memory: EventStore) => EventStore; env?: Record<string, string>; query?: string };
@@ -61,18 +57,7 @@ function bff(refusal: Refusal = {}) {
   const config = loadConfig({ DEMO: 'true', ...refusal.env });
   const tokens = new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() });
   const memory = new MemoryEventStore({ maxEvents: 10, maxAgeMs: 60_000, dedupTtlMs: 60_000 });
-  const deps: AppDeps = {
-    config,
-    store: refusal.store ? refusal.store(memory) : memory,
-    rateLimiter: refusal.limiter ?? new MemoryRateLimiter(),
-    onceStore: new MemoryOnceStore(),
-    chat: {} as AppDeps['chat'], // the stream never reaches the chat backend
-    tokens,
-    users: new MemoryUserDirectory(),
-    verifier: new WebhookVerifier({ secrets: ['unused'] }),
-    heartbeat: new Heartbeat(60_000),
-    logger: silentLogger,
-  };
+  const deps = streamDeps(config, tokens, { store: refusal.store ? refusal.store(memory) : memory, ...(refusal.limiter && { rateLimiter: refusal.limiter }) });
   const app = createApp(deps);
   return {
     app,

@@ -3,14 +3,11 @@ import type { StoredEvent } from '../../../shared/types.js';
 import { createApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import type { AppDeps } from '../context.js';
-import { MemoryOnceStore, MemoryRateLimiter } from '../adapters/memory-limits.js';
+import { MemoryOnceStore } from '../adapters/memory-limits.js';
 import { MemoryEventStore } from '../adapters/memory-store.js';
-import { silentLogger } from '../logger.js';
-import { Heartbeat } from '../lib/sse.js';
 import { TokenService } from '../lib/tokens.js';
-import { MemoryUserDirectory } from '../adapters/memory-users.js';
-import { WebhookVerifier } from '../lib/webhook-verify.js';
 import type { EventListener, EventStore } from '../ports/event-store.js';
+import { streamDeps } from '../../../test/helpers/stream-deps.js';
 
 /** A memory store whose listeners the test can call directly, as a Redis fan-out would. */
 function tappedStore(maxEvents = 100) {
@@ -33,19 +30,7 @@ function tappedStore(maxEvents = 100) {
 async function openStream(store: EventStore, lastEventId?: number, observer?: AppDeps['observer']) {
   const config = loadConfig({ DEMO: 'true' });
   const tokens = new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() });
-  const deps: AppDeps = {
-    config,
-    store,
-    rateLimiter: new MemoryRateLimiter(),
-    onceStore: new MemoryOnceStore(),
-    chat: {} as AppDeps['chat'], // the stream never reaches the chat backend
-    tokens,
-    users: new MemoryUserDirectory(),
-    verifier: new WebhookVerifier({ secrets: ['unused'] }),
-    heartbeat: new Heartbeat(60_000),
-    logger: silentLogger,
-    observer,
-  };
+  const deps = streamDeps(config, tokens, { store, observer });
   const { token } = await tokens.issue('7', undefined);
   const controller = new AbortController();
   const query = lastEventId === undefined ? '' : `&lastEventId=${lastEventId}`;

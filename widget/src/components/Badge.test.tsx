@@ -132,32 +132,22 @@ describe('cards, carousel, list', () => {
     expect(within(carousel).getByText('2 of 3')).toBeTruthy();
   });
 
-  it('a carousel goes to its first and last card with Home and End', async () => {
-    await show({ type: 'carousel', text: 'Bestsellers', cards: [card(1), card(2), card(3)] });
-    const carousel = screen.getByRole('group', { name: 'Bestsellers' });
-    const scroller = carousel.querySelector('.track') as HTMLElement;
-    const scrollBy = vi.fn();
-    scroller.scrollBy = scrollBy as unknown as HTMLElement['scrollBy'];
-    fireEvent.keyDown(scroller, { key: 'End' });
-    expect(within(carousel).getByText('3 of 3')).toBeTruthy();
-    fireEvent.keyDown(scroller, { key: 'Home' });
-    expect(within(carousel).getByText('1 of 3')).toBeTruthy();
-    const lefts = scrollBy.mock.calls.map(([o]) => (o as ScrollToOptions).left! / 250);
-    expect(lefts).toEqual([2, -2]);
-  });
-
-  it('right to left, End scrolls leftwards to the last card and Home back', async () => {
-    await show({ type: 'carousel', text: 'Bestsellers', cards: [card(1), card(2), card(3)] }, true, 'rtl');
-    const carousel = screen.getByRole('group', { name: 'Bestsellers' });
-    const scroller = carousel.querySelector('.track') as HTMLElement;
-    const scrollBy = vi.fn();
-    scroller.scrollBy = scrollBy as unknown as HTMLElement['scrollBy'];
-    fireEvent.keyDown(scroller, { key: 'End' });
-    expect(within(carousel).getByText('3 of 3')).toBeTruthy();
-    fireEvent.keyDown(scroller, { key: 'Home' });
-    expect(within(carousel).getByText('1 of 3')).toBeTruthy();
-    expect(scrollBy.mock.calls.map(([o]) => (o as ScrollToOptions).left! / 250)).toEqual([-2, 2]);
-  });
+  // Home and End in reading order: right to left, the last card lies leftwards.
+  for (const [dir, toEnd] of [[undefined, 2], ['rtl', -2]] as const) {
+    it(`a carousel goes to its first and last card with Home and End (${dir ?? 'ltr'})`, async () => {
+      await show({ type: 'carousel', text: 'Bestsellers', cards: [card(1), card(2), card(3)] }, true, dir);
+      const carousel = screen.getByRole('group', { name: 'Bestsellers' });
+      const scroller = carousel.querySelector('.track') as HTMLElement;
+      const scrollBy = vi.fn();
+      scroller.scrollBy = scrollBy as unknown as HTMLElement['scrollBy'];
+      fireEvent.keyDown(scroller, { key: 'End' });
+      expect(within(carousel).getByText('3 of 3')).toBeTruthy();
+      fireEvent.keyDown(scroller, { key: 'Home' });
+      expect(within(carousel).getByText('1 of 3')).toBeTruthy();
+      // In steps of a card (its width, 240 px where there is no layout, and the 10 px gap).
+      expect(scrollBy.mock.calls.map(([o]) => (o as ScrollToOptions).left! / 250)).toEqual([toEnd, -toEnd]);
+    });
+  }
 
   it('a card that takes focus from the keyboard comes into view, and the count names it', async () => {
     await show({ type: 'carousel', text: 'Bestsellers', cards: [card(1), card(2), card(3)] });
