@@ -7,6 +7,9 @@ import { SimError } from './errors.js';
 
 const isString = (x: unknown): x is string => typeof x === 'string';
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/** True for what the simulator takes as an e-mail address (the service documents no stricter form). */
+export const isEmail = (x: string): boolean => EMAIL.test(x);
 const MAX_MESSAGE = 10_000;
 
 /** An optional string field: absent or null is none, else a string of at most `max` characters. */
@@ -48,7 +51,7 @@ export const SendBody = v.object({
 
 /** An operator's address for an escalation (`PATCH /v1/conversations/{id}` and the console's take-over). */
 export const operatorEmail = (message: string) =>
-  v.pipe(optionalString('operatorEmail', 320), v.check((x) => x === undefined || EMAIL.test(x), message));
+  v.pipe(optionalString('operatorEmail', 320), v.check((x) => x === undefined || isEmail(x), message));
 
 /** POST /operator/conversations/{id}/messages: `{text, name?}` or `{badge, name?}`. */
 export const OperatorMessageBody = v.pipe(

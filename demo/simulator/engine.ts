@@ -32,8 +32,10 @@ const OPERATOR_USER_ID = 7;
 /** The user variable holding the visitor's language: the demo's BFF sets it (LOCALE_VARIABLE, demo/main.ts). */
 const LOCALE = 'locale';
 
-/** Who takes over when the console or the agent's own hand-off button escalates without naming anyone. */
-export const DEFAULT_OPERATOR_EMAIL = 'support@nimbus-outdoor.example';
+/** The simulated service's mail domain: the team's queue and each operator's own address are on it. */
+export const OPERATOR_DOMAIN = 'nimbus-outdoor.example';
+/** The team's queue, where the agent's own hand-off button escalates (no one in particular has it yet). */
+export const DEFAULT_OPERATOR_EMAIL = `support@${OPERATOR_DOMAIN}`;
 
 /**
  * What happens in the simulated service: conversations change state, the scripted agent

@@ -1,17 +1,30 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { summarize } from './conversations.js';
-import { DEFAULT_OPERATOR_EMAIL, type OperatorInput, type SimulatorEngine } from './engine.js';
-import { operatorEmail, OperatorMessageBody, optionalString, simBody } from './bodies.js';
+import { OPERATOR_DOMAIN, type OperatorInput, type SimulatorEngine } from './engine.js';
+import { isEmail, operatorEmail, OperatorMessageBody, optionalString, simBody } from './bodies.js';
 import { readJsonObject, SimError } from './errors.js';
 import { sameOriginOnly } from './same-origin.js';
 import type { WebhookDispatcher } from './webhooks.js';
 
-/** POST /operator/conversations/{id}/escalate: `{operatorEmail?, name?}`, both optional (the console sends the operator's username). */
+/**
+ * POST /operator/conversations/{id}/escalate: `{operatorEmail?, name?}`, both optional (the console
+ * sends the operator's username; the address is then that operator's own, see operatorAddress).
+ */
 const TakeOverBody = v.object({ operatorEmail: operatorEmail('"operatorEmail" must be an e-mail address'), name: optionalString('name', 60) });
 
 /** Username used when the console sends no `name` (the service knows operators by username). */
 export const DEFAULT_OPERATOR_NAME = 'mara';
+
+/**
+ * The address of the operator known by `username`: the service escalates to a person by e-mail,
+ * the console signs in by username. A username that is an address (OPERATOR_PROFILES keys may be
+ * either) is its own; others get one on the shop's domain, e.g. `theo@nimbus-outdoor.example`.
+ */
+export function operatorAddress(username: string): string {
+  const name = username.trim().toLowerCase();
+  return isEmail(name) ? name : `${name.replace(/[\s@]+/g, '.')}@${OPERATOR_DOMAIN}`;
+}
 
 /**
  * The human operator's side (the service's dashboard, in miniature) for the demo console.
@@ -45,10 +58,13 @@ export function createOperatorRoutes(engine: SimulatorEngine, dispatcher: Webhoo
 
   app.post('/operator/conversations/:id/escalate', async (c) => {
     const conversation = engine.get(c.req.param('id'));
-    // The body is optional here (the console's "Take over" button sends none).
+    // The body is optional here (the console sends the operator's `name`; a script may send nothing).
     const body = (await c.req.text()).trim() === '' ? {} : await readJsonObject(c);
     const taken = simBody(TakeOverBody, body);
-    engine.escalate(conversation, taken.operatorEmail ?? DEFAULT_OPERATOR_EMAIL, taken.name?.trim() || DEFAULT_OPERATOR_NAME);
+    const name = taken.name?.trim() || DEFAULT_OPERATOR_NAME;
+    // Escalated to the operator who took it, not the team's queue: the service's event and the
+    // console's view then name the same person.
+    engine.escalate(conversation, taken.operatorEmail ?? operatorAddress(name), name);
     return c.json({ conversation: summarize(conversation) });
   });
 

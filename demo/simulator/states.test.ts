@@ -98,6 +98,21 @@ describe('escalation and the operator', () => {
     expect(sim.conversation(1002)?.conversation.operatorName).toBe('mara');
   });
 
+  it.each([
+    ['the chosen operator', { name: 'theo' }, 'theo', 'theo@nimbus-outdoor.example'],
+    ['a username that is an address', { name: 'Ada@Example.com' }, 'Ada@Example.com', 'ada@example.com'],
+    ['the default operator', undefined, 'mara', 'mara@nimbus-outdoor.example'],
+    ['an address given outright', { name: 'theo', operatorEmail: 'desk@example.com' }, 'theo', 'desk@example.com'],
+  ])('a take-over is escalated to the operator who took it (%s), not the team queue', async (_label, body, name, email) => {
+    await setup();
+    await send({ message: 'hi' });
+    await sim.idle();
+    const taken = await call('POST', '/operator/conversations/1001/escalate', body, false);
+    expect(((await taken.json()) as { conversation: Record<string, unknown> }).conversation).toMatchObject({ operatorName: name, operatorEmail: email });
+    await sim.idle();
+    expect(events('conversation.state_changed').map((h) => h.body.data)).toEqual([{ state: 'escalated', operatorEmail: email }]);
+  });
+
   it('refuses operator messages before escalation and validates operator input', async () => {
     await setup();
     await send({ message: 'hi' });

@@ -275,7 +275,10 @@ fetch('/demo/operators.json').then((r) => r.json()).then((found) => {
   operators = found;
   const names = Object.entries(found);
   if (names.length) $('op-name').replaceChildren(...names.map(([username, p]) => el('option', { value: username, text: `${p.name || username} (${username})` })));
-  $('op-name').value = localStorage.getItem(NAME_KEY) || names[0]?.[0] || 'mara';
+  $('op-name').value = localStorage.getItem(NAME_KEY) || '';
+  // A name kept from a run with other OPERATOR_PROFILES is no option now: the list would show no
+  // one, and the simulator would take over and answer as its default operator instead.
+  if ($('op-name').selectedIndex < 0) $('op-name').selectedIndex = 0;
 }).catch(() => {});
 $('op-name').addEventListener('change', () => localStorage.setItem(NAME_KEY, $('op-name').value.trim()));
 
