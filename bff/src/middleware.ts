@@ -108,7 +108,8 @@ const RECONNECT_ID = /^[1-9]\d{0,14}$/;
 /**
  * Verifies the bearer token and puts its claims on the context. Where `allowQuery` (the event
  * stream, which `EventSource` opens without headers): a single-use `?ticket=`, or for embeds from
- * before tickets a `?token=`, which is never logged. Where `userToken` (routes of a user's own
+ * before tickets a `?token=`, which is never logged. A ticket is only checked here: the route spends
+ * it with `c.get('spendTicket')` once nothing else can refuse the request. Where `userToken` (routes of a user's own
  * conversations): also a user token, which sets `user` and no `session`; the route checks which it got.
  */
 export function requireSession(deps: Pick<AppDeps, 'tokens'>, options: { allowQuery?: boolean; userToken?: boolean } = {}): MiddlewareHandler<AppEnv> {
