@@ -4,7 +4,7 @@ import { ConversationStore, summarize } from './conversations.js';
 import { SimulatorEngine } from './engine.js';
 import { errorResponse, readJsonObject } from './errors.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
-import { createOperatorRoutes, DEFAULT_OPERATOR_NAME } from './operator.js';
+import { createOperatorRoutes, operatorNameOf } from './operator.js';
 import { createRestRoutes } from './rest.js';
 import { sameOriginOnly } from './same-origin.js';
 import type { ConversationSummary, DeliveryRecord, StoredMessage, VariableValue } from './types.js';
@@ -127,7 +127,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     },
     deliveries: (limit = 100) => dispatcher.deliveries({ limit }),
     operatorReply(id, input) {
-      const name = input.name?.trim() || DEFAULT_OPERATOR_NAME;
+      const name = operatorNameOf(input.name);
       return engine.operatorMessage(engine.get(id), 'text' in input ? { name, text: input.text } : { name, badge: input.badge });
     },
     deliverMessage: (id, text) => engine.botMessage(engine.get(id), text),

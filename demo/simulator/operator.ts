@@ -16,6 +16,9 @@ const TakeOverBody = v.object({ operatorEmail: operatorEmail('"operatorEmail" mu
 /** Username used when the console sends no `name` (the service knows operators by username). */
 export const DEFAULT_OPERATOR_NAME = 'mara';
 
+/** The username an operator action runs as: the one given, else the default operator's. */
+export const operatorNameOf = (name: string | undefined): string => name?.trim() || DEFAULT_OPERATOR_NAME;
+
 /**
  * The address of the operator known by `username`: the service escalates to a person by e-mail,
  * the console signs in by username. A username that is an address (OPERATOR_PROFILES keys may be
@@ -61,7 +64,7 @@ export function createOperatorRoutes(engine: SimulatorEngine, dispatcher: Webhoo
     // The body is optional here (the console sends the operator's `name`; a script may send nothing).
     const body = (await c.req.text()).trim() === '' ? {} : await readJsonObject(c);
     const taken = simBody(TakeOverBody, body);
-    const name = taken.name?.trim() || DEFAULT_OPERATOR_NAME;
+    const name = operatorNameOf(taken.name);
     // Escalated to the operator who took it, not the team's queue: the service's event and the
     // console's view then name the same person.
     engine.escalate(conversation, taken.operatorEmail ?? operatorAddress(name), name);
@@ -89,6 +92,6 @@ export function createOperatorRoutes(engine: SimulatorEngine, dispatcher: Webhoo
 /** Validates `{text, name?}` or `{badge, name?}` (OperatorMessageBody). */
 export function operatorInput(body: Record<string, unknown>): OperatorInput {
   const { name, text, badge } = simBody(OperatorMessageBody, body);
-  const who = (name ?? '').trim() || DEFAULT_OPERATOR_NAME;
+  const who = operatorNameOf(name);
   return badge !== undefined ? { name: who, badge } : { name: who, text: text!.trim() };
 }

@@ -107,10 +107,12 @@ function renderList(conversations) {
   }
 }
 
+/** An operator as visitors see them: their OPERATOR_PROFILES name, else the username. */
+const shownName = (username) => operators[username.toLowerCase()]?.name || username;
+
 function renderMessage(m) {
   const badge = badgeOf(m.message);
-  // The same names visitors see: OPERATOR_PROFILES by username, else the username.
-  const who = m.hbo === 'operator' && m.username ? operators[m.username.toLowerCase()]?.name || m.username : ROLE_LABEL[m.hbo] || m.hbo;
+  const who = m.hbo === 'operator' && m.username ? shownName(m.username) : ROLE_LABEL[m.hbo] || m.hbo;
   const body = badge
     ? el('details', { class: 'badge' },
         el('summary', { text: `Rich element: ${badge.type || badge.kind || 'unknown'}` }),
@@ -144,7 +146,7 @@ function renderDetail(data) {
   $('detail-meta').textContent = [
     `State: ${c.state}`,
     // Who has it (the console's operators by their display name), else the queue it waits in.
-    c.operatorName ? `with ${operators[c.operatorName.toLowerCase()]?.name || c.operatorName}` : c.operatorEmail ? `waiting for ${c.operatorEmail}` : null,
+    c.operatorName ? `with ${shownName(c.operatorName)}` : c.operatorEmail ? `waiting for ${c.operatorEmail}` : null,
     c.isTestChat ? 'test chat' : null,
     vars ? `variables: ${vars}` : null,
     `started ${ago(c.createdAt)}`,
