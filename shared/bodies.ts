@@ -88,6 +88,11 @@ export const SessionBody = v.object({
   clientId: ClientId,
   context: optionalString('context', PROACTIVE_MAX_LENGTH),
   locale: Locale,
+  /**
+   * A secret of the browser's, the same on every try of one start: a repeat whose first answer was
+   * lost gets the conversation that try made (docs/api.md "POST /api/session").
+   */
+  startKey: optionalString('startKey', 64, /^[A-Za-z0-9_-]{16,64}$/, '16 to 64 letters, digits, _ or -'),
   /** "Talk to a person" before the first message: the conversation goes to a person as it starts. */
   escalate: v.pipe(anything(), v.check((x) => x === undefined || typeof x === 'boolean', '"escalate" must be true or false'), v.transform((x) => x as boolean | undefined)),
 });

@@ -28,6 +28,7 @@ export const ERROR_CODES = [
   'variable_not_allowed',
   'flow_not_found',
   'conversation_archived',
+  'start_in_progress',
   'conversation_gone',
   'rate_limited',
   'too_many_streams',

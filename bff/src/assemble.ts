@@ -6,7 +6,7 @@ import { HttpFlowClient } from './adapters/http-flows.js';
 import { HttpGateway } from './adapters/http-gateway.js';
 import { HttpAgentUpstream } from './adapters/http-upstream.js';
 import { FileOnceStore } from './adapters/file-once-store.js';
-import { MemoryOnceStore, MemoryRateLimiter } from './adapters/memory-limits.js';
+import { MemoryOnceStore, MemoryRateLimiter, MemoryStartRecords } from './adapters/memory-limits.js';
 import { MemorySignalBus } from './adapters/memory-signals.js';
 import { MemoryEventStore } from './adapters/memory-store.js';
 import { MemoryUserDirectory } from './adapters/memory-users.js';
@@ -27,12 +27,14 @@ import type { Observer } from './ports/observer.js';
 import type { OnceStore } from './ports/once-store.js';
 import type { RateLimiter } from './ports/rate-limiter.js';
 import type { SignalBus } from './ports/signals.js';
+import type { StartRecords } from './ports/start-records.js';
 import type { UserDirectory } from './ports/user-directory.js';
 
 interface Storage {
   store: EventStore;
   rateLimiter: RateLimiter;
   onceStore: OnceStore;
+  starts: StartRecords;
   users: UserDirectory;
   signals: SignalBus;
   close(): Promise<void>;
@@ -87,6 +89,7 @@ export async function assemble(config: Readonly<Config>, options: AssembleOption
     store: storage.store,
     rateLimiter: storage.rateLimiter,
     onceStore: storage.onceStore,
+    starts: storage.starts,
     users: storage.users,
     chat,
     tokens,
@@ -163,7 +166,7 @@ async function openStorage(config: Readonly<Config>, logger: Logger): Promise<St
     await store.close();
     if (onceStore instanceof FileOnceStore) await onceStore.close();
   };
-  return { store, rateLimiter: new MemoryRateLimiter(), onceStore, users: new MemoryUserDirectory(), signals: new MemorySignalBus(), close };
+  return { store, rateLimiter: new MemoryRateLimiter(), onceStore, starts: new MemoryStartRecords(), users: new MemoryUserDirectory(), signals: new MemorySignalBus(), close };
 }
 
 /**

@@ -12,6 +12,7 @@ import type { EventStore } from './ports/event-store.js';
 import type { FeedbackSink } from './ports/feedback.js';
 import type { FlowClient } from './ports/flows.js';
 import type { Observer } from './ports/observer.js';
+import type { StartRecords } from './ports/start-records.js';
 import type { OnceStore } from './ports/once-store.js';
 import type { RateLimiter } from './ports/rate-limiter.js';
 import type { UserDirectory } from './ports/user-directory.js';
@@ -43,6 +44,8 @@ export interface AppDeps {
   tokens: TokenService;
   /** Keys remembered for a while: spent tokens and tickets, the clientIds of messages the service took. */
   onceStore: OnceStore;
+  /** What each conversation start with a `startKey` made, so a repeat gets it again (chat/start-once.ts). */
+  starts: StartRecords;
   /** Which conversations belong to which signed-in user (docs/api.md "Signed-in users"). */
   users: UserDirectory;
   /** Verifies identity tokens; absent when no IDENTITY_SECRET or IDENTITY_JWKS_URL is set. */

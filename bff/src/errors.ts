@@ -112,6 +112,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   not_found: 404,
   flow_not_found: 404,
   conversation_archived: 409,
+  // The same start (its startKey) is still running: the browser tries again after Retry-After.
+  start_in_progress: 409,
   // The service no longer knows the conversation (lost, deleted): nothing was ended by anyone, and nothing can be rated.
   conversation_gone: 410,
   rate_limited: 429,

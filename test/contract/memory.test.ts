@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileOnceStore } from '../../bff/src/adapters/file-once-store.js';
 import { MemoryUserDirectory } from '../../bff/src/adapters/memory-users.js';
-import { MemoryOnceStore, MemoryRateLimiter } from '../../bff/src/adapters/memory-limits.js';
+import { MemoryOnceStore, MemoryRateLimiter, MemoryStartRecords } from '../../bff/src/adapters/memory-limits.js';
 import { MemoryEventStore } from '../../bff/src/adapters/memory-store.js';
 import { describeEventStoreContract, describeOnceStoreContract, describeRateLimiterContract, type MakeOnceStore } from './store-contract.js';
+import { describeStartRecordsContract } from './start-contract.js';
 import { describeTicketContract } from './ticket-contract.js';
 import { describeUserDirectoryContract } from './user-directory-contract.js';
 
@@ -33,3 +34,5 @@ describeOnceStoreContract('file', fileOnceStore);
 describeTicketContract('file', fileOnceStore);
 
 describeUserDirectoryContract('memory', async (now) => ({ users: new MemoryUserDirectory(now), cleanup: async () => {} }));
+
+describeStartRecordsContract('memory', async () => ({ starts: new MemoryStartRecords(), cleanup: async () => {} }));

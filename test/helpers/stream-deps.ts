@@ -1,4 +1,4 @@
-import { MemoryOnceStore, MemoryRateLimiter } from '../../bff/src/adapters/memory-limits.js';
+import { MemoryOnceStore, MemoryRateLimiter, MemoryStartRecords } from '../../bff/src/adapters/memory-limits.js';
 import { MemoryEventStore } from '../../bff/src/adapters/memory-store.js';
 import { MemoryUserDirectory } from '../../bff/src/adapters/memory-users.js';
 import type { Config } from '../../bff/src/config.js';
@@ -19,6 +19,7 @@ export function streamDeps(config: Readonly<Config>, tokens: TokenService, parts
     store: new MemoryEventStore({ maxEvents: 10, maxAgeMs: 60_000, dedupTtlMs: 60_000 }),
     rateLimiter: new MemoryRateLimiter(),
     onceStore: new MemoryOnceStore(),
+    starts: new MemoryStartRecords(),
     chat: {} as AppDeps['chat'],
     tokens,
     users: new MemoryUserDirectory(),

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../bff/src/context.js';
 import { loadConfig } from '../../bff/src/config.js';
-import { MemoryOnceStore, MemoryRateLimiter } from '../../bff/src/adapters/memory-limits.js';
+import { MemoryOnceStore, MemoryRateLimiter, MemoryStartRecords } from '../../bff/src/adapters/memory-limits.js';
 import { MemoryUserDirectory } from '../../bff/src/adapters/memory-users.js';
 import { StoreUnavailableError } from '../../bff/src/errors.js';
 import { silentLogger, type Logger } from '../../bff/src/logger.js';
@@ -28,6 +28,7 @@ export function webhookDeps(options: {
     store: options.store,
     rateLimiter: new MemoryRateLimiter(),
     onceStore: new MemoryOnceStore(),
+    starts: new MemoryStartRecords(),
     chat: {} as AppDeps['chat'], // webhooks never reach the chat backend
     tokens: new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() }),
     users: new MemoryUserDirectory(),

@@ -5,6 +5,7 @@ import { connectRedis } from '../../bff/src/adapters/redis-connection.js';
 import { RedisUserDirectory } from '../../bff/src/adapters/redis-users.js';
 import type { RetentionOptions } from '../../bff/src/ports/event-store.js';
 import { describeEventStoreContract, describeOnceStoreContract, describeRateLimiterContract } from '../contract/store-contract.js';
+import { describeStartRecordsContract } from '../contract/start-contract.js';
 import { describeUserDirectoryContract } from '../contract/user-directory-contract.js';
 import { startRedisCluster, type TestRedisCluster } from './redis-cluster.js';
 import { until } from './cluster.js';
@@ -43,6 +44,10 @@ describe.skipIf(skipRedisTests)('Redis Cluster adapters', () => {
   describeOnceStoreContract('redis cluster', async () => {
     const adapters = await instance();
     return { onceStore: adapters.onceStore, cleanup: () => adapters.close() };
+  });
+  describeStartRecordsContract('redis cluster', async () => {
+    const adapters = await instance();
+    return { starts: adapters.starts, cleanup: () => adapters.close() };
   });
   it('carries a signal from one instance to another (classic pub/sub reaches every node)', async () => {
     const prefix = `test-${randomUUID()}:`;

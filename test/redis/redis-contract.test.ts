@@ -7,6 +7,7 @@ import { StoreUnavailableError } from '../../bff/src/errors.js';
 import type { AppendResult, RetentionOptions } from '../../bff/src/ports/event-store.js';
 import type { StoredEvent } from '../../shared/types.js';
 import { describeEventStoreContract, describeOnceStoreContract, describeRateLimiterContract } from '../contract/store-contract.js';
+import { describeStartRecordsContract } from '../contract/start-contract.js';
 import { describeTicketContract } from '../contract/ticket-contract.js';
 import { describeUserDirectoryContract } from '../contract/user-directory-contract.js';
 import { beforeMarker, until } from '../helpers/wait.js';
@@ -58,6 +59,10 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
   describeOnceStoreContract('redis', async () => {
     const adapters = await instance(freshPrefix());
     return { onceStore: adapters.onceStore, cleanup: () => adapters.close() };
+  });
+  describeStartRecordsContract('redis', async () => {
+    const adapters = await instance(freshPrefix());
+    return { starts: adapters.starts, cleanup: () => adapters.close() };
   });
   describeTicketContract('redis', async () => {
     const adapters = await instance(freshPrefix());

@@ -119,6 +119,9 @@ export function createOutbox(key: string, d: OutboxDeps) {
       const { clientId, text } = item;
       st.messages.value = [...st.messages.value, { id: clientId, clientId, role: 'user', text, src: 'l', pending: 'sending', createdAt: new Date().toISOString() }];
     });
+    // Made before the first try and kept with the item: a try whose answer was lost, repeated
+    // (even after a reload), gets the conversation it made instead of starting a second one.
+    item.key ??= crypto.getRandomValues(new Uint32Array(4)).join('_');
     items.push(item);
     save();
     void pump();

@@ -13,6 +13,8 @@ export const botDone = (c: unknown): c is 'escalated' | 'archived' => c === 'esc
 /** A message on its way: text, or files with a text (`sent`: that text already arrived, only the files are left). */
 export interface Outgoing {
   clientId: string;
+  /** The browser's secret for a conversation this item starts, the same on every try (`startKey`, docs/api.md). */
+  key?: string;
   text: string;
   files?: File[];
   sent?: boolean;

@@ -40,7 +40,7 @@ describe('sending', () => {
 
     const [call] = api.to('POST', '/api/session');
     // The browser's language goes along, for the agent to answer in (LOCALE_VARIABLE).
-    expect(call!.body).toEqual({ text: 'Hello', clientId: s.messages.value[0]!.clientId, locale: navigator.language });
+    expect(call!.body).toEqual({ text: 'Hello', clientId: s.messages.value[0]!.clientId, startKey: expect.stringMatching(/^[\d_]{16,64}$/), locale: navigator.language });
     expect(stored()).toMatchObject({ sessionId: 's1', token: 'tok1', refreshToken: 'ref1' });
     expect(FakeEventSource.last.token).toBe('tok1');
     expect(s.typing.value).toBe(true);
@@ -122,6 +122,23 @@ describe('sending', () => {
     await flush();
     expect(s.messages.value[0]!.pending).toBeUndefined();
     expect(stored().sessionId).toBe('s1');
+  });
+
+  it('starts a conversation with a secret startKey, kept with the message, the same on the try after a lost answer', async () => {
+    let down = true;
+    const api = mockFetch({ 'POST /api/session': () => (down ? 'network' : { status: 201, body: sessionBody(1) }) });
+    const s = start();
+    s.send('lost answer?');
+    await flush();
+    const [kept] = JSON.parse(sessionStorage.getItem(KEY + ':q')!) as Array<{ key: string; clientId: string }>;
+    expect(kept!.key).toMatch(/^\d+_\d+_\d+_\d+$/);
+    expect(kept!.key.length).toBeGreaterThanOrEqual(16);
+    down = false;
+    window.dispatchEvent(new Event('online'));
+    await flush();
+    const tries = api.to('POST', '/api/session').map((r) => r.body.startKey);
+    expect(tries).toEqual([kept!.key, kept!.key]);
+    expect(kept!.key).not.toBe(kept!.clientId);
   });
 });
 

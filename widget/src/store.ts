@@ -87,7 +87,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     // so the agent is not asked to answer it first.
     const escalate = st.escalating.value;
     // The visitor's language goes along, so the agent can answer in it (LOCALE_VARIABLE).
-    const body = { text: item.text, clientId: item.clientId, locale: localeTag(locale), ...(named ? { profileName: profile } : {}), ...(context ? { context } : {}), ...(escalate && { escalate }) };
+    const body = { text: item.text, clientId: item.clientId, startKey: item.key, locale: localeTag(locale), ...(named ? { profileName: profile } : {}), ...(context ? { context } : {}), ...(escalate && { escalate }) };
     const r = await signedIn.start(body);
     auth.set(sessionOf(r));
     st.user.value = r.user;

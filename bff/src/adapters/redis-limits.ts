@@ -1,6 +1,7 @@
 import type { RedisClient } from './redis-connection.js';
 import type { OnceStore } from '../ports/once-store.js';
 import type { RateLimiter, RateLimitResult } from '../ports/rate-limiter.js';
+import type { StartRecords } from '../ports/start-records.js';
 import { redisFailure } from './redis-store.js';
 
 /**
@@ -77,5 +78,70 @@ export class RedisOnceStore implements OnceStore {
     } catch (err) {
       throw redisFailure(err);
     }
+  }
+}
+
+/** KEYS: the record. ARGV: runningMs. Claims the record (value '', returns {1}) or returns {0, what it holds}, in one step. */
+const BEGIN = `
+if redis.call('SET', KEYS[1], '', 'NX', 'PX', ARGV[1]) then return {1} end
+return {0, redis.call('GET', KEYS[1])}
+`;
+
+/** KEYS: the record. Deletes it only while its start runs (a finished one stays). */
+const ABANDON = `
+if redis.call('GET', KEYS[1]) == '' then redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+interface StartScripts {
+  parleyStartBegin(key: string, runningMs: number): Promise<[1] | [0, string]>;
+  parleyStartAbandon(key: string): Promise<number>;
+}
+
+/**
+ * Start records on Redis, one key each (so a Redis Cluster places them anywhere): '' while the
+ * start runs, then its value. `begin` is one script, so two instances never both claim a key.
+ */
+export class RedisStartRecords implements StartRecords {
+  private readonly client: RedisClient & StartScripts;
+
+  constructor(
+    client: RedisClient,
+    private readonly prefix = 'parley:',
+  ) {
+    this.client = client as RedisClient & StartScripts;
+    this.client.defineCommand('parleyStartBegin', { numberOfKeys: 1, lua: BEGIN });
+    this.client.defineCommand('parleyStartAbandon', { numberOfKeys: 1, lua: ABANDON });
+  }
+
+  async begin(key: string, runningMs: number): Promise<{ status: 'claimed' | 'running' } | { status: 'done'; value: string }> {
+    let reply: [1] | [0, string];
+    try {
+      reply = await this.client.parleyStartBegin(this.key(key), Math.max(1, Math.ceil(runningMs)));
+    } catch (err) {
+      throw redisFailure(err);
+    }
+    if (reply[0] === 1) return { status: 'claimed' };
+    return reply[1] === '' ? { status: 'running' } : { status: 'done', value: reply[1] };
+  }
+
+  async finish(key: string, value: string, ttlMs: number): Promise<void> {
+    try {
+      await this.client.set(this.key(key), value, 'PX', Math.max(1, Math.ceil(ttlMs)));
+    } catch (err) {
+      throw redisFailure(err);
+    }
+  }
+
+  async abandon(key: string): Promise<void> {
+    try {
+      await this.client.parleyStartAbandon(this.key(key));
+    } catch (err) {
+      throw redisFailure(err);
+    }
+  }
+
+  private key(key: string): string {
+    return `${this.prefix}start:${key}`;
   }
 }

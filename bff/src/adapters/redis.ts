@@ -1,6 +1,6 @@
 import type { RetentionOptions } from '../ports/event-store.js';
 import { connectRedis, type RedisConnectionOptions, type RedisTarget } from './redis-connection.js';
-import { RedisOnceStore, RedisRateLimiter } from './redis-limits.js';
+import { RedisOnceStore, RedisRateLimiter, RedisStartRecords } from './redis-limits.js';
 import { RedisSignalBus } from './redis-signals.js';
 import { RedisEventStore } from './redis-store.js';
 import { RedisUserDirectory } from './redis-users.js';
@@ -12,6 +12,7 @@ export interface RedisAdapters {
   store: RedisEventStore;
   rateLimiter: RedisRateLimiter;
   onceStore: RedisOnceStore;
+  starts: RedisStartRecords;
   users: RedisUserDirectory;
   /** Notices to every instance, on classic pub/sub. */
   signals: RedisSignalBus;
@@ -40,6 +41,7 @@ export async function createRedisAdapters(target: RedisTarget | string, retentio
     store,
     rateLimiter: new RedisRateLimiter(client, prefix),
     onceStore: new RedisOnceStore(client, prefix),
+    starts: new RedisStartRecords(client, prefix),
     users: new RedisUserDirectory(client, { prefix }),
     signals: new RedisSignalBus(client, subscriber, prefix),
     close: () => store.close(),

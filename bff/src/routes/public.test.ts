@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import type { AppDeps, WidgetAsset } from '../context.js';
-import { MemoryOnceStore, MemoryRateLimiter } from '../adapters/memory-limits.js';
+import { MemoryOnceStore, MemoryRateLimiter, MemoryStartRecords } from '../adapters/memory-limits.js';
 import { MemoryEventStore } from '../adapters/memory-store.js';
 import { silentLogger } from '../logger.js';
 import { Heartbeat } from '../lib/sse.js';
@@ -20,6 +20,7 @@ function appWith(widget: WidgetAsset) {
     store: new MemoryEventStore({ maxEvents: 10, maxAgeMs: 60_000, dedupTtlMs: 60_000 }),
     rateLimiter: new MemoryRateLimiter(),
     onceStore: new MemoryOnceStore(),
+    starts: new MemoryStartRecords(),
     chat: {} as AppDeps['chat'], // public routes never reach the chat backend
     tokens: new TokenService({ secret: config.sessionJwtSecret, accessTtlSec: 900, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() }),
     users: new MemoryUserDirectory(),

@@ -5,6 +5,7 @@ import type { SessionResponse, UserTokenResponse } from '../../../shared/types.j
 import type { AppDeps, AppEnv } from '../context.js';
 import { applyVerifiedVariables, shownUser, startUserConversation, tokenUser, userSession, verifyIdentity } from '../chat/signed-in.js';
 import { sendMessageOnce } from '../chat/send-once.js';
+import { startOnce } from '../chat/start-once.js';
 import { AuthError, ForbiddenError } from '../errors.js';
 import { featureOn } from '../features.js';
 import { rateLimit } from '../middleware.js';
@@ -40,11 +41,14 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
     }
     if (config.identityRequired) throw new AuthError('identity_required', 'Sign in to chat');
 
-    const { text, profileName, clientId, context, locale } = body;
+    const { text, profileName, clientId, context, locale, startKey } = body;
     if (text === undefined) throw bodyError(TEXT_MISSING);
-    const { conversationId } = await deps.chat.startConversation({ text, profileName, clientId, context, locale });
-    const pair = await deps.tokens.issue(conversationId, origin);
-    const response: SessionResponse = { sessionId: conversationId, ...pair, ...(await escalated(deps, conversationId, body.escalate)) };
+    const started = await startOnce(deps, startKey === undefined ? undefined : { startKey, origin, text }, async () => {
+      const { conversationId } = await deps.chat.startConversation({ text, profileName, clientId, context, locale });
+      return { conversationId, escalated: (await escalated(deps, conversationId, body.escalate)).state === 'escalated' };
+    });
+    const pair = await deps.tokens.issue(started.conversationId, origin);
+    const response: SessionResponse = { sessionId: started.conversationId, ...pair, ...(started.escalated && { state: 'escalated' as const }) };
     return c.json(response, 201);
   });
 

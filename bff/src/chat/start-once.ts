@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import type { AppDeps } from '../context.js';
+import { AppError } from '../errors.js';
+
+/** How long a start may run before a repeat may make it again (its server gone mid-way). */
+const RUNNING_MS = 2 * 60_000;
+/** How long a repeat waits for a try still running, and how often it looks. */
+const WAIT_MS = 10_000;
+const POLL_MS = 100;
+/** How long a repeat gets the conversation a start made: longer than an outbox waits out a lost connection. */
+const DONE_MS = 60 * 60_000;
+
+/** What a start made: the conversation, and whether it went to a person as it started. */
+export interface Started {
+  conversationId: string;
+  escalated: boolean;
+}
+
+/**
+ * Runs `start` once per start key (docs/design-choices.md, "A conversation started twice"): a
+ * browser whose answer was lost starts again with the same `startKey`, and gets the conversation
+ * the first try made instead of a second one at the service. A repeat while the first still runs
+ * waits for it (up to `WAIT_MS`, then `409 start_in_progress`, Retry-After: 1); one after a failed
+ * try starts again. The
+ * record is kept under a hash of the key with the page's origin and the text, so a key works only
+ * for the start it was made for and is never stored as it came.
+ */
+export async function startOnce(deps: Pick<AppDeps, 'starts' | 'logger'>, key: { startKey: string; origin: string | undefined; text: string } | undefined, start: () => Promise<Started>): Promise<Started> {
+  if (key === undefined) return start();
+  const record = createHash('sha256').update(`${key.origin ?? ''}\n${key.startKey}\n${key.text}`).digest('base64url');
+  // A repeat while the first try runs (its answer lost mid-way, the browser quick to try again)
+  // waits for it: most starts take a second or two.
+  const waitUntil = Date.now() + WAIT_MS;
+  let held = await deps.starts.begin(record, RUNNING_MS);
+  while (held.status === 'running' && Date.now() < waitUntil) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    held = await deps.starts.begin(record, RUNNING_MS);
+  }
+  if (held.status === 'done') {
+    const [conversationId, escalated] = held.value.split(' ');
+    return { conversationId: conversationId!, escalated: escalated === 'escalated' };
+  }
+  if (held.status === 'running') throw new AppError('start_in_progress', 'This conversation is still being started; try again in a moment', { retryAfterSec: 1 });
+  let started: Started;
+  try {
+    started = await start();
+  } catch (err) {
+    await deps.starts.abandon(record).catch(() => {}); // else a repeat waits out RUNNING_MS
+    throw err;
+  }
+  try {
+    await deps.starts.finish(record, started.escalated ? `${started.conversationId} escalated` : started.conversationId, DONE_MS);
+  } catch (err) {
+    // The conversation is made and the browser gets it now; only a lost answer would start another.
+    deps.logger.warn('start not recorded; a repeat of it would start another conversation', { conversationId: started.conversationId, error: String(err) });
+  }
+  return started;
+}
