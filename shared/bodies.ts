@@ -53,6 +53,12 @@ export function optionalString(key: string, max: number, pattern?: RegExp, rule?
 export const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const ClientId = optionalString('clientId', 64, CLIENT_ID, '1 to 64 letters, digits, _ or -');
 
+/**
+ * A secret of the browser's, the same on every try of one start: a repeat whose first answer was
+ * lost gets the conversation that try made (docs/api.md "POST /api/session").
+ */
+const StartKey = optionalString('startKey', 64, /^[A-Za-z0-9_-]{16,64}$/, '16 to 64 letters, digits, _ or -');
+
 /** A BCP 47 language tag as browsers write them (`de`, `pt-BR`, `zh-Hant-TW`), at most 35 characters. */
 const LOCALE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,4}$/;
 /** The visitor's language, given to the agent when a conversation starts (`LOCALE_VARIABLE`): absent, null or '' is none. */
@@ -88,11 +94,7 @@ export const SessionBody = v.object({
   clientId: ClientId,
   context: optionalString('context', PROACTIVE_MAX_LENGTH),
   locale: Locale,
-  /**
-   * A secret of the browser's, the same on every try of one start: a repeat whose first answer was
-   * lost gets the conversation that try made (docs/api.md "POST /api/session").
-   */
-  startKey: optionalString('startKey', 64, /^[A-Za-z0-9_-]{16,64}$/, '16 to 64 letters, digits, _ or -'),
+  startKey: StartKey,
   /** "Talk to a person" before the first message: the conversation goes to a person as it starts. */
   escalate: v.pipe(anything(), v.check((x) => x === undefined || typeof x === 'boolean', '"escalate" must be true or false'), v.transform((x) => x as boolean | undefined)),
 });
@@ -111,7 +113,7 @@ export const TokenBody = v.object({
 export const IdentifyBody = v.object({ identityToken: anything() });
 
 /** POST /api/conversations (a signed-in user's new conversation). */
-export const NewConversationBody = v.object({ identityToken: anything(), text: Text, clientId: ClientId, locale: Locale });
+export const NewConversationBody = v.object({ identityToken: anything(), text: Text, clientId: ClientId, startKey: StartKey, locale: Locale });
 
 const MESSAGE_ID = /^[A-Za-z0-9_:.-]{1,128}$/;
 

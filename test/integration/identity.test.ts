@@ -95,6 +95,45 @@ describe('POST /api/session with an identity token', () => {
   });
 });
 
+describe('a signed-in start whose answer was lost, tried again', () => {
+  const userWords = async (sessionId: string, text: string) =>
+    ((await upstreamConversation(sessionId)).messages as Array<{ hbo: string; message: string }>).filter((m) => m.hbo === 'user' && m.message === text).length;
+
+  it('with a startKey: the same conversation, its first message sent once', async () => {
+    const sub = newUser();
+    const body = async () => ({ text: 'Lost answer, signed in', clientId: 'c_lost1', startKey: `key-${sub}-0123456789`, identityToken: await identityToken(sub) });
+    const before = (await upstreamConversations()).length;
+    const first = await call(base, 'POST', '/api/session', { body: await body() });
+    const again = await call(base, 'POST', '/api/session', { body: await body() });
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.body.sessionId).toBe(first.body.sessionId);
+    expect((await upstreamConversations()).length).toBe(before + 1);
+    expect(await userWords(first.body.sessionId, 'Lost answer, signed in')).toBe(1);
+  });
+
+  it('without one: the repeat resumes the conversation the first try made, and its clientId is known as sent', async () => {
+    const sub = newUser();
+    const body = async () => ({ text: 'No key, signed in', clientId: 'c_lost2', identityToken: await identityToken(sub) });
+    const first = await call(base, 'POST', '/api/session', { body: await body() });
+    const again = await call(base, 'POST', '/api/session', { body: await body() });
+    expect(again.body.sessionId).toBe(first.body.sessionId);
+    expect(await userWords(first.body.sessionId, 'No key, signed in')).toBe(1);
+  });
+
+  it('a new conversation of the user (POST /api/conversations) with a startKey: made once', async () => {
+    const sub = newUser();
+    const s = await signIn(sub, 'The first one');
+    const body = { text: 'A second topic', clientId: 'c_lost3', startKey: `key-${sub}-abcdefghij` };
+    const first = await call(base, 'POST', '/api/conversations', { token: s.token, body });
+    const again = await call(base, 'POST', '/api/conversations', { token: s.token, body });
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.body.sessionId).toBe(first.body.sessionId);
+    expect(first.body.sessionId).not.toBe(s.sessionId);
+    const list = (await call(base, 'GET', '/api/conversations', { token: again.body.token })).body.items;
+    expect(list).toHaveLength(2);
+  });
+});
+
 describe('POST /api/identify', () => {
   it('makes an anonymous conversation the user’s after a login (switched: false)', async () => {
     const sub = newUser();

@@ -1,6 +1,7 @@
 import type { SessionResponse, SessionUser, StreamEvent } from '../../../shared/types.js';
 import type { AppDeps } from '../context.js';
 import { writeAccepted } from './accepted-writes.js';
+import { markStartSent } from './send-once.js';
 import { AuthError, ForbiddenError } from '../errors.js';
 import type { VerifiedIdentity } from '../lib/identity.js';
 import type { TokenUser } from '../lib/tokens.js';
@@ -31,6 +32,7 @@ export async function startUserConversation(deps: AppDeps, user: TokenUser, mess
   // A conversation id the service just created cannot belong to anyone yet. The service has it
   // now, so a store failure here is repaired rather than leaving the browser without it.
   await writeAccepted(deps.writes, `bind ${conversationId}`, () => deps.users.bind(user.id, conversationId, titleFrom(message.text)));
+  await writeAccepted(deps.writes, `sent ${conversationId}`, () => markStartSent(deps, conversationId, message.clientId));
   return conversationId;
 }
 

@@ -16,18 +16,32 @@ export interface Started {
   escalated: boolean;
 }
 
+/** What a start's record is kept under: the browser's key, and the page, user and text it was made for. */
+export interface StartKey {
+  startKey: string;
+  origin: string | undefined;
+  /** The signed-in user starting it, if any. */
+  userId?: string;
+  text: string;
+}
+
+/** The key of a start whose body carried a `startKey`, else none (every start is new). */
+export function startKeyOf(body: { startKey?: string | undefined; text: string }, origin: string | undefined, userId?: string): StartKey | undefined {
+  return body.startKey === undefined ? undefined : { startKey: body.startKey, origin, userId, text: body.text };
+}
+
 /**
  * Runs `start` once per start key (docs/design-choices.md, "A conversation started twice"): a
  * browser whose answer was lost starts again with the same `startKey`, and gets the conversation
- * the first try made instead of a second one at the service. A repeat while the first still runs
+ * the first try made instead of a second one at the service (signed in or not). A repeat while the first still runs
  * waits for it (up to `WAIT_MS`, then `409 start_in_progress`, Retry-After: 1); one after a failed
  * try starts again. The
- * record is kept under a hash of the key with the page's origin and the text, so a key works only
+ * record is kept under a hash of the key with the page's origin, the user and the text, so a key works only
  * for the start it was made for and is never stored as it came.
  */
-export async function startOnce(deps: Pick<AppDeps, 'starts' | 'logger'>, key: { startKey: string; origin: string | undefined; text: string } | undefined, start: () => Promise<Started>): Promise<Started> {
+export async function startOnce(deps: Pick<AppDeps, 'starts' | 'logger'>, key: StartKey | undefined, start: () => Promise<Started>): Promise<Started> {
   if (key === undefined) return start();
-  const record = createHash('sha256').update(`${key.origin ?? ''}\n${key.startKey}\n${key.text}`).digest('base64url');
+  const record = createHash('sha256').update(`${key.origin ?? ''}\n${key.userId ?? ''}\n${key.startKey}\n${key.text}`).digest('base64url');
   // A repeat while the first try runs (its answer lost mid-way, the browser quick to try again)
   // waits for it: most starts take a second or two.
   const waitUntil = Date.now() + WAIT_MS;

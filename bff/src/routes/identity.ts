@@ -12,6 +12,7 @@ import {
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, AuthError, ForbiddenError } from '../errors.js';
 import { jsonBody, jsonBytes } from '../lib/body.js';
+import { startKeyOf, startOnce } from '../chat/start-once.js';
 import { clientIp } from '../lib/http.js';
 import type { TokenUser } from '../lib/tokens.js';
 import { rateLimit, requireSession } from '../middleware.js';
@@ -73,9 +74,13 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
     if (identity && identity.userId !== user.id) throw new AuthError('invalid_identity', 'The identity token is of another user');
     if (identity) user = tokenUser(identity);
     const { text, clientId, locale } = body;
-    const conversationId = await startUserConversation(deps, user, { text, clientId, locale });
-    if (identity) await applyVerifiedVariables(deps, conversationId, identity);
-    return c.json(await userSession(deps, conversationId, c.req.header('origin'), user), 201);
+    const origin = c.req.header('origin');
+    const started = await startOnce(deps, startKeyOf(body, origin, user.id), async () => {
+      const conversationId = await startUserConversation(deps, user, { text, clientId, locale });
+      if (identity) await applyVerifiedVariables(deps, conversationId, identity);
+      return { conversationId, escalated: false };
+    });
+    return c.json(await userSession(deps, started.conversationId, origin, user), 201);
   });
 
   // Continue an open conversation of the user from this device (docs/api.md "Signed-in users"): it becomes

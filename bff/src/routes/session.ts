@@ -5,7 +5,7 @@ import type { SessionResponse, UserTokenResponse } from '../../../shared/types.j
 import type { AppDeps, AppEnv } from '../context.js';
 import { applyVerifiedVariables, shownUser, startUserConversation, tokenUser, userSession, verifyIdentity } from '../chat/signed-in.js';
 import { sendMessageOnce } from '../chat/send-once.js';
-import { startOnce } from '../chat/start-once.js';
+import { startKeyOf, startOnce } from '../chat/start-once.js';
 import { AuthError, ForbiddenError } from '../errors.js';
 import { featureOn } from '../features.js';
 import { rateLimit } from '../middleware.js';
@@ -43,7 +43,7 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
 
     const { text, profileName, clientId, context, locale, startKey } = body;
     if (text === undefined) throw bodyError(TEXT_MISSING);
-    const started = await startOnce(deps, startKey === undefined ? undefined : { startKey, origin, text }, async () => {
+    const started = await startOnce(deps, startKeyOf({ startKey, text }, origin), async () => {
       const { conversationId } = await deps.chat.startConversation({ text, profileName, clientId, context, locale });
       return { conversationId, escalated: (await escalated(deps, conversationId, body.escalate)).state === 'escalated' };
     });
@@ -71,10 +71,15 @@ async function signedInSession(deps: AppDeps, body: v.InferOutput<typeof Session
   const active = await deps.users.activeOf(user.id);
   if (active === undefined) {
     if (text === undefined) return { ...(await deps.tokens.issueUser(user, origin)), user: shownUser(user) };
-    const conversationId = await startUserConversation(deps, user, { text, clientId, locale });
-    const state = await escalated(deps, conversationId, body.escalate, user.id);
-    await applyVerifiedVariables(deps, conversationId, identity);
-    return { ...(await userSession(deps, conversationId, origin, user)), ...state };
+    // A repeat that comes once the first try made the conversation the user's active one resumes
+    // it below, where the first message's clientId is known as sent.
+    const started = await startOnce(deps, startKeyOf({ startKey: body.startKey, text }, origin, user.id), async () => {
+      const conversationId = await startUserConversation(deps, user, { text, clientId, locale });
+      const state = await escalated(deps, conversationId, body.escalate, user.id);
+      await applyVerifiedVariables(deps, conversationId, identity);
+      return { conversationId, escalated: state.state === 'escalated' };
+    });
+    return { ...(await userSession(deps, started.conversationId, origin, user)), ...(started.escalated && { state: 'escalated' as const }) };
   }
   // Its variables were set when it became the user's; a resume on every page load would repeat them.
   if (text !== undefined) {
