@@ -12,7 +12,7 @@ describe('startOnce', () => {
     vi.useFakeTimers();
     const deps = { starts: new MemoryStartRecords(), logger: silentLogger };
     void startOnce(deps, key, () => new Promise<Started>(() => {}));
-    const repeat = startOnce(deps, key, async () => ({ conversationId: 'second', escalated: false }));
+    const repeat = startOnce(deps, key, async () => ({ conversationId: 'second' }));
     const outcome = repeat.then(
       () => 'started',
       (err: { code?: string; retryAfterSec?: number }) => `${err.code} ${err.retryAfterSec}`,
@@ -26,10 +26,10 @@ describe('startOnce', () => {
   it('lets a repeat start after the first try failed, and keeps what it made for the next one', async () => {
     const deps = { starts: new MemoryStartRecords(), logger: silentLogger };
     await expect(startOnce(deps, key, () => Promise.reject(new Error('service down')))).rejects.toThrow('service down');
-    expect(await startOnce(deps, key, async () => ({ conversationId: '42', escalated: true }))).toEqual({ conversationId: '42', escalated: true });
-    expect(await startOnce(deps, key, async () => ({ conversationId: 'never', escalated: false }))).toEqual({ conversationId: '42', escalated: true });
+    expect(await startOnce(deps, key, async () => ({ conversationId: '42', state: 'escalated' }))).toEqual({ conversationId: '42', state: 'escalated' });
+    expect(await startOnce(deps, key, async () => ({ conversationId: 'never' }))).toEqual({ conversationId: '42', state: 'escalated' });
     // The same key from another page or with other words is another start.
-    expect(await startOnce(deps, { ...key, origin: 'https://other.example' }, async () => ({ conversationId: '43', escalated: false }))).toEqual({ conversationId: '43', escalated: false });
+    expect(await startOnce(deps, { ...key, origin: 'https://other.example' }, async () => ({ conversationId: '43' }))).toEqual({ conversationId: '43' });
   });
 
   it('answers the start although it could not be recorded (the store failed after the service took it)', async () => {
@@ -37,7 +37,7 @@ describe('startOnce', () => {
     starts.finish = () => Promise.reject(new Error('redis down'));
     const warnings: string[] = [];
     const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
-    expect(await startOnce({ starts, logger }, key, async () => ({ conversationId: '7', escalated: false }))).toEqual({ conversationId: '7', escalated: false });
+    expect(await startOnce({ starts, logger }, key, async () => ({ conversationId: '7' }))).toEqual({ conversationId: '7' });
     expect(warnings).toEqual(['start not recorded; a repeat of it would start another conversation']);
   });
 });

@@ -10,10 +10,10 @@ const POLL_MS = 100;
 /** How long a repeat gets the conversation a start made: longer than an outbox waits out a lost connection. */
 const DONE_MS = 60 * 60_000;
 
-/** What a start made: the conversation, and whether it went to a person as it started. */
+/** What a start made: the conversation, and `state: 'escalated'` when it went to a person as it started (as the answer says it). */
 export interface Started {
   conversationId: string;
-  escalated: boolean;
+  state?: 'escalated';
 }
 
 /** What a start's record is kept under: the browser's key, and the page, user and text it was made for. */
@@ -33,11 +33,11 @@ export function startKeyOf(body: { startKey?: string | undefined; text: string }
 /**
  * Runs `start` once per start key (docs/design-choices.md, "A conversation started twice"): a
  * browser whose answer was lost starts again with the same `startKey`, and gets the conversation
- * the first try made instead of a second one at the service (signed in or not). A repeat while the first still runs
- * waits for it (up to `WAIT_MS`, then `409 start_in_progress`, Retry-After: 1); one after a failed
- * try starts again. The
- * record is kept under a hash of the key with the page's origin, the user and the text, so a key works only
- * for the start it was made for and is never stored as it came.
+ * the first try made instead of a second one at the service (signed in or not). A repeat while
+ * the first still runs waits for it (up to `WAIT_MS`, then `409 start_in_progress`, Retry-After: 1);
+ * one after a failed try starts again. The record is kept under a hash of the key with the page's
+ * origin, the user and the text, so a key works only for the start it was made for and is never
+ * stored as it came.
  */
 export async function startOnce(deps: Pick<AppDeps, 'starts' | 'logger'>, key: StartKey | undefined, start: () => Promise<Started>): Promise<Started> {
   if (key === undefined) return start();
@@ -51,8 +51,8 @@ export async function startOnce(deps: Pick<AppDeps, 'starts' | 'logger'>, key: S
     held = await deps.starts.begin(record, RUNNING_MS);
   }
   if (held.status === 'done') {
-    const [conversationId, escalated] = held.value.split(' ');
-    return { conversationId: conversationId!, escalated: escalated === 'escalated' };
+    const [conversationId, state] = held.value.split(' ');
+    return state === 'escalated' ? { conversationId: conversationId!, state } : { conversationId: conversationId! };
   }
   if (held.status === 'running') throw new AppError('start_in_progress', 'This conversation is still being started; try again in a moment', { retryAfterSec: 1 });
   let started: Started;
@@ -63,7 +63,7 @@ export async function startOnce(deps: Pick<AppDeps, 'starts' | 'logger'>, key: S
     throw err;
   }
   try {
-    await deps.starts.finish(record, started.escalated ? `${started.conversationId} escalated` : started.conversationId, DONE_MS);
+    await deps.starts.finish(record, started.state ? `${started.conversationId} ${started.state}` : started.conversationId, DONE_MS);
   } catch (err) {
     // The conversation is made and the browser gets it now; only a lost answer would start another.
     deps.logger.warn('start not recorded; a repeat of it would start another conversation', { conversationId: started.conversationId, error: String(err) });

@@ -75,12 +75,12 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
     if (identity) user = tokenUser(identity);
     const { text, clientId, locale } = body;
     const origin = c.req.header('origin');
-    const started = await startOnce(deps, startKeyOf(body, origin, user.id), async () => {
+    const { conversationId } = await startOnce(deps, startKeyOf(body, origin, user.id), async () => {
       const conversationId = await startUserConversation(deps, user, { text, clientId, locale });
       if (identity) await applyVerifiedVariables(deps, conversationId, identity);
-      return { conversationId, escalated: false };
+      return { conversationId };
     });
-    return c.json(await userSession(deps, started.conversationId, origin, user), 201);
+    return c.json(await userSession(deps, conversationId, origin, user), 201);
   });
 
   // Continue an open conversation of the user from this device (docs/api.md "Signed-in users"): it becomes

@@ -43,12 +43,12 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
 
     const { text, profileName, clientId, context, locale, startKey } = body;
     if (text === undefined) throw bodyError(TEXT_MISSING);
-    const started = await startOnce(deps, startKeyOf({ startKey, text }, origin), async () => {
+    const { conversationId, ...state } = await startOnce(deps, startKeyOf({ startKey, text }, origin), async () => {
       const { conversationId } = await deps.chat.startConversation({ text, profileName, clientId, context, locale });
-      return { conversationId, escalated: (await escalated(deps, conversationId, body.escalate)).state === 'escalated' };
+      return { conversationId, ...(await escalated(deps, conversationId, body.escalate)) };
     });
-    const pair = await deps.tokens.issue(started.conversationId, origin);
-    const response: SessionResponse = { sessionId: started.conversationId, ...pair, ...(started.escalated && { state: 'escalated' as const }) };
+    const pair = await deps.tokens.issue(conversationId, origin);
+    const response: SessionResponse = { sessionId: conversationId, ...pair, ...state };
     return c.json(response, 201);
   });
 
@@ -73,13 +73,13 @@ async function signedInSession(deps: AppDeps, body: v.InferOutput<typeof Session
     if (text === undefined) return { ...(await deps.tokens.issueUser(user, origin)), user: shownUser(user) };
     // A repeat that comes once the first try made the conversation the user's active one resumes
     // it below, where the first message's clientId is known as sent.
-    const started = await startOnce(deps, startKeyOf({ startKey: body.startKey, text }, origin, user.id), async () => {
+    const { conversationId, ...state } = await startOnce(deps, startKeyOf({ startKey: body.startKey, text }, origin, user.id), async () => {
       const conversationId = await startUserConversation(deps, user, { text, clientId, locale });
       const state = await escalated(deps, conversationId, body.escalate, user.id);
       await applyVerifiedVariables(deps, conversationId, identity);
-      return { conversationId, escalated: state.state === 'escalated' };
+      return { conversationId, ...state };
     });
-    return { ...(await userSession(deps, started.conversationId, origin, user)), ...(started.escalated && { state: 'escalated' as const }) };
+    return { ...(await userSession(deps, conversationId, origin, user)), ...state };
   }
   // Its variables were set when it became the user's; a resume on every page load would repeat them.
   if (text !== undefined) {
