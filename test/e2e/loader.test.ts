@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composer, launcher, openHostPage, panel, sendMessage, startWorld, strictCsp, type World } from './harness.js';
+import { composer, launcher, openHostPage, panel, SCREENSHOTS, sendMessage, startWorld, strictCsp, type World } from './harness.js';
 
 let world: World;
 beforeAll(async () => {
@@ -16,11 +16,11 @@ afterAll(() => world?.close());
 const chatFile = /\/parley-chat\.[\w-]+\.js$/;
 const partsFile = /\/parley-parts\.[\w-]+\.js$/;
 
-/** A page of our own with `csp` and a script tag carrying `attrs`. */
-async function customPage(csp: string, attrs: string): Promise<{ url: string; close(): Promise<void> }> {
+/** A page of our own with `csp`, a script tag carrying `attrs`, and `head` besides. */
+async function customPage(csp: string, attrs: string, head = ''): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp });
-    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>${head}
 <script src="${world.bffOrigin}/widget.js" ${attrs} async></script></head><body><main><h1>Shop</h1></main></body></html>`);
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
@@ -268,6 +268,38 @@ describe('the loader', () => {
     await composer(page).waitFor();
     await expect.poll(() => page.locator('[data-parley-loader]').count()).toBe(0);
     await context.close();
+  });
+
+  it("draws the frame in the page's declared colour scheme, or the one the theme names, so a dark chat does not open on a white flash", async () => {
+    const bff = world.bffOrigin;
+    const frameColour = async (attrs: string, head: string, scheme: 'light' | 'dark' = 'light', shot?: string) => {
+      const host = await customPage(strictCsp(bff), attrs, head);
+      const { page, context, problems } = await openHostPage(world, { url: host.url });
+      await page.emulateMedia({ colorScheme: scheme });
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      await page.route(chatFile, async (route) => {
+        await held; // the chat is on its way while the frame shows
+        await route.continue();
+      });
+      await launcher(page).click();
+      const frame = page.locator('[data-parley-loader] .frame');
+      const colour = await frame.evaluate((el) => getComputedStyle(el).backgroundColor);
+      if (shot) await page.screenshot({ path: `${SCREENSHOTS}${shot}` });
+      release();
+      await composer(page).waitFor();
+      expect(problems).toEqual([]);
+      await context.close();
+      await host.close();
+      return colour;
+    };
+    const white = 'rgb(255, 255, 255)';
+    expect(await frameColour('', '')).toBe(white);
+    expect(await frameColour('', '', 'dark')).toBe(white); // a page that declares no scheme stays light on a dark OS, as the chat does
+    expect(await frameColour('', '<meta name="color-scheme" content="dark">', 'light', 'loader-frame-dark.png')).not.toBe(white);
+    expect(await frameColour('', '<meta name="color-scheme" content="light dark">', 'dark')).not.toBe(white);
+    expect(await frameColour('data-scheme="dark"', '')).not.toBe(white);
+    expect(await frameColour('data-scheme="light"', '<meta name="color-scheme" content="dark">')).toBe(white);
   });
 
   /** Opens the chat and an image's lightbox (the parts chunk) on a page of our own under `csp`, and finds no CSP violation or console error. */

@@ -165,9 +165,12 @@ function start(script: HTMLScriptElement): void {
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(LAUNCHER_CSS);
     root.adoptedStyleSheets = [sheet];
-    const accent = ((option('theme') as { accent?: string } | undefined)?.accent || d.accent || '').trim();
+    const theme = (option('theme') || {}) as { accent?: string; position?: string; scheme?: string };
+    const accent = (theme.accent || d.accent || '').trim();
     if (/^#[0-9a-f]{3,8}$/i.test(accent)) sheet.insertRule(`:host{--a:${accent}}`, 1); // after the default's rule, so it wins
-    const position = (option('theme') as { position?: string } | undefined)?.position || d.position;
+    // A scheme the chat is told to use colours the frame too ('auto', not a CSS value, is ignored).
+    host.style.colorScheme = theme.scheme || d.scheme || '';
+    const position = theme.position || d.position;
     launcher = document.createElement('button');
     launcher.type = 'button';
     launcher.className = position === 'left' ? 'launcher left' : 'launcher';
