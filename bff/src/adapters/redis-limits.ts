@@ -2,7 +2,7 @@ import type { RedisClient } from './redis-connection.js';
 import type { OnceStore } from '../ports/once-store.js';
 import type { RateLimiter, RateLimitResult } from '../ports/rate-limiter.js';
 import type { StartRecords } from '../ports/start-records.js';
-import { redisFailure } from './redis-store.js';
+import { redisCall } from './redis-store.js';
 
 /**
  * KEYS: the window counter. ARGV: windowMs. Returns {count, ms left}. The window starts with its
@@ -36,13 +36,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
     const window = Math.max(1, Math.ceil(windowMs));
-    let count: number;
-    let leftMs: number;
-    try {
-      [count, leftMs] = await this.client.parleyHit(`${this.prefix}rate:${window}:${key}`, window);
-    } catch (err) {
-      throw redisFailure(err);
-    }
+    const [count, leftMs] = await redisCall(() => this.client.parleyHit(`${this.prefix}rate:${window}:${key}`, window));
     if (count > limit) return { allowed: false, retryAfterSec: Math.max(1, Math.ceil(leftMs / 1000)) };
     return { allowed: true, remaining: limit - count };
   }
@@ -56,28 +50,18 @@ export class RedisOnceStore implements OnceStore {
   ) {}
 
   async claim(key: string, ttlMs: number): Promise<boolean> {
-    try {
+    return redisCall(async () => {
       const reply = await this.client.set(`${this.prefix}once:${key}`, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX');
       return reply === 'OK';
-    } catch (err) {
-      throw redisFailure(err);
-    }
+    });
   }
 
   async mark(key: string, ttlMs: number): Promise<void> {
-    try {
-      await this.client.set(`${this.prefix}once:${key}`, '1', 'PX', Math.max(1, Math.ceil(ttlMs)));
-    } catch (err) {
-      throw redisFailure(err);
-    }
+    await redisCall(() => this.client.set(`${this.prefix}once:${key}`, '1', 'PX', Math.max(1, Math.ceil(ttlMs))));
   }
 
   async has(key: string): Promise<boolean> {
-    try {
-      return (await this.client.exists(`${this.prefix}once:${key}`)) === 1;
-    } catch (err) {
-      throw redisFailure(err);
-    }
+    return redisCall(async () => (await this.client.exists(`${this.prefix}once:${key}`)) === 1);
   }
 }
 
@@ -115,30 +99,17 @@ export class RedisStartRecords implements StartRecords {
   }
 
   async begin(key: string, runningMs: number): Promise<{ status: 'claimed' | 'running' } | { status: 'done'; value: string }> {
-    let reply: [1] | [0, string];
-    try {
-      reply = await this.client.parleyStartBegin(this.key(key), Math.max(1, Math.ceil(runningMs)));
-    } catch (err) {
-      throw redisFailure(err);
-    }
+    const reply = await redisCall(() => this.client.parleyStartBegin(this.key(key), Math.max(1, Math.ceil(runningMs))));
     if (reply[0] === 1) return { status: 'claimed' };
     return reply[1] === '' ? { status: 'running' } : { status: 'done', value: reply[1] };
   }
 
   async finish(key: string, value: string, ttlMs: number): Promise<void> {
-    try {
-      await this.client.set(this.key(key), value, 'PX', Math.max(1, Math.ceil(ttlMs)));
-    } catch (err) {
-      throw redisFailure(err);
-    }
+    await redisCall(() => this.client.set(this.key(key), value, 'PX', Math.max(1, Math.ceil(ttlMs))));
   }
 
   async abandon(key: string): Promise<void> {
-    try {
-      await this.client.parleyStartAbandon(this.key(key));
-    } catch (err) {
-      throw redisFailure(err);
-    }
+    await redisCall(() => this.client.parleyStartAbandon(this.key(key)));
   }
 
   private key(key: string): string {

@@ -143,12 +143,7 @@ export class RedisEventStore implements EventStore {
     const keys = this.keys(conversationId);
     if (options?.dedupKey !== undefined) keys.push(taggedKey(this.prefix, 'dedup', conversationId, options.dedupKey));
     const { maxEvents, maxAgeMs, dedupTtlMs } = this.retention;
-    let stored: string | null;
-    try {
-      stored = await this.client.parleyAppend(keys.length, ...keys, JSON.stringify(event), maxEvents, maxAgeMs, this.sequenceTtlMs, dedupTtlMs, this.fanout.channel(conversationId), this.connections.publishCommand);
-    } catch (err) {
-      throw redisFailure(err);
-    }
+    const stored = await redisCall(() => this.client.parleyAppend(keys.length, ...keys, JSON.stringify(event), maxEvents, maxAgeMs, this.sequenceTtlMs, dedupTtlMs, this.fanout.channel(conversationId), this.connections.publishCommand));
     return stored === null ? { status: 'duplicate' } : { status: 'stored', event: JSON.parse(stored) as StoredEvent };
   }
 
@@ -157,27 +152,15 @@ export class RedisEventStore implements EventStore {
   }
 
   async lastId(conversationId: string): Promise<number> {
-    try {
-      return Number(await this.client.get(taggedKey(this.prefix, 'seq', conversationId)));
-    } catch (err) {
-      throw redisFailure(err);
-    }
+    return redisCall(async () => Number(await this.client.get(taggedKey(this.prefix, 'seq', conversationId))));
   }
 
   async subscribe(conversationId: string, listener: EventListener): Promise<() => void> {
-    try {
-      return await this.fanout.subscribe(conversationId, listener);
-    } catch (err) {
-      throw redisFailure(err);
-    }
+    return redisCall(() => this.fanout.subscribe(conversationId, listener));
   }
 
   async ping(): Promise<void> {
-    try {
-      await this.connections.ping();
-    } catch (err) {
-      throw redisFailure(err);
-    }
+    await redisCall(() => this.connections.ping());
   }
 
   /** Quits every connection (also the command connection the limiters share). */
@@ -193,12 +176,7 @@ export class RedisEventStore implements EventStore {
   private async readWithCounter(conversationId: string, afterId: number, limit: number): Promise<LogPosition & { events: StoredEvent[] }> {
     const after = Math.max(0, Math.floor(afterId));
     const count = Math.max(0, Math.floor(limit));
-    let reply: string[];
-    try {
-      reply = await this.client.parleyRead(...this.keys(conversationId), after, count, this.retention.maxAgeMs, randomUUID(), this.sequenceTtlMs);
-    } catch (err) {
-      throw redisFailure(err);
-    }
+    const reply = await redisCall(() => this.client.parleyRead(...this.keys(conversationId), after, count, this.retention.maxAgeMs, randomUUID(), this.sequenceTtlMs));
     const [epoch, counter, ...rows] = reply;
     return { epoch: epoch!, counter: Number(counter), events: rows.map((row) => JSON.parse(row) as StoredEvent) };
   }
@@ -213,8 +191,17 @@ export class RedisEventStore implements EventStore {
  * Wraps any ioredis failure (connection, timeout, reply error) in the port's error. The message
  * reaches browsers, so it stays generic; the cause (with the Redis detail) goes to the logs.
  */
-export function redisFailure(err: unknown): StoreUnavailableError {
+function redisFailure(err: unknown): StoreUnavailableError {
   if (err instanceof StoreUnavailableError) return err;
   return new StoreUnavailableError(undefined, { cause: err });
+}
+
+/** Runs `call` (one Redis command, or a few in a row) with any failure thrown as `redisFailure`'s. */
+export async function redisCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw redisFailure(err);
+  }
 }
 

@@ -1,6 +1,6 @@
 import type { RedisClient } from './redis-connection.js';
 import type { ConversationState, UserConversation, UserDirectory } from '../ports/user-directory.js';
-import { redisFailure } from './redis-store.js';
+import { redisCall } from './redis-store.js';
 
 /**
  * KEYS: the user's conversations hash, the user's active pointer. ARGV: conversation id, entry
@@ -57,7 +57,7 @@ export class RedisUserDirectory implements UserDirectory {
   }
 
   async bind(userId: string, conversationId: string, title: string): Promise<boolean> {
-    try {
+    return redisCall(async () => {
       // Claimed first, on its own slot: a conversation can never end up in two users' lists.
       await this.client.set(this.ownerKey(conversationId), userId, 'PX', this.retentionMs, 'NX');
       if ((await this.client.get(this.ownerKey(conversationId))) !== userId) return false;
@@ -65,45 +65,28 @@ export class RedisUserDirectory implements UserDirectory {
       const entry: Entry = { title: old?.title ?? title, state: old?.state ?? 'open', updatedAt: this.now() };
       await this.save(userId, conversationId, entry, 'active');
       return true;
-    } catch (err) {
-      throw redisFailure(err);
-    }
+    });
   }
 
   async ownerOf(conversationId: string): Promise<string | undefined> {
-    try {
-      return (await this.client.get(this.ownerKey(conversationId))) ?? undefined;
-    } catch (err) {
-      throw redisFailure(err);
-    }
+    return redisCall(async () => (await this.client.get(this.ownerKey(conversationId))) ?? undefined);
   }
 
   async activeOf(userId: string): Promise<string | undefined> {
-    try {
-      return (await this.client.get(this.userKey(userId, 'active'))) ?? undefined;
-    } catch (err) {
-      throw redisFailure(err);
-    }
+    return redisCall(async () => (await this.client.get(this.userKey(userId, 'active'))) ?? undefined);
   }
 
   async touch(userId: string, conversationId: string, state?: ConversationState): Promise<void> {
-    try {
+    return redisCall(async () => {
       const old = await this.entry(userId, conversationId);
       if (!old) return;
       const entry: Entry = { ...old, updatedAt: this.now(), ...(state ? { state } : {}) };
       await this.save(userId, conversationId, entry, entry.state === 'archived' ? 'inactive' : 'active');
-    } catch (err) {
-      throw redisFailure(err);
-    }
+    });
   }
 
   async list(userId: string): Promise<UserConversation[]> {
-    let all: Record<string, string>;
-    try {
-      all = await this.client.hgetall(this.userKey(userId, 'conversations'));
-    } catch (err) {
-      throw redisFailure(err);
-    }
+    const all = await redisCall(() => this.client.hgetall(this.userKey(userId, 'conversations')));
     return Object.entries(all)
       .map(([sessionId, json]) => ({ sessionId, entry: JSON.parse(json) as Entry }))
       .sort((a, b) => b.entry.updatedAt - a.entry.updatedAt)
