@@ -62,13 +62,18 @@ describe('upstream failures', () => {
     expect(await copiesUpstream(s.sessionId, 'slow one')).toBe(1);
   });
 
-  it('a send whose connection is reset after the service took it reaches the service once', async () => {
+  it('a send whose connection is reset after the service took it reaches the service once, and then the stream, found in its history', async () => {
     const s = (await call(base, 'POST', '/api/session', { body: { text: 'hello' } })).body;
+    const sse = await openSse(`${base}/api/events?token=${s.token}`);
     await fault({ reset: true, count: 3 });
-    const res = await call(base, 'POST', '/api/messages', { token: s.token, body: { text: 'reset one' } });
+    const res = await call(base, 'POST', '/api/messages', { token: s.token, body: { text: 'reset one', clientId: 'c_reset' } });
     expect([res.status, res.body.error.code]).toEqual([502, 'send_uncertain']);
     expect(await copiesUpstream(s.sessionId, 'reset one')).toBe(1);
     await call(base, 'DELETE', '/sim/__faults');
+    // Every tab sees it, as if the send had been answered; the sending tab's copy is confirmed by its clientId.
+    const shown = JSON.parse((await sse.next((e) => e.event === 'message' && JSON.parse(e.data).text === 'reset one', 10_000)).data);
+    expect(shown).toMatchObject({ role: 'user', clientId: 'c_reset', author: { kind: 'user' } });
+    sse.close();
   });
 
   it('a reading call is retried after a timeout', async () => {

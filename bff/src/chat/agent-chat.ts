@@ -9,6 +9,19 @@ import { writeAccepted, type AcceptedWrites } from './accepted-writes.js';
 import type { AuthorBook } from '../people/authors.js';
 import type { Logger } from '../logger.js';
 
+/**
+ * When an uncertain send is looked for in the service's history, each after the one before (35 s
+ * in all): at once first, as a connection that broke after the service took the message leaves it
+ * there already, and publishing it before the agent's answer keeps every tab in order.
+ */
+const CONFIRM_AFTER_MS = [0, 1_000, 4_000, 10_000, 20_000];
+/** Longer than the looks last, with the history reads between them. */
+const CONFIRM_WINDOW_MS = 5 * 60_000;
+/** History items read for it: the newest, where a message just sent is. */
+const CONFIRM_PAGE = 20;
+/** How much earlier than the BFF's clock at the send the service's may stamp it. */
+const CLOCK_SKEW_MS = 10_000;
+
 export interface AgentChatOptions {
   /** Operator address for escalation; unset turns escalation off. */
   operatorEmail?: string;
@@ -36,6 +49,11 @@ export class AgentChat implements ChatBackend {
   private readonly authors: AuthorBook | undefined;
   private readonly localeVariable: string | undefined;
   private readonly logger: Logger | undefined;
+  /** Timers of uncertain sends still being looked for (`confirmLater`). */
+  private readonly confirming = new Set<ReturnType<typeof setTimeout>>();
+  /** History items taken as an uncertain send's ("conversation\nid") → when, for as long as a look may come. */
+  private readonly confirmed = new Map<string, number>();
+  private closed = false;
 
   constructor(
     private readonly upstream: AgentUpstream,
@@ -59,8 +77,59 @@ export class AgentChat implements ChatBackend {
   }
 
   async sendMessage(conversationId: string, input: SendMessageInput): Promise<Message> {
-    await this.upstream.send({ message: input.text, session: conversationId, ...(input.profileName !== undefined && { profileName: input.profileName }) });
+    const sentAt = this.now();
+    try {
+      await this.upstream.send({ message: input.text, session: conversationId, ...(input.profileName !== undefined && { profileName: input.profileName }) });
+    } catch (err) {
+      if (err instanceof UpstreamError && err.code === 'send_uncertain') this.confirmLater(conversationId, input, sentAt, 0);
+      throw err;
+    }
     return this.publishUserMessage(conversationId, input.text, input.clientId);
+  }
+
+  /**
+   * After a send that may or may not have reached the service (`send_uncertain`): looks for the
+   * message in the service's newest history page a few times (`CONFIRM_AFTER_MS`), and once it is
+   * there, publishes it as an answered send would have, so every tab and every replay shows it.
+   * A message the service never got is never published (docs/design-choices.md, "Retries").
+   */
+  private confirmLater(conversationId: string, input: SendMessageInput, sentAt: number, attempt: number): void {
+    const delay = CONFIRM_AFTER_MS[attempt];
+    if (delay === undefined || this.closed) return;
+    const timer = setTimeout(() => {
+      this.confirming.delete(timer);
+      this.confirm(conversationId, input, sentAt).then(
+        (found) => found || this.confirmLater(conversationId, input, sentAt, attempt + 1),
+        (err: unknown) => {
+          this.logger?.warn('history not read to confirm an uncertain send', { conversationId, error: String(err) });
+          this.confirmLater(conversationId, input, sentAt, attempt + 1);
+        },
+      );
+    }, delay);
+    timer.unref();
+    this.confirming.add(timer);
+  }
+
+  /**
+   * True once the newest history page holds a user message with the text, stamped no earlier than
+   * the send (less `CLOCK_SKEW_MS`) and not already taken by another such confirmation; it is then
+   * published with the service's time. An item without a time is never taken: the same words sent
+   * earlier could not be told apart from it.
+   */
+  private async confirm(conversationId: string, input: SendMessageInput, sentAt: number): Promise<boolean> {
+    if (this.closed) return true;
+    const { items } = await this.listMessages(conversationId, CONFIRM_PAGE, 0);
+    const found = items.find(
+      (m) => m.role === 'user' && m.text === input.text && m.createdAt !== undefined && Date.parse(m.createdAt) >= sentAt - CLOCK_SKEW_MS && !this.confirmed.has(`${conversationId}\n${m.id}`),
+    );
+    if (!found) return false;
+    const now = this.now();
+    // Kept while another look could still find the item: as long as the looks last.
+    for (const [claim, at] of this.confirmed) if (at < now - CONFIRM_WINDOW_MS) this.confirmed.delete(claim);
+    this.confirmed.set(`${conversationId}\n${found.id}`, now);
+    await this.publishUserMessage(conversationId, input.text, input.clientId, found.createdAt);
+    this.logger?.info('an uncertain send is in the service\'s history: published', { conversationId });
+    return true;
   }
 
   /**
@@ -77,8 +146,12 @@ export class AgentChat implements ChatBackend {
     }
   }
 
-  /** Nothing of its own runs on: replies arrive by webhook, and owed writes belong to the server. */
-  async close(): Promise<void> {}
+  /** Stops looking for uncertain sends; replies arrive by webhook, and owed writes belong to the server. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.confirming) clearTimeout(timer);
+    this.confirming.clear();
+  }
 
   async listMessages(conversationId: string, limit: number, offset: number): Promise<{ items: Message[]; hasMore: boolean }> {
     // One extra item tells whether an older page exists without a count call.
@@ -109,8 +182,8 @@ export class AgentChat implements ChatBackend {
    * counts: a store failure now is repaired later (the message id is the dedup key, so a retried
    * append that had landed is not stored twice), never reported as a failed send.
    */
-  private async publishUserMessage(conversationId: string, text: string, clientId: string | undefined): Promise<Message> {
-    const message: Message = { id: `u_${randomUUID()}`, role: 'user', author: { kind: 'user' }, text, createdAt: new Date(this.now()).toISOString() };
+  private async publishUserMessage(conversationId: string, text: string, clientId: string | undefined, createdAt = new Date(this.now()).toISOString()): Promise<Message> {
+    const message: Message = { id: `u_${randomUUID()}`, role: 'user', author: { kind: 'user' }, text, createdAt };
     if (clientId) message.clientId = clientId;
     const append = () => this.store.append(conversationId, { event: 'message', data: message }, { dedupKey: `user-message:${message.id}` });
     await writeAccepted(this.writes, `message ${conversationId}`, append);
