@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { minify } from 'terser';
 import { transformWithOxc } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { cssLines, joinRules } from './scripts/css-lines.mjs';
 import { PARTS_CSS } from './widget/src/parts-styles.js';
 import { CSS } from './widget/src/styles.js';
 
@@ -18,6 +19,7 @@ const LOCALES = readdirSync(LOCALES_DIR)
 // builds the loader, widget.js, from it) and the test projects.
 export default defineConfig({
   plugins: [
+    cssLines(),
     {
       // What classic JSX calls, in every component file (Vite's jsxInject reaches .ts files too).
       name: 'parley-jsx-factory',
@@ -51,7 +53,7 @@ export default defineConfig({
       name: 'parley-assets',
       async generateBundle(output) {
         if (output.format !== 'es') return;
-        this.emitFile({ type: 'asset', fileName: 'widget.css', source: CSS + PARTS_CSS });
+        this.emitFile({ type: 'asset', fileName: 'widget.css', source: joinRules(CSS + PARTS_CSS) });
         for (const lang of LOCALES) {
           // The file compiled as Vite compiles it (its only import is a type, so it stands alone), run once for its strings.
           const file = `${LOCALES_DIR}${lang}.ts`;

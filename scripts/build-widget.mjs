@@ -11,6 +11,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
+import { cssLines } from './css-lines.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const sri = (body) => 'sha384-' + createHash('sha384').update(body).digest('base64');
@@ -60,7 +61,7 @@ export async function buildWidget(outDir = join(root, 'dist/widget'), logLevel =
       });
     await beside(
       { entry: join(root, 'widget/src/loader.ts'), name: 'ParleyLoader', formats: ['iife'], fileName: () => 'widget.js' },
-      { define: { __PARLEY_CHUNK__: JSON.stringify(chunk), __PARLEY_CHUNK_SRI__: JSON.stringify(integrity), __PARLEY_OPEN_LABELS__: JSON.stringify(labels) } },
+      { plugins: [cssLines()], define: { __PARLEY_CHUNK__: JSON.stringify(chunk), __PARLEY_CHUNK_SRI__: JSON.stringify(integrity), __PARLEY_OPEN_LABELS__: JSON.stringify(labels) } },
     );
     // 3. widget.mjs for npm users: the same API, with the chat as the module it import()s (widget/src/esm.ts).
     await beside(

@@ -41,9 +41,10 @@ export function createOutbox(key: string, d: OutboxDeps) {
   // Files cannot be stored: an upload lives as long as the page.
   const save = () => d.remember(key, JSON.stringify(items.filter((o) => !o.files)));
 
-  // Any source: a retried upload's text may already be confirmed while its files go again.
+  // Any source: a retried upload's text may already be confirmed while its files go again. Not
+  // "uncertain" once the stream brought it (the BFF found it in the service's history first).
   function mark(pending: ChatMessage['pending'], clientIds: string[]) {
-    st.messages.value = st.messages.value.map((m) => (clientIds.includes(m.clientId!) ? { ...m, pending } : m));
+    st.messages.value = st.messages.value.map((m) => (clientIds.includes(m.clientId!) && (pending !== 'uncertain' || m.src === 'l') ? { ...m, pending } : m));
   }
 
   /** A refused item: its text back in the box (its files stay as chips for Retry), and the reason reported. */

@@ -89,6 +89,35 @@ describe('sending', () => {
     expect(api.to('POST', '/api/messages').map((c) => c.body.text)).toEqual(['Where is my order?', 'Where is my order?']);
   });
 
+  it('a send that may have reached the service (send_uncertain) says so, and is not offered again; not once the stream brought it', async () => {
+    seedSession();
+    const uncertain = { status: 502, body: { error: { code: 'send_uncertain', message: 'This may have been sent' } } };
+    let streamFirst = false;
+    const api = mockFetch({
+      'GET /api/messages': { body: { items: [], hasMore: false } },
+      'POST /api/messages': (call) => {
+        // The BFF found the message in the service's history and put it on the stream before this answer arrived.
+        if (streamFirst) FakeEventSource.last.emit('message', { id: 'u_9', role: 'user', text: call.body.text, clientId: call.body.clientId }, 9);
+        return uncertain;
+      },
+    });
+    const s = start();
+    await flush();
+    s.send('Did it go?');
+    await flush();
+    expect(s.messages.value.map((m) => [m.text, m.pending])).toEqual([['Did it go?', 'uncertain']]);
+    expect([s.failed.value, s.draft.value]).toEqual([false, '']);
+
+    streamFirst = true;
+    s.send('And this one?');
+    await flush();
+    expect(s.messages.value.map((m) => [m.text, m.pending])).toEqual([
+      ['Did it go?', 'uncertain'],
+      ['And this one?', undefined],
+    ]);
+    expect(api.to('POST', '/api/messages')).toHaveLength(2); // neither is sent again
+  });
+
   it('queues messages typed offline and sends them in order once back online', async () => {
     const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     const api = mockFetch({ 'POST /api/session': { status: 201, body: sessionBody(1) }, 'POST /api/messages': { status: 202, body: {} } });

@@ -1,0 +1,4 @@
+import type { Plugin } from 'vite';
+
+export declare function joinRules(css: string, where?: string): string;
+export declare function cssLines(): Plugin;
