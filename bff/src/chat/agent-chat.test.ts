@@ -102,6 +102,20 @@ describe('AgentChat', () => {
       await store.close();
     });
 
+    it('publishes nothing when closed while the history is being read', async () => {
+      const { upstream, store, chat } = setup([userItem(5, 'still here?', '2026-11-27T10:00:00.100Z')]);
+      let answer!: () => void;
+      const read = upstream.listMessages;
+      upstream.listMessages = (...args) => new Promise((resolve) => (answer = () => resolve(read(...args))));
+      await expect(chat.sendMessage('42', { text: 'still here?', clientId: 'c_4' })).rejects.toMatchObject({ code: 'send_uncertain' });
+      await vi.advanceTimersByTimeAsync(0);
+      await chat.close();
+      answer();
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect([upstream.reads, await store.read('42', 0, 10)]).toEqual([1, []]);
+      await store.close();
+    });
+
     it('two uncertain sends of the same words take two history items, not one twice', async () => {
       const history: Array<Record<string, unknown>> = [];
       const { store, chat } = setup(history);

@@ -117,16 +117,18 @@ export class AgentChat implements ChatBackend {
    * earlier could not be told apart from it.
    */
   private async confirm(conversationId: string, input: SendMessageInput, sentAt: number): Promise<boolean> {
-    if (this.closed) return true;
     const { items } = await this.listMessages(conversationId, CONFIRM_PAGE, 0);
+    // Closed while the history was read: nothing is published any more (`confirmLater` stops too).
+    if (this.closed) return false;
+    const claim = (m: Message) => `${conversationId}\n${m.id}`;
     const found = items.find(
-      (m) => m.role === 'user' && m.text === input.text && m.createdAt !== undefined && Date.parse(m.createdAt) >= sentAt - CLOCK_SKEW_MS && !this.confirmed.has(`${conversationId}\n${m.id}`),
+      (m) => m.role === 'user' && m.text === input.text && m.createdAt !== undefined && Date.parse(m.createdAt) >= sentAt - CLOCK_SKEW_MS && !this.confirmed.has(claim(m)),
     );
     if (!found) return false;
     const now = this.now();
     // Kept while another look could still find the item: as long as the looks last.
-    for (const [claim, at] of this.confirmed) if (at < now - CONFIRM_WINDOW_MS) this.confirmed.delete(claim);
-    this.confirmed.set(`${conversationId}\n${found.id}`, now);
+    for (const [taken, at] of this.confirmed) if (at < now - CONFIRM_WINDOW_MS) this.confirmed.delete(taken);
+    this.confirmed.set(claim(found), now);
     await this.publishUserMessage(conversationId, input.text, input.clientId, found.createdAt);
     this.logger?.info('an uncertain send is in the service\'s history: published', { conversationId });
     return true;
