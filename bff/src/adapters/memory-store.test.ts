@@ -28,6 +28,31 @@ describe('MemoryEventStore sweep', () => {
   });
 });
 
+describe('MemoryEventStore retention', () => {
+  it('drops by count at each append, by age at each read and sweep, and delivers only to subscribers', async () => {
+    let now = 1_000_000;
+    const store = new MemoryEventStore({ maxEvents: 3, maxAgeMs: 60_000, dedupTtlMs: 60_000 }, { now: () => now });
+    for (let i = 1; i <= 5; i++) await store.append('c', message(`m${i}`));
+    expect((await store.read('c', 0, 10)).map((e) => e.id)).toEqual([3, 4, 5]); // the count, at once
+
+    now += 61_000;
+    await store.append('c', message('m6')); // the three before it are past the age now
+    const seen: number[] = [];
+    const unsubscribe = await store.subscribe('c', (e) => seen.push(e.id));
+    expect((await store.read('c', 0, 10)).map((e) => e.id)).toEqual([6]); // a read never returns an expired event
+    await store.append('c', message('m7'));
+    expect(seen).toEqual([7]);
+    unsubscribe();
+    await store.append('c', message('m8'));
+    expect(seen).toEqual([7]);
+
+    now += 61_000;
+    store.sweep();
+    expect(await store.lastId('c')).toBe(0); // no event left and no subscriber: forgotten
+    await store.close();
+  });
+});
+
 describe('MemoryEventStore with time-based ids', () => {
   it('numbers a conversation from its start time, so a store started later gives out only greater ids', async () => {
     const retention = { maxEvents: 10, maxAgeMs: 60_000, dedupTtlMs: 60_000 };

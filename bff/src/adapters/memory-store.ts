@@ -4,18 +4,25 @@ import { EventLog, storedEvent } from './event-log.js';
 import type { AppendResult, EventListener, EventStore, RetentionOptions } from '../ports/event-store.js';
 
 /**
- * One conversation's log: its events (an `EventLog`, ids implied by position: the `i`-th kept has
- * `lastId - events.size + 1 + i`) and its subscribers. A `StoredEvent` is made only when one is
- * handed out, so an event adds only its data to the heap (docs/benchmarks.md).
+ * One conversation's log: its events (it is their `EventLog`, ids implied by position: the `i`-th
+ * kept has `lastId - size + 1 + i`) and its subscribers, in one object, so an append reads one
+ * object of the conversation's, not three. A `StoredEvent` is made only when one is handed out, so
+ * an event adds only its data to the heap (docs/benchmarks.md).
  */
-interface Log {
-  /** The conversation's id, as first given: the scope of its dedup keys (one string for them all). */
-  id: string;
-  events: EventLog;
-  /** The id before the log's first: 0, or the log's start time (see `timeBasedIds`). */
-  firstId: number;
+class Log extends EventLog {
   lastId: number;
-  listeners: Set<EventListener>;
+  /** Made at the first subscriber: most conversations a webhook reaches have none in this process. */
+  listeners: Set<EventListener> | undefined = undefined;
+
+  constructor(
+    /** The conversation's id, as first given: the scope of its dedup keys (one string for them all). */
+    readonly id: string,
+    /** The id before the log's first: 0, or the log's start time (see `timeBasedIds`). */
+    readonly firstId: number,
+  ) {
+    super();
+    this.lastId = firstId;
+  }
 }
 
 /** Options of a `MemoryEventStore` beyond retention. */
@@ -67,7 +74,7 @@ export class MemoryEventStore implements EventStore {
     const now = this.now();
     for (const [id, log] of this.logs) {
       this.trim(log, now);
-      if (log.events.size === 0 && log.listeners.size === 0) this.logs.delete(id);
+      if (log.size === 0 && !log.listeners?.size) this.logs.delete(id);
     }
     this.seen.expire(now);
   }
@@ -83,17 +90,19 @@ export class MemoryEventStore implements EventStore {
     // Per conversation, as in Redis, where the key lives in the conversation's hash slot.
     const dedupKey = options?.dedupKey;
     if (dedupKey !== undefined && this.seen.has(log.id, dedupKey, now)) return { status: 'duplicate' };
-    log.events.append(event.event, event.data, now);
-    this.trim(log, now);
+    log.append(event.event, event.data, now);
+    // By count only: the oldest event's time is the one cold read an append would make; by age, the
+    // sweep and every read trim (a read never returns an expired event).
+    while (log.size > this.retention.maxEvents) log.dropOldest();
     if (dedupKey !== undefined) this.seen.add(log.id, dedupKey, now + this.retention.dedupTtlMs, now);
     const stored = storedEvent(event.event, event.data, ++log.lastId, now);
     // A copy, as a listener may unsubscribe while called; none to copy for most conversations.
-    if (log.listeners.size > 0) this.deliver(log, stored);
+    if (log.listeners !== undefined && log.listeners.size > 0) this.deliver(log.listeners, stored);
     return { status: 'stored', event: stored };
   }
 
-  private deliver(log: Log, stored: StoredEvent): void {
-    for (const listener of [...log.listeners]) {
+  private deliver(listeners: Set<EventListener>, stored: StoredEvent): void {
+    for (const listener of [...listeners]) {
       try {
         listener(stored);
       } catch {
@@ -107,9 +116,9 @@ export class MemoryEventStore implements EventStore {
     if (!log) return [];
     this.trim(log, this.now());
     // Ids are dense and increasing, so the first candidate's position can be computed.
-    const firstId = log.lastId - log.events.size + 1;
+    const firstId = log.lastId - log.size + 1;
     const start = Math.max(0, afterId - firstId + 1);
-    return log.events.slice(start, limit, firstId + start);
+    return log.slice(start, limit, firstId + start);
   }
 
   async lastId(conversationId: string): Promise<number> {
@@ -119,10 +128,11 @@ export class MemoryEventStore implements EventStore {
 
   async subscribe(conversationId: string, listener: EventListener): Promise<() => void> {
     const log = this.log(conversationId);
-    log.listeners.add(listener);
+    const listeners = (log.listeners ??= new Set());
+    listeners.add(listener);
     return () => {
-      log.listeners.delete(listener);
-      if (log.listeners.size === 0 && log.events.size === 0 && log.lastId === log.firstId) this.logs.delete(conversationId);
+      listeners.delete(listener);
+      if (listeners.size === 0 && log.size === 0 && log.lastId === log.firstId) this.logs.delete(conversationId);
     };
   }
 
@@ -130,14 +140,14 @@ export class MemoryEventStore implements EventStore {
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
-    for (const log of this.logs.values()) log.listeners.clear();
+    for (const log of this.logs.values()) log.listeners?.clear();
   }
 
   private log(conversationId: string): Log {
     let log = this.logs.get(conversationId);
     if (!log) {
       const firstId = this.timeBasedIds ? this.now() * IDS_PER_MS : 0;
-      log = { id: conversationId, events: new EventLog(), firstId, lastId: firstId, listeners: new Set() };
+      log = new Log(conversationId, firstId);
       this.logs.set(conversationId, log);
     }
     return log;
@@ -145,8 +155,7 @@ export class MemoryEventStore implements EventStore {
 
   private trim(log: Log, now: number): void {
     const { maxEvents, maxAgeMs } = this.retention;
-    const events = log.events;
-    while (events.size > maxEvents) events.dropOldest();
-    while (events.oldestTime() <= now - maxAgeMs) events.dropOldest();
+    while (log.size > maxEvents) log.dropOldest();
+    while (log.oldestTime() <= now - maxAgeMs) log.dropOldest();
   }
 }

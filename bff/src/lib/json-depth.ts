@@ -18,6 +18,10 @@ const BACKSLASH = 0x5c;
  * not count. Does not check that the text is valid JSON (the parser does).
  */
 export function jsonDepthWithin(bytes: Uint8Array, maxDepth = MAX_JSON_DEPTH): boolean {
+  // No more opening brackets than the limit: nothing can nest deeper, and most bodies have a few.
+  // Counted by Buffer's native search, about a quarter of the byte loop's time (docs/benchmarks.md).
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (openingsAtMost(buffer, maxDepth)) return true;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < bytes.length; i++) {
@@ -33,5 +37,13 @@ export function jsonDepthWithin(bytes: Uint8Array, maxDepth = MAX_JSON_DEPTH): b
       depth--;
     }
   }
+  return true;
+}
+
+/** True when `buffer` holds at most `max` opening brackets, `{` and `[` together, in strings or not. */
+function openingsAtMost(buffer: Buffer, max: number): boolean {
+  let n = 0;
+  for (let i = buffer.indexOf(OPEN_BRACE); i !== -1; i = buffer.indexOf(OPEN_BRACE, i + 1)) if (++n > max) return false;
+  for (let i = buffer.indexOf(OPEN_BRACKET); i !== -1; i = buffer.indexOf(OPEN_BRACKET, i + 1)) if (++n > max) return false;
   return true;
 }
