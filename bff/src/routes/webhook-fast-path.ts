@@ -3,7 +3,7 @@ import type { AppDeps } from '../context.js';
 import { errorAnswer } from '../error-response.js';
 import { BodyRead, type BodyLimits } from '../lib/http.js';
 import { requestIdFrom, requestLogger } from '../middleware.js';
-import { ingestBody, MAX_WEBHOOK_BYTES, webhookBodyLimits, webhookReadFailed } from './webhook-ingest.js';
+import { ingestBody, MAX_WEBHOOK_BYTES, webhookBodyLimits, webhookReadFailed, webhookShapesOf, type WebhookShapes } from './webhook-ingest.js';
 
 const PATH = '/webhooks/agent';
 
@@ -28,10 +28,12 @@ export function withWebhookFastPath(deps: AppDeps, next: RequestListener): Reque
 class FastRoute {
   readonly logRequest: ReturnType<typeof requestLogger>;
   readonly bodyLimits: BodyLimits;
+  readonly shapes: WebhookShapes;
 
   constructor(readonly deps: AppDeps) {
     this.logRequest = requestLogger(deps);
     this.bodyLimits = webhookBodyLimits(deps);
+    this.shapes = webhookShapesOf(deps);
   }
 
   /** Writes the answer; anything thrown here is the response's own failure. */
@@ -78,7 +80,7 @@ class WebhookExchange extends BodyRead {
       try {
         answer = readError
           ? webhookReadFailed(route.deps, started, readError)
-          : ingestBody(route.deps, raw!, { requestId, signature: header(incoming, 'x-service-signature'), timestamp: header(incoming, 'x-service-timestamp') }, started);
+          : ingestBody(route.deps, raw!, { requestId, signature: header(incoming, 'x-service-signature'), timestamp: header(incoming, 'x-service-timestamp') }, started, route.shapes);
       } catch (err) {
         return route.refuse(res, requestId, started, err);
       }

@@ -1,5 +1,5 @@
 import { browserVariablesOf } from '../people/browser-variables.js';
-import { authorBookOf } from '../people/authors.js';
+import { authorBookOf, type AuthorBook } from '../people/authors.js';
 import { recordStateChange } from '../chat/signed-in.js';
 import type { AppDeps } from '../context.js';
 import { AppError, PayloadTooLargeError, StoreUnavailableError, ValidationError } from '../errors.js';
@@ -23,6 +23,16 @@ export interface WebhookRequest {
   requestId: string;
   signature: string | undefined;
   timestamp: string | undefined;
+}
+
+/** What normalising a webhook reads from the configuration, looked up once by a caller that keeps it (the fast path). */
+export interface WebhookShapes {
+  browserVariables: readonly string[];
+  authors: AuthorBook;
+}
+
+export function webhookShapesOf(deps: AppDeps): WebhookShapes {
+  return { browserVariables: browserVariablesOf(deps.config), authors: authorBookOf(deps.config) };
 }
 
 const STORED = '{"ok":true}';
@@ -65,7 +75,7 @@ export function webhookReadFailed(deps: AppDeps, started: number, err: unknown):
  * Throws (synchronously) an `AppError` for a refusal before the store; the promise rejects with
  * one when the store fails.
  */
-export function ingestBody(deps: AppDeps, raw: Uint8Array, request: WebhookRequest, started: number): string | Promise<string> {
+export function ingestBody(deps: AppDeps, raw: Uint8Array, request: WebhookRequest, started: number, shapes = webhookShapesOf(deps)): string | Promise<string> {
   const verdict = deps.verifier.verify(raw, request.signature, request.timestamp);
   if (!verdict.ok) {
     const stale = verdict.reason === 'stale_timestamp';
@@ -90,7 +100,7 @@ export function ingestBody(deps: AppDeps, raw: Uint8Array, request: WebhookReque
   }
   let normalized;
   try {
-    normalized = normalizeWebhook(body, raw, request.timestamp!, browserVariablesOf(deps.config), authorBookOf(deps.config)); // verified above, so present
+    normalized = normalizeWebhook(body, raw, request.timestamp!, shapes.browserVariables, shapes.authors); // verified above, so present
   } catch (err) {
     if (!(err instanceof EnvelopeError)) throw err;
     report(deps, started, 'bad_request');
