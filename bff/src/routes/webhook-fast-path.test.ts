@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { storeThatFails, webhookDeps } from '../../../test/helpers/webhook-deps.js';
 import { createApp } from '../app.js';
 import { MemoryEventStore } from '../adapters/memory-store.js';
@@ -133,6 +133,45 @@ describe('webhook fast path (Node, before Hono)', () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/webhooks/agent`)).status).toBe(404);
     expect(handedOn.count).toBe(2);
+  });
+
+  it('answers webhooks that come whole with their headers, two in one write in order, and one cut off part-way', async () => {
+    const twin = bff();
+    const { base } = await serveWithFastPath(twin);
+    const request = (eventId: string) => {
+      const { body, headers } = signed(message(eventId, `text of ${eventId}`));
+      const head = Object.entries(headers!).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+      return `POST /webhooks/agent HTTP/1.1\r\nHost: x\r\n${head}Content-Length: ${Buffer.byteLength(body!)}\r\n\r\n${body}`;
+    };
+    const socket = connect(Number(new URL(base).port), '127.0.0.1');
+    let text = '';
+    socket.on('data', (c: Buffer) => void (text += c.toString()));
+    /** The statuses of the answers so far, once there are `n` whole ones. */
+    const answers = (n: number) =>
+      vi.waitFor(() => {
+        const statuses = text.split('HTTP/1.1 ').slice(1).map((answer) => answer.slice(0, 3));
+        if (statuses.length !== n || !text.endsWith('}')) throw new Error(`${statuses.length} answers so far`);
+        return statuses;
+      });
+    socket.write(request('whole-1')); // headers and body in one write: taken whole, no stream events
+    expect(await answers(1)).toEqual(['200']);
+    socket.write(request('whole-2') + request('whole-3')); // pipelined: answered in order
+    expect(await answers(3)).toEqual(['200', '200', '200']);
+    expect((await twin.store.read('7', 0, 10)).map((e) => (e.data as { text: string }).text)).toEqual(['text of whole-1', 'text of whole-2', 'text of whole-3']);
+
+    // A body cut off part-way is an abort: nothing stored, one info line, and the server goes on.
+    const cut = connect(Number(new URL(base).port), '127.0.0.1');
+    cut.on('error', () => {});
+    await new Promise((resolve) => cut.once('connect', resolve));
+    const whole = request('cut-1');
+    cut.write(whole.slice(0, whole.length - 10));
+    await new Promise((r) => setTimeout(r, 20));
+    cut.destroy();
+    await vi.waitFor(() => expect(twin.logs.some((l) => l.msg === 'request body aborted')).toBe(true));
+    expect((await twin.store.read('7', 0, 10)).length).toBe(3);
+    socket.write(request('whole-4'));
+    expect(await answers(4)).toEqual(['200', '200', '200', '200']);
+    socket.destroy();
   });
 
   it('takes a body that arrives in several pieces, and one whose declared length is over the cap at once', async () => {
