@@ -6,8 +6,9 @@ const MAX_SEGMENT = 128;
 
 /**
  * Events in arrays made once at their full size: each event's name and data side by side in one,
- * its time (ms) in the other. Never grown: an array that grows is copied into a new one each time, and the copy, made
- * young, outlives a young-generation GC and is copied again (docs/benchmarks.md).
+ * its time (ms) in the other. Never grown: an array that grows is copied into a new one each
+ * time, and the copy, made young, outlives a young-generation GC and is copied again
+ * (docs/benchmarks.md).
  */
 class Segment {
   /** Each event's name and data side by side: one cache line written per append, not two. */
