@@ -60,9 +60,10 @@ class FastRoute {
  * One webhook on the fast path: its body read, then its answer. The body is taken in the event
  * loop's check phase (`BodyRead.startInCheckPhase`): webhooks that arrive together are parsed
  * first and answered together, and one that came whole with its headers is read without stream
- * events; together 1.10–1.13× less CPU per webhook (docs/benchmarks.md). No promise until the
- * store's append and no closure per request: the body comes to `finish` and the checks before the
- * store are synchronous (a promise chain, and then closures, per webhook showed in the profile).
+ * events; together 1.10–1.13× as many webhooks per second of CPU (docs/benchmarks.md). No promise
+ * until the store's append and no closure per request: the body comes to `finish` and the checks
+ * before the store are synchronous (a promise chain, and then closures, per webhook showed in the
+ * profile).
  */
 class WebhookExchange extends BodyRead {
   constructor(
