@@ -146,10 +146,7 @@ export abstract class BodyRead extends WatchedBody {
       return this.finish(body.length > this.maxBytes ? tooLarge(this.maxBytes) : undefined, body);
     }
     // The request closed before it was complete: its 'close' has been emitted already.
-    if (incoming.destroyed) {
-      this.settled = true;
-      return this.finish(new RequestAbortedError('The request body ended early'));
-    }
+    if (incoming.destroyed) return this.closed();
     this.listen();
   }
 
