@@ -1,7 +1,8 @@
 /**
  * What a conversation start carrying a `startKey` became (`POST /api/session`, docs/api.md): a browser
  * whose answer was lost starts again under the same key and gets the conversation the first start
- * made, not a second one at the service with the same first message. Adapters throw
+ * made, not a second one at the service with the same first message. A rating (`POST /api/csat`)
+ * is claimed the same way, under a key of its own, before it is written anywhere. Adapters throw
  * `StoreUnavailableError` when their backing store cannot be reached.
  */
 export interface StartRecords {
