@@ -4,8 +4,7 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { conversationFacts } from '../chat/conversation-facts.js';
 import { AppError } from '../errors.js';
 import { jsonBody, jsonBytes } from '../lib/body.js';
-import { requireSession } from '../middleware.js';
-import { callAllowance } from './conversation.js';
+import { callAllowance, requireSession } from '../middleware.js';
 
 /** POST /api/csat: the visitor rates the whole conversation once, after it was archived (docs/api.md "People"). */
 export function csatRoutes(deps: AppDeps): Hono<AppEnv> {
