@@ -12,7 +12,7 @@ import { PARTS_CSS } from './parts-styles.js';
 import { CSS } from './styles.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-// Hard ceilings (issue 19; `npm run bench` prints the sizes against the goals: loader 2 KB, chat 32 KB).
+// Hard ceilings (`npm run bench` prints the sizes against the goals: loader 2 KB, chat 32 KB).
 const LOADER_LIMIT = 3 * 1024;
 const CHAT_LIMIT = 40 * 1024;
 const out = mkdtempSync(join(tmpdir(), 'parley-widget-'));

@@ -3,8 +3,7 @@ import { ContactBody } from '../../../shared/bodies.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError } from '../errors.js';
 import { jsonBody, jsonBytes } from '../lib/body.js';
-import { requireSession } from '../middleware.js';
-import { callAllowance } from './conversation.js';
+import { callAllowance, requireSession } from '../middleware.js';
 
 /** POST /api/contact: an address the team can answer at, e.g. while nobody is there (docs/api.md "People"). */
 export function contactRoutes(deps: AppDeps): Hono<AppEnv> {

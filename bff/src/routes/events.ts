@@ -4,9 +4,9 @@ import type { StoredEvent } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, ValidationError } from '../errors.js';
 import { frame, nodeSink, webSink, type SseSink } from '../lib/sse.js';
-import { nodeResponse } from '../lib/http.js';
+import { nodeResponse } from '../lib/node-response.js';
 import { rateLimit, requireSession } from '../middleware.js';
-import { clientIp } from '../lib/http.js';
+import { clientIp } from '../lib/client-ip.js';
 import { StreamCaps } from '../lib/stream-caps.js';
 
 const REPLAY_PAGE = 200;

@@ -11,7 +11,7 @@ import { AuthError, ForbiddenError } from '../errors.js';
 import { featureOn } from '../features.js';
 import { rateLimit } from '../middleware.js';
 import { bodyError, jsonBody, jsonBytes } from '../lib/body.js';
-import { clientIp } from '../lib/http.js';
+import { clientIp } from '../lib/client-ip.js';
 
 /** `POST /api/session` (start or, for a signed-in user, resume a conversation) and `POST /api/token` (rotate a refresh token). */
 export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {

@@ -3,7 +3,7 @@ import { authorBookOf, type AuthorBook } from '../people/authors.js';
 import { recordStateChange } from '../chat/signed-in.js';
 import type { AppDeps } from '../context.js';
 import { AppError, PayloadTooLargeError, StoreUnavailableError, ValidationError } from '../errors.js';
-import type { BodyLimits } from '../lib/http.js';
+import type { BodyLimits } from '../lib/body-limits.js';
 import { jsonDepthWithin, MAX_JSON_DEPTH } from '../lib/json-depth.js';
 import { EnvelopeError, normalizeWebhook, type NormalizedWebhook } from '../adapters/agent-shapes.js';
 import type { AppendResult } from '../ports/event-store.js';
