@@ -45,7 +45,7 @@ export const PEOPLE = {
     read: (p) => p.oneOf('ESCALATION_OFFER', ['always', 'after_first_message', 'never'] as const, 'always'),
   }),
   closedLauncher: setting({
-    env: 'CLOSED_LAUNCHER', group, doc: '`hide`: outside `SUPPORT_HOURS` the launcher is hidden from visitors with no conversation (the API still opens the chat), on pages whose script tag has `data-launcher="hours"` (docs/embedding.md); `show`', default: '`show`', example: 'show',
+    env: 'CLOSED_LAUNCHER', group, doc: '`hide`: outside `SUPPORT_HOURS` the launcher is hidden from visitors with no conversation (the API still opens the chat), only on pages whose script tag has `data-launcher="hours"` or that call `init({launcher: \'hours\'})` ([embedding.md](embedding.md#the-javascript-api-and-the-element)); the BFF logs this at start; `show`', default: '`show`', example: 'show',
     read: (p) => p.oneOf('CLOSED_LAUNCHER', ['show', 'hide'] as const, 'show'),
   }),
   csat: setting({
