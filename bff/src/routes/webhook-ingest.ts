@@ -8,6 +8,7 @@ import { jsonDepthWithin, MAX_JSON_DEPTH } from '../lib/json-depth.js';
 import { EnvelopeError, normalizeWebhook, type NormalizedWebhook } from '../adapters/agent-shapes.js';
 import type { AppendResult } from '../ports/event-store.js';
 import type { WebhookOutcome } from '../ports/observer.js';
+import type { VerifyFailure } from '../lib/webhook-verify.js';
 import type { StreamEvent } from '../../../shared/types.js';
 
 /** Largest webhook body accepted (docs/api.md "Webhooks"). */
