@@ -1,11 +1,14 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pickStrings } from './i18n.js';
-import { markdown } from './markdown.js';
+import { loadMarkdown, markdown } from './markdown.js';
 
 const t = pickStrings();
 const md = (text: string) => render(<div>{markdown(text, t)}</div>).container.firstElementChild as HTMLElement;
 
+beforeAll(async () => {
+  await loadMarkdown();
+});
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -39,9 +42,13 @@ describe('markdown (CommonMark and GFM)', () => {
   });
 
   it('makes the topmost heading an h3 whatever its level, so none is skipped; a "#" in code does not count', () => {
-    md('## Which boots?\n\n```sh\n# a comment\n```\n\n#### Sizes\n\nSetext\n======');
+    md('## Which boots?\n\n```sh\n# a comment\n```\n\n#### Sizes');
     expect(screen.getByRole('heading', { name: 'Which boots?' }).tagName).toBe('H3');
     expect(screen.getByRole('heading', { name: 'Sizes' }).tagName).toBe('H5');
+    cleanup();
+    // A setext heading is a heading like any other: "Setext" (level 1) is the topmost.
+    md('## Which boots?\n\nSetext\n======');
+    expect(screen.getByRole('heading', { name: 'Which boots?' }).tagName).toBe('H4');
     expect(screen.getByRole('heading', { name: 'Setext' }).tagName).toBe('H3');
   });
 
