@@ -9,7 +9,7 @@ import type { ComponentChildren, VNode } from 'preact';
 import type { Badge, BadgeButton, BadgeCard, BadgeListItem } from '../../shared/types.js';
 import { firstOfOperators, joinedLine, type Who } from './authors.js';
 import { pickDir, type Strings } from './i18n.js';
-import { markdown } from './markdown.js';
+import { markdownRenderer } from './markdown.js';
 import type { ChatMessage } from './messages.js';
 import { formatTime } from './time.js';
 
@@ -49,11 +49,23 @@ export function textOf(node: ComponentChildren): string {
   return inner;
 }
 
-/** Markdown as the plain text a reader sees (`t` names what has no text, such as a table's region). */
-export const plainText = (src: string, t: Strings) =>
-  textOf(markdown(src, t))
+/**
+ * Markdown as the plain text a reader sees (`t` names what has no text, such as a table's region):
+ * as written when the Markdown chunk has not come (the parts chunk waits for it, lazy.tsx) or the
+ * message is past its limits, as the widget then shows it too.
+ */
+export function plainText(src: string, t: Strings): string {
+  const r = markdownRenderer();
+  let nodes: ComponentChildren = src;
+  try {
+    if (r) nodes = r.render(src, t);
+  } catch {
+    // past a limit: as written
+  }
+  return textOf(nodes)
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
 
 const labels = (list: BadgeButton[] | undefined) => (list?.length ? `[${list.map((b) => b.label).join('] [')}]` : '');
 const card = (c: BadgeCard | BadgeListItem) => [c.title, c.subtitle, labels(c.buttons)].filter(Boolean).join('\n');
