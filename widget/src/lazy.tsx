@@ -24,6 +24,12 @@ let loading: Promise<Parts> | undefined;
 const parts = signal<Parts | undefined>(undefined);
 const failed = signal(false);
 
+/** The parts chunk, once it is in (what it holds is only ever read after `loadParts()`). */
+export function loadedParts(): Parts {
+  if (!parts.value) throw new Error('parley: the parts chunk is not loaded');
+  return parts.value;
+}
+
 /** From now on the chunk is fetched with its integrity checked (the loader's chat does this). */
 export const pinParts = (nonce: string) => void (pin = { nonce });
 
