@@ -11,6 +11,7 @@ import { featureOn } from '../features.js';
 import { rateLimit } from '../middleware.js';
 import { bodyError, jsonBody, jsonBytes } from '../lib/body.js';
 import { clientIp } from '../lib/http.js';
+import { checkPageUrl, notePage } from '../email/page-url.js';
 
 /** `POST /api/session` (start or, for a signed-in user, resume a conversation) and `POST /api/token` (rotate a refresh token). */
 export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -31,11 +32,13 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post('/api/session', limitSessions, json, jsonBody(SessionBody), async (c) => {
     const body = c.req.valid('json');
     const origin = c.req.header('origin');
+    const pageUrl = checkPageUrl(deps, body.pageUrl);
     if (deps.identity && body.profileName !== undefined) {
       throw new ForbiddenError('identity_verified_only', 'Names come from the identity token on this site');
     }
     if (body.identityToken !== undefined) {
       const session = await signedInSession(deps, body, origin);
+      if ('sessionId' in session) await notePage(deps, session.sessionId, pageUrl, body.locale);
       // Nothing was created for a user token: 200.
       return c.json(session, 'sessionId' in session ? 201 : 200);
     }
@@ -47,6 +50,7 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
       const { conversationId } = await deps.chat.startConversation({ text, profileName, clientId, context, locale });
       return { conversationId, ...(await escalated(deps, conversationId, body.escalate)) };
     });
+    await notePage(deps, conversationId, pageUrl, locale);
     const pair = await deps.tokens.issue(conversationId, origin);
     const response: SessionResponse = { sessionId: conversationId, ...pair, ...state };
     return c.json(response, 201);
