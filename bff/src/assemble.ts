@@ -61,6 +61,8 @@ export interface AssembleOptions {
   serviceBaseUrl: string;
   /** Sees every upstream call and webhook besides the metrics (the demo's inspector). */
   observer?: Observer;
+  /** Where browsers reach this server (PUBLIC_ORIGIN, else its own address): emails' unsubscribe links point here. */
+  ownOrigin: string;
 }
 
 /** Builds storage, upstream clients and the chat backend: everything the app reads from. */
@@ -90,7 +92,7 @@ export async function assemble(config: Readonly<Config>, options: AssembleOption
     streamReconnectSec: config.streamReconnectSec,
     onceStore: storage.onceStore,
   });
-  const email = emailOf(config, storage, logger, observer);
+  const email = emailOf(config, options.ownOrigin, storage, logger, observer);
   const deps: AppDeps = {
     config,
     store: storage.store,
@@ -124,11 +126,12 @@ export async function assemble(config: Readonly<Config>, options: AssembleOption
 }
 
 /** Emails to visitors who left (SMTP_URL): nothing when email is off. */
-function emailOf(config: Readonly<Config>, storage: Storage, logger: Logger, observer: Observer): { continuity?: Continuity; links?: LinkTokens } {
+function emailOf(config: Readonly<Config>, ownOrigin: string, storage: Storage, logger: Logger, observer: Observer): { continuity?: Continuity; links?: LinkTokens } {
   if (config.smtpUrl === undefined) return {};
   const links = new LinkTokens(config.sessionJwtSecret, config.resumeLinkTtlSec);
   const continuity = new Continuity({
     config,
+    ownOrigin,
     ledger: storage.emailLedger,
     store: storage.store,
     mailer: new SmtpMailer(config.smtpUrl),

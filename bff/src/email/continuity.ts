@@ -16,7 +16,9 @@ const TAKE_PER_SWEEP = 20;
 const READ_PAGE = 200;
 
 export interface ContinuityOptions {
-  config: Pick<Config, 'emailAfterSec' | 'emailMinIntervalSec' | 'emailFrom' | 'widgetTitle' | 'publicOrigin' | 'eventRetentionSec'>;
+  config: Pick<Config, 'emailAfterSec' | 'emailMinIntervalSec' | 'emailFrom' | 'widgetTitle' | 'eventRetentionSec'>;
+  /** Where browsers reach the BFF: the unsubscribe link's origin. */
+  ownOrigin: string;
   ledger: EmailLedger;
   store: EventStore;
   mailer: MailSender;
@@ -160,7 +162,7 @@ export class Continuity {
 
   private async deliver(conversationId: string, recipient: Recipient, email: string, messages: Message[]): Promise<void> {
     const { config, links, mailer, logger } = this.options;
-    const origin = config.publicOrigin!;
+    const origin = this.options.ownOrigin;
     const unsubscribeToken = await links.unsubscribe(conversationId, email);
     const unsubscribeUrl = `${origin}/api/email/unsubscribe?token=${encodeURIComponent(unsubscribeToken)}`;
     const continueUrl = recipient.pageUrl === undefined ? undefined : `${recipient.pageUrl}#${RESUME_FRAGMENT}${await links.resume(conversationId)}`;

@@ -29,7 +29,7 @@ export class LinkTokens {
   constructor(
     secret: string,
     private readonly resumeTtlSec: number,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => Date.now(),
   ) {
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
