@@ -28,6 +28,8 @@ export function contactRoutes(deps: AppDeps): Hono<AppEnv> {
     });
     const data = { email, ...(name !== undefined && { name }), ...(consentAt !== undefined && { consentAt }) };
     await deps.store.append(conversationId, { event: 'contact', data });
+    // Given with consent (the form's checkbox where CONSENT_TEXT asks): operators' answers may reach it.
+    await deps.continuity?.note(conversationId, { email });
     return c.json({}, 202);
   });
 

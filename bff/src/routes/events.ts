@@ -119,6 +119,9 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
       byTicket.set(ticketId, sink);
     }
     deps.observer?.streamOpened?.();
+    // The visitor is there: an operator's message reaches them here, not by email.
+    const streamId = c.get('requestId');
+    deps.continuity?.streamOpened(conversationId, streamId, expiresAt);
     // A standard EventSource reconnects with the same ticket URL: keep the ticket live meanwhile.
     deps.tokens.streamOpened(session).catch((err: unknown) => deps.logger.warn('stream ticket not recorded', { error: String(err) }));
     sink.onClose(() => {
@@ -128,6 +131,7 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
       release();
       deps.tokens.streamClosed(session).catch((err: unknown) => deps.logger.warn('stream ticket not recorded', { error: String(err) }));
       deps.observer?.streamClosed?.();
+      deps.continuity?.streamClosed(conversationId, streamId);
     });
     deps.heartbeat.add(sink);
     // Reconnect quickly after a deploy or a dropped connection.

@@ -152,6 +152,8 @@ function stored(deps: AppDeps, normalized: StorableWebhook, started: number, res
   }
   report(deps, started, 'stored', normalized);
   const { conversationId, event } = normalized;
+  // An operator's message may have to reach a visitor who left: a look is scheduled, never awaited.
+  deps.continuity?.stored(conversationId, result.event);
   if (event.event === 'state' || event.event === 'archived') {
     // After the answer's work is done, like fan-out: the list of a signed-in user is a view.
     recordStateChange(deps, conversationId, event).catch((err: unknown) =>
