@@ -3,11 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { minify } from 'terser';
 import { transformWithOxc } from 'vite';
 import { defineConfig } from 'vitest/config';
-import { cssLines, joinRules } from './scripts/css-lines.mjs';
+import { badgeCss, cssLines, joinRules } from './scripts/css-lines.mjs';
 import { PARTS_CSS } from './widget/src/parts-styles.js';
 import { CSS } from './widget/src/styles.js';
 
 // The languages besides English: one file each in widget/src/locales, nothing else to list.
+// Each badge kind's file, with its CSS (scripts/css-lines.mjs).
+const BADGES_DIR = fileURLToPath(new URL('./widget/src/badges/', import.meta.url));
 const LOCALES_DIR = fileURLToPath(new URL('./widget/src/locales/', import.meta.url));
 const LOCALES = readdirSync(LOCALES_DIR)
   .filter((f) => /^[a-z]{2}\.ts$/.test(f))
@@ -53,7 +55,7 @@ export default defineConfig({
       name: 'parley-assets',
       async generateBundle(output) {
         if (output.format !== 'es') return;
-        this.emitFile({ type: 'asset', fileName: 'widget.css', source: joinRules(CSS + PARTS_CSS) });
+        this.emitFile({ type: 'asset', fileName: 'widget.css', source: joinRules(CSS + PARTS_CSS + badgeCss(BADGES_DIR)) });
         for (const lang of LOCALES) {
           // The file compiled as Vite compiles it (its only import is a type, so it stands alone), run once for its strings.
           const file = `${LOCALES_DIR}${lang}.ts`;

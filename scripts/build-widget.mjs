@@ -49,10 +49,12 @@ export async function buildWidget(outDir = join(root, 'dist/widget'), logLevel =
     chat = fillIn(chat, '__PARLEY_MARKDOWN_SRI__', sri(readFileSync(join(outDir, markdown))));
     writeFileSync(join(outDir, chunk), chat);
     const integrity = sri(chat);
-    // The launcher's name in each served language, from the locale files the chat build wrote (one source).
-    const labels = { en: 'Open chat' };
+    // The loader's words in each served language (the launcher's name, its frame's text box's placeholder),
+    // from the locale files the chat build wrote (one source; English is built into the chat).
+    const words = (t) => [t.open, t.placeholder];
+    const labels = { en: words({ open: 'Open chat', placeholder: 'Type a message…' }) };
     for (const file of readdirSync(join(outDir, 'widget-locales'))) {
-      labels[file.replace('.json', '')] = JSON.parse(readFileSync(join(outDir, 'widget-locales', file), 'utf8')).open;
+      labels[file.replace('.json', '')] = words(JSON.parse(readFileSync(join(outDir, 'widget-locales', file), 'utf8')));
     }
     /** A small file beside the chat, outside vite.config.ts (no Preact, no locale assets). */
     const beside = (lib, extra) =>
@@ -65,7 +67,7 @@ export async function buildWidget(outDir = join(root, 'dist/widget'), logLevel =
       });
     await beside(
       { entry: join(root, 'widget/src/loader.ts'), name: 'ParleyLoader', formats: ['iife'], fileName: () => 'widget.js' },
-      { plugins: [cssLines()], define: { __PARLEY_CHUNK__: JSON.stringify(chunk), __PARLEY_CHUNK_SRI__: JSON.stringify(integrity), __PARLEY_OPEN_LABELS__: JSON.stringify(labels) } },
+      { plugins: [cssLines()], define: { __PARLEY_CHUNK__: JSON.stringify(chunk), __PARLEY_CHUNK_SRI__: JSON.stringify(integrity), __PARLEY_LABELS__: JSON.stringify(labels) } },
     );
     // 3. widget.mjs for npm users: the same API, with the chat as the module it import()s (widget/src/esm.ts).
     await beside(

@@ -21,6 +21,12 @@ let loading: Promise<Parts> | undefined;
 const parts = signal<Parts | undefined>(undefined);
 const failed = signal(false);
 
+/** The parts chunk, once it is in (what it holds is only ever read after `loadParts()`). */
+export function loadedParts(): Parts {
+  if (!parts.value) throw new Error('parley: the parts chunk is not loaded');
+  return parts.value;
+}
+
 /** Fetches the parts chunk (once; again after a failure). */
 export function loadParts(): Promise<Parts> {
   failed.value = false;

@@ -12,8 +12,9 @@ import { PARTS_CSS } from './parts-styles.js';
 import { CSS } from './styles.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-// Hard ceilings (issue 19; `npm run bench` prints the sizes against the goals: loader 2 KB, chat 32 KB).
-const LOADER_LIMIT = 3 * 1024;
+// Hard ceilings (`npm run bench` prints the sizes against the goals: loader 2 KB, chat 32 KB).
+// The loader carries the method forms and a frame with a real text box (the first open's speed), so a little over 3 KB.
+const LOADER_LIMIT = 3.3 * 1024;
 const CHAT_LIMIT = 36 * 1024;
 // The Markdown chunk (parser and renderer), fetched at the chat's first idle moment.
 const MARKDOWN_LIMIT = 20 * 1024;
@@ -139,8 +140,14 @@ describe('the built widget', () => {
     writeFileSync(
       join(out, 'use.mts'),
       `import { createParley, init, type Message } from './widget.mjs';
-const p = createParley({ bff: 'https://chat.example.com', theme: { accent: '#123456' } });
-p.on('message', (m: Message) => m.text).on('unread', ({ count }) => count + 1);
+const p = createParley({ bff: 'https://chat.example.com', theme: { accent: '#123456', offset: { x: 24, y: 88 }, zIndex: 1000 } });
+const stop: () => void = p.on('message', (m: Message) => m.text);
+stop();
+p.on('conversation', ({ sessionId, state }) => sessionId + (state === 'escalated'));
+p.on('feedback', ({ messageId, vote }) => messageId + (vote === 'up'));
+p.on('rating', ({ score }) => score + 1);
+p.open({ prefill: 'Is the Ridge tent in stock?' });
+p.update({ page: { url: '/tents', title: 'Tents' }, variables: { plan: 'pro' } });
 init({ locale: 'de' }).send('hi');
 // @ts-expect-error: not an event of the widget
 p.on('nope', () => {});

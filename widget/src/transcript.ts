@@ -6,8 +6,8 @@
  * line before an operator's first message, as the log shows it.
  */
 import type { ComponentChildren, VNode } from 'preact';
-import type { Badge, BadgeButton, BadgeCard, BadgeListItem } from '../../shared/types.js';
 import { firstOfOperators, joinedLine, type Who } from './authors.js';
+import { badgeText } from './badges/index.js';
 import { pickDir, type Strings } from './i18n.js';
 import { markdownRenderer } from './markdown.js';
 import type { ChatMessage } from './messages.js';
@@ -65,31 +65,6 @@ export function plainText(src: string, t: Strings): string {
   return textOf(nodes)
     .replace(/\n{3,}/g, '\n\n')
     .trim();
-}
-
-const labels = (list: BadgeButton[] | undefined) => (list?.length ? `[${list.map((b) => b.label).join('] [')}]` : '');
-const card = (c: BadgeCard | BadgeListItem) => [c.title, c.subtitle, labels(c.buttons)].filter(Boolean).join('\n');
-
-/** A rich element in words. */
-export function badgeText(badge: Badge): string {
-  switch (badge.type) {
-    case 'buttons':
-      return [badge.text, labels(badge.buttons)].filter(Boolean).join('\n');
-    case 'quick_replies':
-      return [badge.text, labels(badge.replies)].filter(Boolean).join('\n');
-    case 'card':
-      return card(badge.card);
-    case 'carousel':
-      return [badge.text, ...badge.cards.map(card)].filter(Boolean).join('\n\n');
-    case 'list':
-      return [badge.text, ...badge.items.map(card)].filter(Boolean).join('\n\n');
-    case 'image':
-      return [badge.alt || badge.caption ? [badge.alt, badge.caption].filter(Boolean).join(': ') : '', badge.url].filter(Boolean).join('\n');
-    case 'file':
-      return `${badge.name} (${badge.url})`;
-    case 'unsupported':
-      return badge.summary;
-  }
 }
 
 /** YYYY-MM-DD in the visitor's own zone. */

@@ -1,10 +1,10 @@
 /** One message: its time, who wrote it, its text (Markdown for the agent's side), its badge and the vote on an answer. */
 import { startsGroup } from '../authors.js';
+import { BadgeView } from '../badges/index.js';
 import { markdown } from '../markdown.js';
 import type { ChatMessage } from '../messages.js';
 import { formatTime, startsRun } from '../time.js';
 import { GroupHeader, Joined, whoOf } from './Author.js';
-import { BadgeView } from './Badge.js';
 import type { Ctx } from './ctx.js';
 import { Feedback } from './Feedback.js';
 
@@ -31,7 +31,7 @@ export function MessageItem({ m, ctx, last, prev, vote, joined }: { m: ChatMessa
   return (
     <>
       {joined && <Joined who={who} ctx={ctx} />}
-      <div class={`msg ${m.role}${m.badge?.type === 'carousel' ? ' wide' : ''}${first ? '' : ' more'}`}>
+      <div class={`msg ${m.role}${first ? '' : ' more'}`}>
         {/* A named group's first message has its time beside the name; otherwise above the bubble. */}
         {named ? <GroupHeader who={who} ctx={ctx} time={time} /> : time}
         {first && !named && <GroupHeader who={who} ctx={ctx} />}
