@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ANSWER_MS, launcher, openHostPage, operatorAction, panel, sendMessage, startWorld, type World } from './harness.js';
+import { ANSWER_MS, launcher, openHostPage, operatorAction, panel, sendMessage, startWorld, storedSessionId, type World } from './harness.js';
 
 let world: World;
 
@@ -42,7 +42,8 @@ it('hostile Markdown shows as text, leaves later messages drawn (after a reload 
   const { page, context, problems } = await openHostPage(world);
   await launcher(page).click();
   await sendMessage(page, 'hello');
-  await bubbles(page).first().waitFor({ timeout: ANSWER_MS });
+  // The conversation exists once the widget has stored it (the greeting is there before).
+  await expect.poll(() => storedSessionId(world, page), { timeout: ANSWER_MS }).toBeTruthy();
   await watchLongTasks(page);
   let n = 0;
   for (const [name, text] of Object.entries(HOSTILE)) {
