@@ -44,6 +44,7 @@ it('hostile Markdown shows as text, leaves later messages drawn (after a reload 
   await sendMessage(page, 'hello');
   // The conversation exists once the widget has stored it (the greeting is there before).
   await expect.poll(() => storedSessionId(world, page), { timeout: ANSWER_MS }).toBeTruthy();
+  await operatorAction(world, page, 'escalate'); // an operator takes it and writes
   await watchLongTasks(page);
   let n = 0;
   for (const [name, text] of Object.entries(HOSTILE)) {
