@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'invalid_identity',
   'identity_required',
   'identity_verified_only',
+  'sign_in_required',
   'origin_not_allowed',
   'forbidden',
   'not_found',

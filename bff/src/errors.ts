@@ -105,6 +105,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invalid_identity: 401,
   identity_required: 401,
   identity_verified_only: 403,
+  // A continue link of a conversation that now belongs to a signed-in user: the page signs in instead.
+  sign_in_required: 403,
   invalid_signature: 401,
   stale_timestamp: 401,
   origin_not_allowed: 403,

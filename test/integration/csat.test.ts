@@ -57,7 +57,7 @@ describe('POST /api/csat', () => {
     expect([again.status, again.body.error.code]).toEqual([409, 'already_rated']);
 
     expect(JSON.parse((await sse.next((e) => e.event === 'csat')).data)).toEqual({ score: 4, comment: 'Quick and kind' });
-    // The simulator echoes the stored variables; the stream may carry these (issue 18 item 17).
+    // The simulator echoes the stored variables; the stream may carry these (the CSAT values the visitor gave).
     const variable = await sse.next((e) => e.event === 'variables' && JSON.parse(e.data).name === 'csat');
     expect(JSON.parse(variable.data)).toEqual({ name: 'csat', value: 4 });
     sse.close();

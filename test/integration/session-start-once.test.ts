@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../bff/src/server.js';
 import { call, startBff } from '../helpers/bff.js';
+import { until } from '../helpers/wait.js';
 
 let bff: RunningServer;
 let base: string;
@@ -39,7 +40,8 @@ describe('POST /api/session with a startKey (a start whose answer was lost, trie
     const before = await sends();
     await fault({ delayMs: 800, count: 1 });
     const first = start({ text: 'slow start', startKey });
-    await new Promise((r) => setTimeout(r, 200));
+    // The simulator takes a fault off its queue as the call arrives: the first try is then under way.
+    await until('the first try at the service', async () => (await call(base, 'GET', '/sim/__faults')).body.faults.length === 0);
     const during = await start({ text: 'slow start', startKey });
     const made = await first;
     expect([made.status, during.status]).toEqual([201, 201]);

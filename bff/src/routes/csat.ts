@@ -4,8 +4,7 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { conversationFacts } from '../chat/conversation-facts.js';
 import { AppError } from '../errors.js';
 import { jsonBody, jsonBytes } from '../lib/body.js';
-import { requireSession } from '../middleware.js';
-import { callAllowance } from './conversation.js';
+import { callAllowance, requireSession } from '../middleware.js';
 
 /** How long a rating's claim holds while its write to the service runs (a server gone mid-way frees it then). */
 const CLAIM_RUNNING_MS = 2 * 60_000;
