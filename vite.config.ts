@@ -69,8 +69,6 @@ export default defineConfig({
   // Classic JSX (`h(type, props, ...children)`): smaller calls than the automatic runtime's, and no
   // jsx-runtime module in the bundle. Type checking keeps `jsxImportSource: preact` (tsconfig.json).
   oxc: { jsx: { runtime: 'classic', pragma: 'h', pragmaFrag: 'Fragment' } },
-  // markdown-to-jsx 7 imports React at module level; it gets Preact's two functions it names instead.
-  resolve: { alias: { react: fileURLToPath(new URL('./widget/src/react-shim.ts', import.meta.url)) } },
   // The list the widget fetches from (i18n.ts SERVED_LOCALES), made from the folder above.
   define: { __PARLEY_LOCALES__: JSON.stringify(LOCALES) },
   build: {
@@ -81,8 +79,15 @@ export default defineConfig({
     sourcemap: false,
     // Vite keeps whitespace in an ES library build; ours is one finished module, so minify it all,
     // and without the /* @__PURE__ */ marks a bundler would use to drop parts of it (none can go).
-    // allow-extension: the parts chunk imports Preact and the rest from the chat itself, not from a third file.
-    rolldownOptions: { preserveEntrySignatures: 'allow-extension', output: { minify: true, comments: { annotation: false, legal: true, jsdoc: false }, chunkFileNames: 'parley-parts.[hash].js' } },
+    // allow-extension: the parts and Markdown chunks import Preact and the rest from the chat itself, not from a third file.
+    rolldownOptions: {
+      preserveEntrySignatures: 'allow-extension',
+      output: {
+        minify: true,
+        comments: { annotation: false, legal: true, jsdoc: false },
+        chunkFileNames: (chunk) => (chunk.name === 'markdown-render' ? 'parley-markdown.[hash].js' : 'parley-parts.[hash].js'),
+      },
+    },
     // Named by content hash, so a cached copy always matches the integrity the loader carries.
     lib: {
       entry: { 'parley-chat': 'widget/src/chat.ts' },
@@ -110,8 +115,6 @@ export default defineConfig({
           name: 'widget',
           environment: 'happy-dom',
           include: ['widget/**/*.test.{ts,tsx}'],
-          // Through Vite, so its `react` import meets the alias above (Node would look for React itself).
-          server: { deps: { inline: ['markdown-to-jsx'] } },
         },
       },
       {

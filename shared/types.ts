@@ -165,8 +165,8 @@ export interface PublicConfig {
   starters?: Localized<string[]>;
   /** CSAT: when the widget asks for a rating after the conversation is archived. */
   csat?: 'always' | 'after_operator' | 'off';
-  /** CONSENT_TEXT: the contact form's consent checkbox, which must be ticked. */
-  consentText?: string;
+  /** CONSENT_TEXT: the contact form's consent checkbox, which must be ticked; one text, or one per language like `title`. */
+  consentText?: LocalizedText;
   /** PRECHAT_FIELDS and PRECHAT_REQUIRED: the form before an anonymous visitor's first message. */
   prechat?: { fields: Array<'name' | 'email'>; required: boolean };
 }

@@ -5,7 +5,8 @@
  * (`widget.css`, written by the build), which such a CSP allows too.
  * Colors come from custom properties: `--parley-accent`, `--parley-accent-text`, `--parley-bg`,
  * `--parley-fg`, `--parley-muted`, `--parley-border`, `--parley-bubble`, `--parley-radius`,
- * `--parley-font`.
+ * `--parley-font`. `--parley-z-index` (or `theme.zIndex`) stacks the launcher, bubble and panel; `--ox`
+ * and `--oy` (from `theme.offset`) place them from the corner.
  * The header is one line: the title, then icon buttons (conversations, the "More" menu, close); only a
  * title wider than the rest is cut. "Talk to a person" sits below it (German's "Mit einem Menschen
  * sprechen" is long), secondary actions in the menu.
@@ -26,13 +27,13 @@ button{font:inherit;color:inherit;cursor:pointer;margin:0}
 .launcher:focus-visible{outline-color:var(--fg)}
 svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round;flex:none}
 [dir=rtl] .send svg{transform:scaleX(-1)}
-.launcher,.panel,.proactive{position:fixed;z-index:2147483000;right:20px}
-.left .launcher,.left .panel,.left .proactive{right:auto;left:20px}
-.launcher{bottom:20px;width:58px;height:58px;border:0;border-radius:50%;background:var(--a);color:var(--at);display:grid;place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);transition:transform .15s}
+.launcher,.panel,.proactive{position:fixed;z-index:var(--parley-z-index,2147483000);right:var(--ox,20px)}
+.left .launcher,.left .panel,.left .proactive{right:auto;left:var(--ox,20px)}
+.launcher{bottom:var(--oy,20px);width:58px;height:58px;border:0;border-radius:50%;background:var(--a);color:var(--at);display:grid;place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);transition:transform .15s}
 .launcher:hover{transform:scale(1.06)}
 .launcher svg{width:26px;height:26px}
 .unread{position:absolute;top:-3px;right:-3px;min-width:22px;height:22px;padding:0 6px;border-radius:11px;background:#c8102e;color:#fff;font-size:12px;font-weight:700;line-height:22px;text-align:center;box-shadow:0 0 0 2px var(--bg)}
-.panel{bottom:92px;width:384px;height:min(640px,calc(100vh - 112px));display:flex;flex-direction:column;background:var(--bg);color:var(--fg);border-radius:var(--rad);box-shadow:0 16px 48px rgba(0,0,0,.24);overflow:hidden;animation:in .2s ease-out}
+.panel{bottom:calc(var(--oy,20px) + 72px);width:384px;height:min(640px,calc(100vh - var(--oy,20px) - 92px));display:flex;flex-direction:column;background:var(--bg);color:var(--fg);border-radius:var(--rad);box-shadow:0 16px 48px rgba(0,0,0,.24);overflow:hidden;animation:in .2s ease-out}
 @keyframes in{from{opacity:0;transform:translateY(12px)}}
 .inline{height:100%}
 .panel.warm{visibility:hidden;animation:none}
@@ -57,6 +58,7 @@ svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 .table{overflow-x:auto}.table table{border-collapse:collapse;font-size:14px}.table :is(th,td){border:1px solid var(--bd);padding:4px 8px;white-space:nowrap;text-align:start}
 li:has(>.task){list-style:none}.copy{display:block;margin-top:4px;margin-inline-start:auto}
 .bubble>:last-child{margin-bottom:0}
+.plain{white-space:pre-wrap}
 .bubble ul,.bubble ol{padding-inline-start:20px}
 .bubble a{color:inherit}
 code{font:13px ui-monospace,Menlo,Consolas,monospace;background:rgba(127,127,127,.16);padding:1px 4px;border-radius:4px}
@@ -125,8 +127,8 @@ textarea::placeholder{color:var(--mu)}
 .comment textarea{min-height:64px;border-radius:12px;font-size:14px;padding:8px 12px}
 .panel>.pill{flex:none;align-self:center}
 .panel>.pill,.end .pill{margin:8px}
-.proactive{bottom:92px;max-width:280px;display:flex;background:var(--bg);border-radius:var(--rad);box-shadow:0 6px 20px rgba(0,0,0,.22)}
-.bare .proactive,.bare .panel{bottom:20px}
+.proactive{bottom:calc(var(--oy,20px) + 72px);max-width:280px;display:flex;background:var(--bg);border-radius:var(--rad);box-shadow:0 6px 20px rgba(0,0,0,.22)}
+.bare .proactive,.bare .panel{bottom:var(--oy,20px)}
 .menu-wrap{position:relative;flex:none}
 .menu-wrap>button svg{stroke-width:3.5}
 .menu{position:absolute;top:calc(100% + 6px);inset-inline-end:0;z-index:2;min-width:190px;padding:4px;background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:10px;box-shadow:0 8px 24px rgba(0,0,0,.2)}

@@ -9,7 +9,7 @@ import type { ComponentChildren, VNode } from 'preact';
 import { firstOfOperators, joinedLine, type Who } from './authors.js';
 import { badgeText } from './badges/index.js';
 import { pickDir, type Strings } from './i18n.js';
-import { markdown } from './markdown.js';
+import { markdownRenderer } from './markdown.js';
 import type { ChatMessage } from './messages.js';
 import { formatTime } from './time.js';
 
@@ -49,11 +49,23 @@ export function textOf(node: ComponentChildren): string {
   return inner;
 }
 
-/** Markdown as the plain text a reader sees (`t` names what has no text, such as a table's region). */
-export const plainText = (src: string, t: Strings) =>
-  textOf(markdown(src, t))
+/**
+ * Markdown as the plain text a reader sees (`t` names what has no text, such as a table's region):
+ * as written when the Markdown chunk could not come (saving waits for it, engage.ts) or the
+ * message is past its limits, as the widget then shows it too.
+ */
+export function plainText(src: string, t: Strings): string {
+  const r = markdownRenderer();
+  let nodes: ComponentChildren = src;
+  try {
+    if (r) nodes = r.render(src, t);
+  } catch {
+    // past a limit: as written
+  }
+  return textOf(nodes)
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
 
 /** YYYY-MM-DD in the visitor's own zone. */
 const day = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;

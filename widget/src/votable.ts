@@ -1,4 +1,4 @@
-/** Which answers get thumbs (issue 21 item 4): one per bot turn, the answer itself. */
+/** Which answers get thumbs: one per bot turn, the answer itself. */
 import { rendererOf } from './badges/index.js';
 import type { ChatMessage } from './messages.js';
 import type { Convo } from './state.js';

@@ -3,7 +3,6 @@ import { startsGroup } from '../authors.js';
 import { BadgeView } from '../badges/index.js';
 import { markdown } from '../markdown.js';
 import type { ChatMessage } from '../messages.js';
-import { settle } from '../settle.js';
 import { formatTime, startsRun } from '../time.js';
 import { GroupHeader, Joined, whoOf } from './Author.js';
 import type { Ctx } from './ctx.js';
@@ -39,7 +38,7 @@ export function MessageItem({ m, ctx, last, prev, vote, joined }: { m: ChatMessa
         {/* dir=auto: each message reads in its own direction, so English in a right-to-left widget stays "Hello." */}
         {m.text && (
           <div class="bubble" dir="auto">
-            {m.role === 'user' ? m.text : markdown(m.streaming ? settle(m.text) : m.text, strings)}
+            {m.role === 'user' ? m.text : markdown(m.text, strings, m.streaming)}
           </div>
         )}
         {m.badge && <BadgeView badge={m.badge} ctx={ctx} last={last} />}
