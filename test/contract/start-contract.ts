@@ -57,5 +57,29 @@ export function describeStartRecordsContract(name: string, make: MakeStartRecord
       await starts.finish(k, '9', 50);
       await until('the finished start forgotten', async () => (await starts.begin(k, 60_000)).status === 'claimed');
     });
+
+    it('ends a finished start for good: begins see it ended, and no later finish or abandon brings it back', async () => {
+      const starts = await open();
+      const k = key();
+      await starts.begin(k, 60_000);
+      await starts.finish(k, '11 chain:abc', 60_000);
+      await starts.end(k, 60_000);
+      const all = await Promise.all(Array.from({ length: 5 }, () => starts.begin(k, 60_000)));
+      expect(all).toEqual(Array.from({ length: 5 }, () => ({ status: 'ended' })));
+      await starts.finish(k, '11 chain:abc', 60_000);
+      await starts.abandon(k);
+      expect(await starts.begin(k, 60_000)).toEqual({ status: 'ended' });
+    });
+
+    it('keeps a start ended while it runs from being finished, and forgets the end after its ttl', async () => {
+      const starts = await open();
+      const k = key();
+      await starts.begin(k, 60_000);
+      await starts.end(k, 50);
+      await starts.finish(k, '12', 60_000);
+      expect(await starts.begin(k, 60_000)).toEqual({ status: 'ended' });
+      await new Promise((r) => setTimeout(r, 120));
+      expect(await starts.begin(k, 60_000)).toEqual({ status: 'claimed' });
+    });
   });
 }

@@ -54,6 +54,29 @@ describe('POST /api/contact', () => {
     expect((await call(bff.url, 'POST', '/api/contact', { token: unknown.token, body })).status).toBe(202);
   });
 
+  it('records the consent text in the language the visitor read it (per-language CONSENT_TEXT)', async () => {
+    const consent = { en: 'You may email me.', de: 'Sie dürfen mir schreiben.', ar: 'يمكنكم مراسلتي.' };
+    const local = await startBff({ CONSENT_TEXT: JSON.stringify(consent) });
+    try {
+      expect((await call(local.url, 'GET', '/api/config')).body.consentText).toEqual(consent);
+      const variablesAfter = async (body: Record<string, unknown>) => {
+        const session = (await call(local.url, 'POST', '/api/session', { body: { text: 'Hallo' } })).body;
+        expect((await call(local.url, 'POST', '/api/contact', { token: session.token, body: { email: 'ada@example.com', consent: true, ...body } })).status).toBe(202);
+        return (await call(local.url, 'GET', `/sim/operator/conversations/${session.sessionId}`)).body.variables;
+      };
+      expect(await variablesAfter({ locale: 'de-AT' })).toMatchObject({ consent_text: 'Sie dürfen mir schreiben.', consent_at: expect.stringMatching(/^\d{4}-/) });
+      expect((await variablesAfter({ locale: 'ar' })).consent_text).toBe('يمكنكم مراسلتي.');
+      // A language not listed (or none) reads the English entry, as the widget shows it.
+      expect((await variablesAfter({ locale: 'fr' })).consent_text).toBe('You may email me.');
+      expect((await variablesAfter({})).consent_text).toBe('You may email me.');
+      const session = (await call(local.url, 'POST', '/api/session', { body: { text: 'Hallo' } })).body;
+      const bad = await call(local.url, 'POST', '/api/contact', { token: session.token, body: { email: 'ada@example.com', consent: true, locale: 'not a tag!' } });
+      expect(bad.status).toBe(400);
+    } finally {
+      await local.stop();
+    }
+  });
+
   it('GET /api/config offers the consent text and the pre-chat form', async () => {
     const config = (await call(bff.url, 'GET', '/api/config')).body;
     expect(config.consentText).toBe('You may email me about this question.');

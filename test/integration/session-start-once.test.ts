@@ -49,6 +49,26 @@ describe('POST /api/session with a startKey (a start whose answer was lost, trie
     expect(await sends()).toBe(before + 1);
   });
 
+  it('gives a repeat no tokens once the first try’s tokens were revoked (a refresh token used twice): 409 start_ended', async () => {
+    const body = { text: 'Stolen tokens', startKey: randomUUID() };
+    const first = await start(body);
+    expect((await call(base, 'POST', '/api/token', { body: { refreshToken: first.body.refreshToken } })).status).toBe(200);
+    expect((await call(base, 'POST', '/api/token', { body: { refreshToken: first.body.refreshToken } })).body.error.code).toBe('refresh_token_reused');
+    const again = await start(body);
+    expect([again.status, again.body.error?.code]).toEqual([409, 'start_ended']);
+  });
+
+  it('puts a repeat’s tokens in the first try’s chain: when that chain is revoked, they stop working too', async () => {
+    const body = { text: 'Two pairs, one chain', startKey: randomUUID() };
+    const first = await start(body);
+    const again = await start(body);
+    expect(again.status).toBe(201);
+    await call(base, 'POST', '/api/token', { body: { refreshToken: first.body.refreshToken } });
+    await call(base, 'POST', '/api/token', { body: { refreshToken: first.body.refreshToken } });
+    const read = await call(base, 'GET', '/api/messages', { token: again.body.token });
+    expect([read.status, read.body.error?.code]).toEqual([401, 'invalid_token']);
+  });
+
   it('starts again after a try that failed', async () => {
     const startKey = randomUUID();
     await fault({ status: 503, count: 3 });
