@@ -1,7 +1,7 @@
 // What the scripted agent says on its topics, in the demo's languages. The BFF gives the agent the
 // visitor's language as the user variable `locale` (LOCALE_VARIABLE); a language not here gets English.
-// The badge keywords (`carousel`, `card`, `markdown`…) and their answers stay English: they show
-// how badges render, not what the shop says.
+// The badge keywords (`carousel`, `card`, `markdown`…) stay English; the badges they answer with
+// speak the visitor's language (badge-words.ts).
 
 export interface AgentWords {
   files: string;
@@ -17,6 +17,16 @@ export interface AgentWords {
   thanks: string;
   hello: (name: string | undefined) => [string, string];
   fallbacks: [string, string, string];
+  /** Before the carousel of favourites. */
+  favourites: string;
+  /** Before the size guide file. */
+  sizeGuide: string;
+  /** After the trail map. */
+  gpx: string;
+  /** A product the visitor named, with its blurb in the language. */
+  product: (name: string, blurb: string) => string;
+  /** Gear asked about without naming a product. */
+  gear: string;
   /** Sent at escalation, before the operator picks up: no promise of when (the team may be away; the widget says when it is back). */
   escalation: string;
 }
@@ -48,6 +58,11 @@ const en: AgentWords = {
     'Good question! I may not know that one yet. Try asking about an _order_, _returns_ or _shipping_, or type `buttons` for shortcuts.',
     'I am not sure I got that. You can ask me about our gear (try `carousel`), or type `human` to reach our team.',
   ],
+  favourites: 'Here are a few favourites from the shop 👇',
+  sizeGuide: 'Here is our size guide:',
+  gpx: 'Want the route as a GPX file? Ask in store, we are happy to help.',
+  product: (name, blurb) => `The **${name}** is one of our favourites: ${blurb}. Type \`card\` to see one up close.`,
+  gear: 'We have packs, shells, boots and tents for every trail. Type `carousel` to browse the bestsellers.',
   escalation: 'Connecting you to a human. A member of our team will reply here.',
 };
 
@@ -74,6 +89,11 @@ const de: AgentWords = {
     'Gute Frage! Das weiß ich vielleicht noch nicht. Fragen Sie nach einer _Bestellung_, nach _Rücksendungen_ oder dem _Versand_, oder schreiben Sie `buttons` für Abkürzungen.',
     'Das habe ich nicht ganz verstanden. Fragen Sie mich nach unserer Ausrüstung (probieren Sie `carousel`), oder schreiben Sie `Mensch`, um unser Team zu erreichen.',
   ],
+  favourites: 'Hier ein paar Lieblingsstücke aus dem Shop 👇',
+  sizeGuide: 'Hier ist unsere Größentabelle:',
+  gpx: 'Möchten Sie die Route als GPX-Datei? Fragen Sie im Laden, wir helfen gern.',
+  product: (name, blurb) => `**${name}** gehört zu unseren Lieblingsstücken: ${blurb}. Schreiben Sie \`card\`, um eins aus der Nähe zu sehen.`,
+  gear: 'Wir haben Rucksäcke, Jacken, Schuhe und Zelte für jeden Weg. Schreiben Sie `carousel`, um die Bestseller zu sehen.',
   escalation: 'Ich verbinde Sie mit einem Menschen. Jemand aus unserem Team antwortet hier.',
 };
 
@@ -100,6 +120,11 @@ const fr: AgentWords = {
     'Bonne question ! Je ne le sais peut-être pas encore. Demandez-moi une _commande_, les _retours_ ou la _livraison_, ou tapez `buttons` pour des raccourcis.',
     'Je ne suis pas sûre d’avoir compris. Demandez-moi notre équipement (essayez `carousel`), ou tapez `humain` pour joindre notre équipe.',
   ],
+  favourites: 'Voici quelques coups de cœur de la boutique 👇',
+  sizeGuide: 'Voici notre guide des tailles :',
+  gpx: 'Vous voulez l’itinéraire en fichier GPX ? Demandez en magasin, nous vous aiderons volontiers.',
+  product: (name, blurb) => `Le **${name}** fait partie de nos coups de cœur : ${blurb}. Tapez \`card\` pour en voir un de près.`,
+  gear: 'Nous avons des sacs, des vestes, des chaussures et des tentes pour chaque sentier. Tapez `carousel` pour voir les meilleures ventes.',
   escalation: 'Je vous mets en relation avec une personne. Un membre de notre équipe vous répondra ici.',
 };
 
@@ -126,6 +151,11 @@ const ar: AgentWords = {
     'سؤال جيد! ربما لا أعرف الإجابة بعد. اسأل عن _طلب_ أو _الإرجاع_ أو _الشحن_، أو اكتب `buttons` للاختصارات.',
     'لست متأكدة أنني فهمت. اسألني عن معداتنا (جرّب `carousel`)، أو اكتب `موظف` للتواصل مع فريقنا.',
   ],
+  favourites: 'إليك بعض المنتجات المفضلة من المتجر 👇',
+  sizeGuide: 'إليك دليل المقاسات:',
+  gpx: 'هل تريد المسار كملف GPX؟ اسأل في المتجر ويسعدنا مساعدتك.',
+  product: (name, blurb) => `**${name}** من منتجاتنا المفضلة: ${blurb}. اكتب \`card\` لتراه عن قرب.`,
+  gear: 'لدينا حقائب وسترات وأحذية وخيام لكل مسار. اكتب `carousel` لتتصفح الأكثر مبيعًا.',
   escalation: 'جارٍ تحويلك إلى شخص من فريقنا. سيرد عليك أحد الزملاء هنا.',
 };
 
@@ -152,6 +182,11 @@ const he: AgentWords = {
     'שאלה טובה! ייתכן שאני עוד לא יודעת. נסו לשאול על _הזמנה_, _החזרות_ או _משלוח_, או כתבו `buttons` לקיצורי דרך.',
     'לא בטוח שהבנתי. אפשר לשאול אותי על הציוד שלנו (נסו `carousel`), או לכתוב `נציג` כדי להגיע לצוות.',
   ],
+  favourites: 'הנה כמה מהמועדפים של החנות 👇',
+  sizeGuide: 'הנה מדריך המידות שלנו:',
+  gpx: 'רוצים את המסלול כקובץ GPX? שאלו בחנות, נשמח לעזור.',
+  product: (name, blurb) => `**${name}** הוא מהמועדפים שלנו: ${blurb}. כתבו \`card\` כדי לראות אותו מקרוב.`,
+  gear: 'יש לנו תרמילים, מעילים, נעליים ואוהלים לכל שביל. כתבו `carousel` כדי לראות את רבי המכר.',
   escalation: 'מעבירים אותך לנציג. מישהו מהצוות שלנו יענה כאן.',
 };
 

@@ -161,6 +161,38 @@ describe('scripted agent', () => {
     expect((await ask('Where is my order?', await conversationIn('pt-BR'))).join('\n')).toMatch(/^Order `NO-48213`/m);
   });
 
+  it("shows its rich answers in the visitor's language, and understands every button it offers there", async () => {
+    setup();
+    const { agentWords } = await import('./agent-words.js');
+    const expected: Record<string, { view: string; more: string; carousel: RegExp }> = {
+      de: { view: 'Produkt ansehen', more: 'Mehr erfahren', carousel: /^Unsere Bestseller/ },
+      fr: { view: 'Voir le produit', more: 'En savoir plus', carousel: /^Nos meilleures ventes/ },
+      ar: { view: 'عرض المنتج', more: 'أخبرني المزيد', carousel: /^الأكثر مبيعًا/ },
+      he: { view: 'לצפייה במוצר', more: 'ספרו לי עוד', carousel: /^רבי המכר/ },
+    };
+    for (const [lang, words] of Object.entries(expected)) {
+      const session = await conversationIn(lang);
+      const badges: Record<string, unknown>[] = [];
+      for (const keyword of ['carousel', 'carousel', 'card', 'card', 'buttons', 'buttons', 'quick', 'quick', 'list', 'list', 'image', 'image']) {
+        badges.push(...badgesIn(await ask(keyword, session)));
+      }
+      const json = JSON.stringify(badges);
+      expect(json, lang).toContain(`"${words.view}"`);
+      expect(json, lang).toContain(`"${words.more}"`);
+      expect(json, lang).not.toMatch(/View product|Tell me more|Our bestsellers|What can I help|Day-hike|Pick one|rain cover|Map of the/);
+      expect(badges.map((b) => String(b.text)).some((text) => words.carousel.test(text)), lang).toBe(true);
+      // Every button that sends a question gets an answer on its topic, never the fallback.
+      const fallbacks = agentWords(lang).fallbacks as string[];
+      const asks = json.match(/"(?:payload|value)":"[^"]+"/g)!.map((m) => JSON.parse(m.slice(m.indexOf(':') + 1)) as string);
+      expect(asks.length, lang).toBeGreaterThan(8);
+      for (const question of new Set(asks)) {
+        const replies = await ask(question, session);
+        expect(replies.length, `${lang}: ${question}`).toBeGreaterThan(0);
+        expect(fallbacks, `${lang}: ${question}`).not.toContain(replies[0]);
+      }
+    }
+  });
+
   it('sometimes answers with two messages', async () => {
     setup();
     expect(await ask('where is my order?')).toHaveLength(2);

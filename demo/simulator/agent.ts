@@ -15,7 +15,7 @@ export interface AgentContext {
 
 type Rule = { test: RegExp; reply: (ctx: AgentContext, text: string, words: AgentWords) => string[] };
 
-const badge = (kind: BadgeKind) => (ctx: AgentContext) => [badgeJson(kind, ctx.variant(kind), ctx.origin)];
+const badge = (kind: BadgeKind) => (ctx: AgentContext) => [badgeJson(kind, ctx.variant(kind), ctx.origin, ctx.locale)];
 
 // Order matters: the first matching rule answers. Badge keywords come before topics so that
 // typing "list" in the demo always shows a list.
@@ -51,11 +51,11 @@ const RULES: Rule[] = [
   },
   { test: /\bbuttons?\b/i, reply: badge('buttons') },
   { test: /\bquick\b/i, reply: badge('quick_replies') },
-  { test: /\bcarousel\b|\bbestsellers?\b/i, reply: (ctx) => ['Here are a few favourites from the shop 👇', ...badge('carousel')(ctx)] },
+  { test: /\bcarousel\b|\bbestsellers?\b|meilleures ventes|الأكثر مبيع|רבי המכר/i, reply: (ctx, _text, w) => [w.favourites, ...badge('carousel')(ctx)] },
   { test: /\bcards?\b/i, reply: badge('card') },
-  { test: /\blist\b|\bday hike\b/i, reply: badge('list') },
-  { test: /\b(image|picture|photo|map)\b/i, reply: (ctx) => [...badge('image')(ctx), 'Want the route as a GPX file? Ask in store, we are happy to help.'] },
-  { test: /\b(file|size guide)\b/i, reply: (ctx) => ['Here is our size guide:', ...badge('file')(ctx)] },
+  { test: /\blist\b|\bday hike\b|tageswanderung|randonnée à la journée|نزهة ليوم|טיול יום/i, reply: badge('list') },
+  { test: /\b(image|picture|photo|map)\b/i, reply: (ctx, _text, w) => [...badge('image')(ctx), w.gpx] },
+  { test: /\b(file|size guide)\b/i, reply: (ctx, _text, w) => [w.sizeGuide, ...badge('file')(ctx)] },
   {
     // The demo's starters in its other languages (demo/main.ts) hit the same topics.
     test: /\b(order|tracking|track|parcel|package)\b|bestell|sendung|paket|\bcommande|\bcolis|طلب|شحنت|הזמנ|חבילה/i,
@@ -66,7 +66,7 @@ const RULES: Rule[] = [
     reply: (_ctx, _text, w) => [w.hours],
   },
   {
-    test: /\b(return|returns|refund|exchange)\b|zurückgeb|zurücksend|rückgabe|umtausch|\bretour|rembours|إرجاع|استرجاع|להחזיר|החזר/i,
+    test: /\b(return|returns|refund|exchange)\b|zurückgeb|rücksend|rückgabe|umtausch|\bretour|rembours|إرجاع|استرجاع|להחזיר|החזר/i,
     reply: (_ctx, _text, w) => [w.returns],
   },
   {
@@ -82,11 +82,10 @@ const RULES: Rule[] = [
     reply: (_ctx, _text, w) => [w.stock],
   },
   {
-    test: /\b(tent|jacket|boots?|pack|backpack|ridgeline|summit|trailhead|cirrus)\b/i,
-    reply: (_ctx, text) => {
-      const p = productNamed(text);
-      if (p) return [`The **${p.name}** is one of our favourites: ${p.blurb}. Type \`card\` to see one up close.`];
-      return ['We have packs, shells, boots and tents for every trail. Type `carousel` to browse the bestsellers.'];
+    test: /\b(tent|jacket|boots?|pack|backpack|ridgeline|summit|trailhead|cirrus)\b|zelt|\btente|خيمة|אוהל/i,
+    reply: (ctx, text, w) => {
+      const p = productNamed(text, ctx.locale);
+      return [p ? w.product(p.name, p.blurb) : w.gear];
     },
   },
   { test: /\b(thanks|thank you|cheers|danke|merci)\b|شكر|תודה/i, reply: (_ctx, _text, w) => [w.thanks] },

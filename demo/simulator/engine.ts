@@ -121,7 +121,7 @@ export class SimulatorEngine {
     if (conversation.state !== 'escalated') {
       throw new SimError(409, 'not_escalated', 'Operators answer only escalated conversations; take it over first');
     }
-    const text = 'text' in input ? input.text : badgeJson(input.badge, this.nextVariant(input.badge), this.o.origin);
+    const text = 'text' in input ? input.text : badgeJson(input.badge, this.nextVariant(input.badge), this.o.origin, conversation.variables[LOCALE]);
     conversation.unread = 0;
     // A conversation the visitor handed over goes to the team's queue: the first operator to answer has it.
     conversation.operatorName ??= input.name;
