@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventStore, RetentionOptions } from '../../bff/src/ports/event-store.js';
 import type { OnceStore } from '../../bff/src/ports/once-store.js';
 import type { RateLimiter } from '../../bff/src/ports/rate-limiter.js';
-import type { StoredEvent, StreamEvent } from '../../shared/types.js';
+import type { Author, StoredEvent, StreamEvent } from '../../shared/types.js';
 import { sleep } from '../helpers/wait.js';
 
 /** Builds a fresh, empty store for one test; `cleanup` releases it. */
@@ -231,7 +231,7 @@ export function describeEventStoreContract(name: string, makeStore: MakeStore): 
       await store.rememberAuthor(a, '50002', { kind: 'operator', name: 'Mara' });
       await store.rememberAuthor(b, 'm1', { kind: 'operator', name: 'Ada' });
       await store.rememberAuthor(a, '50002', { kind: 'operator', name: 'Mara Lindqvist' });
-      expect(await store.authorsOf(a)).toEqual(new Map([['m1', theo], ['50002', { kind: 'operator', name: 'Mara Lindqvist' }]]));
+      expect(await store.authorsOf(a)).toEqual(new Map<string, Author>([['m1', theo], ['50002', { kind: 'operator', name: 'Mara Lindqvist' }]]));
       expect(await store.authorsOf(b)).toEqual(new Map([['m1', { kind: 'operator', name: 'Ada' }]]));
       // The conversation's events expire; who wrote its messages does not.
       await store.append(a, message(1));
