@@ -26,11 +26,6 @@ const RULES: Rule[] = [
     reply: (_ctx, _text, w) => [w.files],
   },
   {
-    test: /\b(human|agent|person|operator|someone real|mensch\w*|mitarbeiter\w*|humain|conseill\w+)\b|موظف|إنسان|נציג|אדם/i,
-    // A button, like the one at the top of the chat: pressing it hands over (see isHandoffRequest).
-    reply: (_ctx, _text, w) => [JSON.stringify({ type: 'buttons', text: w.handoff, buttons: [{ title: w.handoffButton, payload: w.handoffButton }] })],
-  },
-  {
     test: /\bhelp\b/i,
     reply: () => [
       [
@@ -80,6 +75,11 @@ const RULES: Rule[] = [
   {
     test: /\b(stock|available|availability)\b|lager|verfügbar|disponible|متوفر|במלאי/i,
     reply: (_ctx, _text, w) => [w.stock],
+  },
+  {
+    // Before the products: "my tent pole broke" is a repair question, not a wish to shop.
+    test: /\b(broke|broken|break|torn|ripped|damaged|defect\w*|faulty|leak\w*|repair|warranty)\b|kaputt|gebrochen|gerissen|defekt|undicht|reparat|garantie|cass[ée]|déchir|abîm|répar|مكسور|انكسر|ممزق|تالف|إصلاح|ضمان|שבור|נשבר|קרוע|פגום|תיקון|אחריות/i,
+    reply: (_ctx, _text, w) => [w.repair],
   },
   {
     test: /\b(tent|jacket|boots?|pack|backpack|ridgeline|summit|trailhead|cirrus)\b|zelt|\btente|خيمة|אוהל/i,
@@ -132,14 +132,19 @@ export function agentReply(text: string, ctx: AgentContext): string[] {
   return [fallbacks[Math.floor(ctx.random() * fallbacks.length)] ?? fallbacks[0]];
 }
 
-/** True for the hand-off button's message in any language (or the same words typed), which escalates instead of a reply. */
+/** A request for a person in the demo's languages ("talk to a human", "Mensch", "humain", "נציג"…). */
+const PERSON = /\b(human|agent|person|operator|someone real|mensch\w*|mitarbeiter\w*|humain)\b|موظف|إنسان|شخص|נציג|אדם/i;
+
+/** True for the hand-off button's message in any language, or a request for a person typed: it escalates instead of a reply. */
 export function isHandoffRequest(text: string): boolean {
-  return HANDOFF_REQUESTS.includes(text.trim().toLowerCase());
+  const t = text.trim().toLowerCase();
+  return HANDOFF_REQUESTS.includes(t) || (PERSON.test(t) && !/📎/u.test(t));
 }
 
-/** The message sent right at escalation, before the operator picks up, in the visitor's language. */
-export function escalationNotice(locale: unknown): string {
-  return agentWords(locale).escalation;
+/** The message sent right at escalation, before the operator picks up, in the visitor's language; while the team is away it promises no answer now. */
+export function escalationNotice(locale: unknown, teamHere = true): string {
+  const words = agentWords(locale);
+  return teamHere ? words.escalation : words.escalationAway;
 }
 
 export { BADGE_KINDS };
