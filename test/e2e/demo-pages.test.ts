@@ -1,5 +1,5 @@
 /**
- * The demo's own pages in the browser (issue 21 item 13): the webhook inspector and the operator
+ * The demo's own pages in the browser: the webhook inspector and the operator
  * console on a phone, the console's list on a desktop, the shop's header following a sign-out in
  * another tab, and the shop's copy in model mode, where no person can join the chat.
  */

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../bff/src/server.js';
 import { call, startBff } from '../helpers/bff.js';
 import { openSse } from '../helpers/sse.js';
-import { sleep } from '../helpers/wait.js';
 
 // docs/api.md "People": POST /api/contact against the service simulator.
 const IDENTITY_SECRET = 'identity-secret-for-tests-0123456789';
@@ -34,7 +33,9 @@ describe('POST /api/contact', () => {
     expect(contact).toEqual({ email: 'ada@example.com', name: 'Ada', consentAt: expect.stringMatching(/^\d{4}-/) });
     // The simulator echoes each stored variable: email and name reach the browser, the consent record does not.
     await sse.next((e) => e.event === 'variables' && JSON.parse(e.data).name === 'name');
-    await sleep(200);
+    // The stream keeps a conversation's order: a message sent now comes after any echo of the contact.
+    await call(bff.url, 'POST', '/api/messages', { token: session.token, body: { text: 'marker' } });
+    await sse.next((e) => e.event === 'message' && JSON.parse(e.data).text === 'marker');
     const names = sse.events.filter((e) => e.event === 'variables').map((e) => JSON.parse(e.data).name);
     expect(names.sort()).toEqual(['email', 'name']);
     sse.close();

@@ -22,6 +22,9 @@ export interface WebhookObservation {
   durationMs: number;
 }
 
+/** What became of one email to a visitor (docs/api.md "Continuity by email"). */
+export type EmailOutcome = 'sent' | 'failed' | 'retried' | 'seen' | 'unsubscribed';
+
 /**
  * Hooks for metrics and the demo's live inspector. Every method is optional and must be
  * cheap and non-throwing: observers never change what the BFF answers.
@@ -41,4 +44,6 @@ export interface Observer {
   csat?(score: number): void;
   /** What became of one forward to FEEDBACK_WEBHOOK_URL: delivered, failed after its retries, or dropped (queue full). */
   feedbackForward?(outcome: 'delivered' | 'failed' | 'dropped'): void;
+  /** An email to a visitor was sent, failed after its retries, retried, or not sent (seen, unsubscribed). */
+  email?(outcome: EmailOutcome): void;
 }

@@ -4,8 +4,7 @@ import { textIn } from '../../../shared/localized.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError } from '../errors.js';
 import { jsonBody, jsonBytes } from '../lib/body.js';
-import { requireSession } from '../middleware.js';
-import { callAllowance } from './conversation.js';
+import { callAllowance, requireSession } from '../middleware.js';
 
 /** POST /api/contact: an address the team can answer at, e.g. while nobody is there (docs/api.md "People"). */
 export function contactRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -29,6 +28,8 @@ export function contactRoutes(deps: AppDeps): Hono<AppEnv> {
     });
     const data = { email, ...(name !== undefined && { name }), ...(consentAt !== undefined && { consentAt }) };
     await deps.store.append(conversationId, { event: 'contact', data });
+    // Given with consent (the form's checkbox where CONSENT_TEXT asks): operators' answers may reach it.
+    await deps.continuity?.note(conversationId, { email });
     return c.json({}, 202);
   });
 

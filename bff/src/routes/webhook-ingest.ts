@@ -4,7 +4,7 @@ import { recordStateChange } from '../chat/signed-in.js';
 import { rememberOperator } from '../chat/remembered-authors.js';
 import type { AppDeps } from '../context.js';
 import { AppError, PayloadTooLargeError, StoreUnavailableError, ValidationError } from '../errors.js';
-import type { BodyLimits } from '../lib/http.js';
+import type { BodyLimits } from '../lib/body-limits.js';
 import { jsonDepthWithin, MAX_JSON_DEPTH } from '../lib/json-depth.js';
 import { EnvelopeError, normalizeWebhook, type NormalizedWebhook } from '../adapters/agent-shapes.js';
 import type { AppendResult } from '../ports/event-store.js';
@@ -155,6 +155,8 @@ function stored(deps: AppDeps, normalized: StorableWebhook, started: number, res
   }
   report(deps, started, 'stored', normalized);
   const { conversationId, event } = normalized;
+  // An operator's message may have to reach a visitor who left: a look is scheduled, never awaited.
+  deps.continuity?.stored(conversationId, result.event);
   if (event.event === 'state' || event.event === 'archived') {
     // After the answer's work is done, like fan-out: the list of a signed-in user is a view.
     recordStateChange(deps, conversationId, event).catch((err: unknown) =>
