@@ -5,6 +5,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import type { Config } from '../bff/src/config.js';
 import { main, SIMULATOR_PATH, start, type Extension, type RunningServer } from '../bff/src/server.js';
+import { availability } from '../bff/src/people/support-hours.js';
 import { AGENT_DEMO_GREETING, MODEL_DEMO_GREETING } from './greetings.js';
 import { createInspector } from './inspector.js';
 import { createDemoRoutes } from './routes.js';
@@ -99,6 +100,8 @@ function demoExtension(config: Readonly<Config>): Extension {
         replyDelayMs: config.demo?.replyDelayMs,
         firstConversationId: firstConversationId(Date.now()),
         duplicateRate: config.demo?.duplicateRate,
+        // The agent follows the support hours: while the team is away, its hand-off promises no answer now.
+        teamHere: () => config.supportHours === undefined || availability(config.supportHours, Date.now()).open,
       });
       // Ahead of the agent simulator's catch-all mount.
       app.route(SIMULATOR_PATH, createGatewaySimulator({ apiKey: config.gatewayApiKey }));
