@@ -5,7 +5,7 @@
  * loader's script tag into `window.Parley` (embed.ts) and pins the parts chunk with the page's nonce.
  */
 import { boot } from './embed.js';
-import { pinParts } from './lazy.js';
+import { pinParts } from './parts-loader.js';
 
 export type * from './public-types.js';
 export { init } from './embed.js';

@@ -44,7 +44,7 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
   const mount = (el?: HTMLElement) => {
     unmount();
     ctx.inline = !!el;
-    store.setInline(ctx.inline);
+    store.actions.setInline(ctx.inline);
     host = el || document.body.appendChild(document.createElement('div'));
     if (!el) host.setAttribute('data-parley', '');
     root = host.shadowRoot || host.attachShadow({ mode: 'open' });
@@ -65,12 +65,12 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
     };
 
   const api: ParleyInstance = {
-    open: guard(() => store.setOpen(true)),
-    close: guard(() => store.setOpen(false)),
-    toggle: guard(() => store.setOpen(!store.open.value)),
-    send: guard((text: string) => void store.send(String(text ?? ''))),
-    show: guard((text: string) => store.show(String(text ?? ''))),
-    identify: guard((p) => store.identify(p || {})),
+    open: guard(() => store.actions.setOpen(true)),
+    close: guard(() => store.actions.setOpen(false)),
+    toggle: guard(() => store.actions.setOpen(!store.state.open.value)),
+    send: guard((text: string) => void store.actions.send(String(text ?? ''))),
+    show: guard((text: string) => store.actions.show(String(text ?? ''))),
+    identify: guard((p) => store.actions.identify(p || {})),
     on(event, fn) {
       (handlers[event] ||= new Set()).add(fn as Handler);
       return api;
@@ -79,21 +79,21 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
       handlers[event]?.delete(fn as Handler);
       return api;
     },
-    reset: guard(() => store.reset()),
+    reset: guard(() => store.actions.reset()),
     mount: guard((el?: HTMLElement) => {
       target = el;
       if (stringsReady) mount(el);
     }),
     destroy: guard(() => {
-      store.destroy();
+      store.actions.destroy();
       unmount();
       dead = true;
     }),
   };
 
   const start = guard(() => {
-    if (options.variables) store.identify({ variables: options.variables });
-    if (options.open) store.setOpen(true);
+    if (options.variables) store.actions.identify({ variables: options.variables });
+    if (options.open) store.actions.setOpen(true);
     const shown = loadStrings(bff, langOf(options.locale)).then(
       guard((table) => {
         ctx.strings = pickStrings(table, options.strings);
@@ -107,7 +107,7 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
         mount(target);
       }),
     );
-    Promise.all([store.boot(), shown]).then(() => emit('ready', { unread: store.unread.value }));
+    Promise.all([store.actions.boot(), shown]).then(() => emit('ready', { unread: store.state.unread.value }));
   });
   if (document.body) start();
   else document.addEventListener('DOMContentLoaded', start, { once: true });

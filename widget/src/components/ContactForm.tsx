@@ -8,10 +8,12 @@ import { ApiError } from '../api.js';
 import { addressOk } from '../address.js';
 import { fill } from '../i18n.js';
 import type { Ctx } from './ctx.js';
+import { partStrings } from '../parts-strings.js';
 
 export function ContactForm({ ctx }: { ctx: Ctx }) {
-  const { store, strings } = ctx;
-  const consentText = store.config.value?.consentText;
+  const strings = partStrings(ctx.strings);
+  const { state, actions } = ctx.store;
+  const consentText = state.config.value?.consentText;
   const [email, setEmail] = useState('');
   const [consent, setConsent] = useState(false);
   const [problem, setProblem] = useState<{ text: string; n: number } | undefined>();
@@ -19,7 +21,7 @@ export function ContactForm({ ctx }: { ctx: Ctx }) {
   const input = useRef<HTMLInputElement>(null);
   const thanks = useRef<HTMLParagraphElement>(null);
   const sentHere = useRef(false);
-  const given = store.contact.value;
+  const given = state.contact.value;
   useEffect(() => void (given && sentHere.current && thanks.current?.focus()), [given]);
 
   // Drawn only while Team.tsx's showsContact says so: with an address given, the team is away and
@@ -46,7 +48,7 @@ export function ContactForm({ ctx }: { ctx: Ctx }) {
     sentHere.current = true;
     setSending(true);
     try {
-      await store.leaveContact(email.trim(), consentText ? consent : undefined);
+      await actions.leaveContact(email.trim(), consentText ? consent : undefined);
       setProblem(undefined);
     } catch (err) {
       // Refused as an address (a rule of the BFF's this form does not know): say so, not "try again".
