@@ -7,7 +7,7 @@
  */
 import { batch, computed, effect, signal, type ReadonlySignal } from '@preact/signals';
 import type { FeedbackValue, MessagesPage, SessionUser, StreamEvent } from '../../shared/types.js';
-import { applyEvent, EMPTY, moved, type Conversation } from './apply-event.js';
+import { applyEvent, botDone, EMPTY, moved, type Conversation } from './apply-event.js';
 import { isFatal, type Auth } from './auth.js';
 import { mergeMessages, serverCount, type ChatMessage } from './messages.js';
 import { conversationOf, factsOf, isExpired, loadSession, type SessionData } from './session.js';
@@ -29,8 +29,30 @@ export function createConversation(auth: Auth, sync: Sync, emit: Emit, report: (
   const loadingOlder = signal(false);
   const update = (change: (c: Conversation) => Conversation) => (state.value = change(state.value));
   const set = (patch: Partial<Conversation>) => update((c) => ({ ...c, ...patch }));
+  /**
+   * Tells the page what changed between `now` and the conversation as it is (docs/api.md "Events"):
+   * it went to a person or ended, it was rated, an address was left. Not for a resume or a reset,
+   * which change nothing in the conversation itself.
+   */
+  function tell(now: Conversation) {
+    const next = state.value;
+    const s = auth.session;
+    if (s && next.convo !== now.convo && botDone(next.convo)) emit('conversation', { sessionId: s.sessionId, state: next.convo });
+    // Once per rating, whether this tab sent it or the stream (another tab) told it.
+    if (next.rating && next.rating.score !== now.rating?.score) emit('rating', { score: next.rating.score });
+    // That an address was left, never the address.
+    if (next.contact && next.contact !== now.contact) emit('contact', {});
+  }
+  /** Changes the conversation as the service or the visitor did, and tells the page. */
+  const change = (patch: (c: Conversation) => Conversation) => {
+    const now = state.value;
+    update(patch);
+    tell(now);
+  };
   const cleared: (() => void)[] = [];
   let typingTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The person who wrote last in this conversation (for the `operator` event). */
+  let operator: string | undefined;
 
   /** The dots' own timeout, (re)started when they come on. */
   function arm(on: boolean, ms = TYPING_MS) {
@@ -80,6 +102,7 @@ export function createConversation(auth: Auth, sync: Sync, emit: Emit, report: (
     // A hidden tab sees nothing, even with the chat open.
     const { next, message, error, expired, reload } = applyEvent(now, event, sight.shown() && !document.hidden);
     state.value = id ? { ...next, lastEventId: id } : next;
+    tell(now);
     // A new question restarts the dots' timeout; anything else only switches them.
     if (next.typing !== now.typing || (next.typing && message)) arm(next.typing);
     if (next.unread.length > now.unread.length) onUnseen();
@@ -88,6 +111,10 @@ export function createConversation(auth: Auth, sync: Sync, emit: Emit, report: (
     // (the copy there confirms it, messages.ts), so "may have been sent" does not stay for good.
     if (reload || (message && message.role !== 'user' && next.messages.some((m) => m.pending === 'uncertain'))) history(0).catch(report);
     if (message) emit('message', message);
+    // A person joined: their first message here, or another person's.
+    const person = message?.role === 'operator' && (message.author?.name || message.operatorName);
+    if (person && person !== operator) emit('operator', { name: (operator = person) });
+    if (event.event === 'feedback') emit('feedback', { messageId: event.data.messageId, vote: event.data.value });
     if (error) emit('error', error);
   }
 
@@ -143,7 +170,7 @@ export function createConversation(auth: Auth, sync: Sync, emit: Emit, report: (
     sync.stop();
     auth.set(undefined);
     arm(false);
-    update((c) => ({ ...moved(c, 'archived'), gone: true, user: undefined }));
+    change((c) => ({ ...moved(c, 'archived'), gone: true, user: undefined }));
   }
 
   /** Empties the conversation on screen (messages still queued in this tab stay unless `dropQueued`). */
@@ -212,7 +239,7 @@ export function createConversation(auth: Auth, sync: Sync, emit: Emit, report: (
     /** The conversation is now the signed-in `user`'s (a login claimed it). */
     ownedBy: (user: SessionUser | undefined) => set({ user }),
     /** The service says the conversation ended (a message to it was refused as archived). */
-    ended: () => update((c) => moved(c, 'archived')),
+    ended: () => change((c) => moved(c, 'archived')),
     /** A person was asked for (true), or the ask failed (false). */
     asking: (escalating: boolean) => set({ escalating }),
     /** Records the visitor's vote at once; returns the one it replaced. */
@@ -224,9 +251,9 @@ export function createConversation(auth: Auth, sync: Sync, emit: Emit, report: (
     /** Stop: the streaming answers say they were stopped (the last words may still arrive). */
     stopStreams: () => update((c) => ({ ...c, messages: c.messages.map((m) => (m.streaming ? { ...m, stopped: true } : m)) })),
     /** The conversation was rated (here or in another tab). */
-    rated: (rating: { score: number; comment?: string }) => set({ rating }),
+    rated: (rating: { score: number; comment?: string }) => change((c) => ({ ...c, rating })),
     /** The visitor left an address for the team (here or in another tab). */
-    contacted: (contact: string) => set({ contact }),
+    contacted: (contact: string) => change((c) => ({ ...c, contact })),
     /** Loads the next older history page. */
     async loadOlder() {
       if (loadingOlder.value || !auth.session) return;

@@ -3,7 +3,7 @@ import type { FunctionComponent } from 'preact';
 import type { Ctx } from './components/ctx.js';
 import { failed, fetchParts, parts, type Parts } from './parts-loader.js';
 
-export { fetchParts, loadParts, pinParts } from './parts-loader.js';
+export { fetchParts, loadedParts, loadParts } from './parts-loader.js';
 
 type PartName = { [K in keyof Parts]: Parts[K] extends FunctionComponent<any> ? K : never }[keyof Parts];
 

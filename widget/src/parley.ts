@@ -8,6 +8,7 @@ import { langOf, loadStrings, localeTag, pickDir, pickStrings } from './i18n.js'
 import type { ParleyEventName, ParleyInstance, ParleyOptions } from './public-types.js';
 import { createStore } from './store.js';
 import { adoptStyles } from './styles.js';
+import { BADGE_CSS } from './badges/index.js';
 
 type Handler = (data: any) => void;
 
@@ -48,7 +49,7 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
     host = el || document.body.appendChild(document.createElement('div'));
     if (!el) host.setAttribute('data-parley', '');
     root = host.shadowRoot || host.attachShadow({ mode: 'open' });
-    adoptStyles(root, bff);
+    adoptStyles(root, bff, BADGE_CSS);
     render(h(App, { ctx: { ...ctx } }), root);
   };
 
@@ -65,19 +66,23 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
     };
 
   const api: ParleyInstance = {
-    open: guard(() => store.actions.setOpen(true)),
+    open: guard((o?: { prefill?: string }) => {
+      // Put into the text box, not sent: the visitor reads it, changes it and sends it.
+      if (typeof o?.prefill === 'string') store.actions.setDraft(o.prefill);
+      store.actions.setOpen(true);
+    }),
     close: guard(() => store.actions.setOpen(false)),
     toggle: guard(() => store.actions.setOpen(!store.state.open.value)),
     send: guard((text: string) => void store.actions.send(String(text ?? ''))),
     show: guard((text: string) => store.actions.show(String(text ?? ''))),
     identify: guard((p) => store.actions.identify(p || {})),
+    update: guard((u) => store.actions.update(u || {})),
     on(event, fn) {
       (handlers[event] ||= new Set()).add(fn as Handler);
-      return api;
+      return () => api.off(event, fn);
     },
     off(event, fn) {
       handlers[event]?.delete(fn as Handler);
-      return api;
     },
     reset: guard(() => store.actions.reset()),
     mount: guard((el?: HTMLElement) => {

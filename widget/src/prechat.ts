@@ -43,7 +43,7 @@ export function asksPrechat(st: Asked, options: ParleyOptions): boolean {
 }
 
 /** The answers of this tab (written only here): kept in sessionStorage by an effect, read back after a reload, and sent once a conversation exists. */
-export function createPrechat(auth: Auth, report: (e: unknown) => void) {
+export function createPrechat(auth: Auth, report: (e: unknown) => void, locale: string) {
   const key = auth.key + ':p';
   const answers = signal(kept<PrechatAnswers>('sessionStorage', key));
   const unkeep = effect(() => keep('sessionStorage', key, answers.value));
@@ -58,7 +58,8 @@ export function createPrechat(auth: Auth, report: (e: unknown) => void) {
     started() {
       const { email, name, consent } = answers.value ?? {};
       if (!email) return;
-      const body = { email, ...(name && { name }), ...(consent !== undefined && { consent }) };
+      // `locale`: which language's consent text the visitor read.
+      const body = { email, ...(name && { name }), ...(consent !== undefined && { consent, locale }) };
       auth.authed('/api/contact', { body }).catch(report);
     },
     /** `Parley('reset')`: the next person at this browser is asked again. */

@@ -72,10 +72,12 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   let unkeep = () => {};
 
   let pendingVars: Record<string, unknown> | undefined;
+  /** The page the visitor is on, from `update({page})`: set as user variables with the next message. */
+  let page: Record<string, string> | undefined;
   let name = profileName;
 
   const engage = createEngage(auth, conversation, open, report);
-  const prechat = createPrechat(auth, report);
+  const prechat = createPrechat(auth, report, localeTag(locale));
 
   /** Starts a conversation with the item's text; variables set before it existed follow. */
   async function start(item: Outgoing) {
@@ -91,6 +93,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     const body = { text: item.text, clientId: item.clientId, startKey: item.key, locale: localeTag(locale), ...(named ? { profileName: profile } : {}), ...(context ? { context } : {}), ...(escalate && { escalate }) };
     const r = await signedIn.start(body);
     auth.set(sessionOf(r));
+    emit('conversation', { sessionId: r.sessionId, state: 'started' });
     conversation.started(r.user);
     sync.live();
     // Not taken with the start (an older BFF, a refusal): asked for on its own, which says why if it fails.
@@ -118,7 +121,20 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   function submit() {
     // Longer than the BFF takes: the composer says by how much, and nothing is cut or lost.
     if (charsLeft.value < 0) return;
+    carryPage();
     if (!outbox.sendFiles() && outbox.send(outbox.draft.value)) outbox.setDraft('');
+  }
+
+  /** `update()` from a single-page app: the page now on screen, and variables as with `identify`. */
+  function update(u: { page?: { url?: unknown; title?: unknown }; variables?: Record<string, unknown> }) {
+    if (u.page && typeof u.page.url === 'string') page = { pageUrl: u.page.url, ...(typeof u.page.title === 'string' && { pageTitle: u.page.title }) };
+    if (u.variables) identify({ variables: u.variables });
+  }
+
+  /** The next message carries the page: its variables are set as it goes (after the start, for a first message). */
+  function carryPage() {
+    if (page) identify({ variables: page });
+    page = undefined;
   }
 
   /** Starts over: the next message opens a new conversation (other tabs follow). */
@@ -323,7 +339,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     setDraft: outbox.setDraft,
     /** Rendered inline (`<parley-chat>`) or floating. */
     setInline: (on: boolean) => void (inline.value = on),
-    send: outbox.send,
+    send: (text: string) => (carryPage(), outbox.send(text)),
+    update,
     submit,
     /** Adds files as chips for the next message (those over the limits are refused). */
     attach: outbox.attach,
@@ -343,7 +360,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     rate: (score: number, comment?: string) => loadParts().then((p) => p.sendRating(auth, conversation.rated, score, comment)),
     /** Leaves an address for the team (POST /api/contact); every tab learns it from the stream. */
     leaveContact: async (email: string, consent?: boolean) => {
-      await auth.authed('/api/contact', { body: { email, ...(consent !== undefined && { consent }) } });
+      // `locale`: which language's consent text the visitor read.
+      await auth.authed('/api/contact', { body: { email, ...(consent !== undefined && { consent, locale: localeTag(locale) }) } });
       conversation.contacted(email);
     },
     /** The pre-chat form's answers (`{}`: skipped); they go along once the first message starts a conversation. */

@@ -1,12 +1,14 @@
 /** Which answers get thumbs: one per bot turn, the answer itself. */
+import { rendererOf } from './badges/index.js';
 import type { ChatMessage } from './messages.js';
 import type { Convo } from './state.js';
 
 /**
  * Where thumbs show, and for which answer: in each bot turn (the messages between two of the
  * visitor's), the vote is on the last bot message that is an answer, so not its lead-ins and never
- * a file, and it shows under the turn's last bot message, so under the whole answer when a file
- * follows the text ("Here is our size guide:", then the file). Keys are where, values what.
+ * a badge whose kind is not an answer (a file: badges/), and it shows under the turn's last bot
+ * message, so under the whole answer when a file follows the text ("Here is our size guide:",
+ * then the file). Keys are where, values what.
  * A turn with an operator in it has none: its bot lines were the handoff notice, and a person
  * answers there. The bot's lines about the handoff (`handoff`: those that came once a person had the
  * conversation) end the turn before them and take no vote, so the answer before a "Talk to a person"
@@ -31,7 +33,7 @@ export function votePlaces(list: readonly ChatMessage[], convo: Convo, handoff?:
     else if (handoff?.includes(m.id)) close();
     else if (m.src !== 'l') {
       last = m.id;
-      if (m.badge?.type !== 'file') notice = candidate = m.id;
+      if (!m.badge || rendererOf(m.badge).answer !== false) notice = candidate = m.id;
     }
   }
   close();

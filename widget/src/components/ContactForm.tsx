@@ -6,14 +6,16 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
 import { addressOk } from '../address.js';
-import { fill } from '../i18n.js';
+import { textIn } from '../../../shared/localized.js';
+import { fill, localeTag } from '../i18n.js';
 import type { Ctx } from './ctx.js';
 import { partStrings } from '../parts-strings.js';
 
 export function ContactForm({ ctx }: { ctx: Ctx }) {
   const strings = partStrings(ctx.strings);
   const { state, actions } = ctx.store;
-  const consentText = state.config.value?.consentText;
+  const configured = state.config.value?.consentText;
+  const consentText = configured === undefined ? undefined : textIn(configured, localeTag(ctx.options.locale));
   const [email, setEmail] = useState('');
   const [consent, setConsent] = useState(false);
   const [problem, setProblem] = useState<{ text: string; n: number } | undefined>();
