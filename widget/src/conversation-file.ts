@@ -3,6 +3,7 @@ import type { Auth } from './auth.js';
 import { whoWrote, type Who } from './authors.js';
 import type { ConversationSlice } from './conversation.js';
 import type { Strings } from './i18n.js';
+import { loadMarkdown } from './markdown.js';
 import { serverCount, type ChatMessage } from './messages.js';
 import { saveTranscript, transcriptName, transcriptText, type TranscriptHead } from './transcript.js';
 
@@ -20,6 +21,7 @@ export async function saveConversation(conversation: ConversationSlice, auth: Au
   } catch (e) {
     report(e); // what is on screen is still saved
   }
+  await loadMarkdown(); // answers' text is read through the Markdown chunk (as written if it cannot come)
   const now = new Date();
   saveTranscript(transcriptText(messages(), head, t, locale, who, now), transcriptName(head.title, now));
 }

@@ -5,7 +5,6 @@
  * chat pins the chunk by its integrity as the loader pins the chat (pin.ts).
  */
 import { signal, type ReadonlySignal } from '@preact/signals';
-import { loadMarkdown } from './markdown.js';
 import { pinned } from './pin.js';
 import { styleParts } from './styles.js';
 
@@ -35,9 +34,7 @@ export function loadedParts(): Parts {
 export function loadParts(): Promise<Parts> {
   refused.value = false;
   return (loading ??= pinned(FILE, INTEGRITY)
-    // The transcript's text (parts) reads answers through the Markdown chunk: both are there before it is written.
-    .then(() => Promise.all([import('./parts.js'), loadMarkdown()]))
-    .then(([p]) => p)
+    .then(() => import('./parts.js'))
     .then(
       (p) => {
         styleParts(p.PARTS_CSS);

@@ -4,6 +4,7 @@ import { pickStrings } from './i18n.js';
 import type { ChatMessage } from './messages.js';
 import { badgeText } from './badges/index.js';
 import { loadParts } from './lazy.js';
+import { loadMarkdown } from './markdown.js';
 import { plainText, transcriptName, transcriptText } from './transcript.js';
 
 const t = pickStrings();
@@ -11,7 +12,8 @@ const who = (m: ChatMessage) => whoWrote(m, t);
 const now = new Date(2026, 10, 25, 9, 30);
 
 // The transcript is written by the parts chunk, which has the rare badge kinds' words too.
-beforeAll(() => loadParts());
+// The text reads answers through the Markdown chunk, which saving a transcript loads first (conversation-file.ts).
+beforeAll(() => Promise.all([loadParts(), loadMarkdown()]));
 
 describe('transcript', () => {
   it('starts with the title, the date and the greeting, and names every author', () => {
