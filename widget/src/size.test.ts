@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pickStrings, SERVED_LOCALES } from './i18n.js';
+import { PART_STRINGS } from './parts-strings.js';
 import { PARTS_CSS } from './parts-styles.js';
 import { CSS } from './styles.js';
 import { badgeCss, joinRules } from '../../scripts/css-lines.mjs';
@@ -107,7 +108,7 @@ describe('the built widget', () => {
   });
 
   it('ships English inside and every other language as a complete file beside it', () => {
-    const keys = Object.keys(pickStrings()).sort();
+    const keys = Object.keys({ ...pickStrings(), ...PART_STRINGS }).sort();
     expect(chat.toString()).not.toContain('Chat öffnen');
     for (const lang of SERVED_LOCALES) {
       const strings = JSON.parse(readFileSync(join(out, 'widget-locales', `${lang}.json`), 'utf8')) as Record<string, string>;

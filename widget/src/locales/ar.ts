@@ -1,7 +1,7 @@
 /** Arabic strings, served beside widget.js as `widget-locales/ar.json`; the panel is right-to-left. */
-import type { Strings } from '../i18n.js';
+import type { AllStrings } from '../i18n.js';
 
-const ar: Strings = {
+const ar: AllStrings = {
   open: 'فتح المحادثة',
   close: 'إغلاق المحادثة',
   title: 'المحادثة',

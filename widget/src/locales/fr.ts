@@ -1,7 +1,7 @@
 /** French strings, served beside widget.js as `widget-locales/fr.json` and fetched when needed. */
-import type { Strings } from '../i18n.js';
+import type { AllStrings } from '../i18n.js';
 
-const fr: Strings = {
+const fr: AllStrings = {
   open: 'Ouvrir le chat',
   close: 'Fermer le chat',
   title: 'Chat',
