@@ -1,8 +1,9 @@
 // `npm run build:widget`: the widget's files (docs/embedding.md, "What the page pays").
-// 1. The chat (Preact, signals, components, stream client) and its parts chunk (parts.ts: what few
-//    visitors need), ES modules built by vite.config.ts, plus widget.css and widget-locales/. Both
-//    names carry a content hash, so a cached copy can never mismatch its integrity. The parts chunk
-//    imports the chat by name, so its integrity is written into the chat after the build (lazy.tsx).
+// 1. The chat (Preact, signals, components, stream client), its parts chunk (parts.ts: what few
+//    visitors need) and its Markdown chunk (markdown-render.ts: the parser and renderer), ES modules
+//    built by vite.config.ts, plus widget.css and widget-locales/. Every name carries a content hash,
+//    so a cached copy can never mismatch its integrity. The chunks import the chat by name, so their
+//    integrity is written into the chat after the build (pin.ts).
 // 2. The loader (widget.js), built with the chat's file name and integrity written into it.
 // 3. widget.mjs for npm users, which import()s the same chat module.
 // Usage: node scripts/build-widget.mjs [outDir]   (default dist/widget)
@@ -40,9 +41,12 @@ export async function buildWidget(outDir = join(root, 'dist/widget'), logLevel =
     await build({ configFile: join(root, 'vite.config.ts'), root, logLevel, build: { outDir, emptyOutDir: true } });
     const chunk = only(outDir, /^parley-chat\.[\w-]+\.js$/);
     const parts = only(outDir, /^parley-parts\.[\w-]+\.js$/);
+    const markdown = only(outDir, /^parley-markdown\.[\w-]+\.js$/);
     let chat = readFileSync(join(outDir, chunk), 'utf8');
     chat = fillIn(chat, '__PARLEY_PARTS_FILE__', './' + parts);
     chat = fillIn(chat, '__PARLEY_PARTS_SRI__', sri(readFileSync(join(outDir, parts))));
+    chat = fillIn(chat, '__PARLEY_MARKDOWN_FILE__', './' + markdown);
+    chat = fillIn(chat, '__PARLEY_MARKDOWN_SRI__', sri(readFileSync(join(outDir, markdown))));
     writeFileSync(join(outDir, chunk), chat);
     const integrity = sri(chat);
     // The loader's words in each served language (the launcher's name, its frame's text box's placeholder),

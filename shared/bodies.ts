@@ -87,6 +87,29 @@ export const TEXT_MISSING = coded('text_invalid', '"text" must be a string');
  * POST /api/session: with `identityToken` a signed-in session (resumed with `text` or not), else
  * an anonymous one, which needs `text` (TEXT_MISSING).
  */
+/**
+ * The page the conversation started on (docs/api.md "Continuity by email"): an absolute http(s)
+ * URL of at most 2048 characters, kept without its fragment. Whether its origin may use the chat
+ * is the BFF's check (ALLOWED_ORIGINS), after this one.
+ */
+const PageUrl = v.pipe(
+  anything(),
+  v.check((x) => x === undefined || (isString(x) && x.length <= 2048 && pageUrlOf(x) !== undefined), '"pageUrl" must be an http or https URL of at most 2048 characters'),
+  v.transform((x) => (x === undefined ? undefined : pageUrlOf(x as string))),
+);
+
+/** `raw` as an absolute http(s) URL without its fragment, or undefined. */
+export function pageUrlOf(raw: string): string | undefined {
+  try {
+    const url = new URL(raw);
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '') return undefined;
+    url.hash = '';
+    return url.href;
+  } catch {
+    return undefined;
+  }
+}
+
 export const SessionBody = v.object({
   identityToken: anything(),
   text: OptionalText,
@@ -95,6 +118,7 @@ export const SessionBody = v.object({
   context: optionalString('context', PROACTIVE_MAX_LENGTH),
   locale: Locale,
   startKey: StartKey,
+  pageUrl: PageUrl,
   /** "Talk to a person" before the first message: the conversation goes to a person as it starts. */
   escalate: v.pipe(anything(), v.check((x) => x === undefined || typeof x === 'boolean', '"escalate" must be true or false'), v.transform((x) => x as boolean | undefined)),
 });
@@ -113,7 +137,16 @@ export const TokenBody = v.object({
 export const IdentifyBody = v.object({ identityToken: anything() });
 
 /** POST /api/conversations (a signed-in user's new conversation). */
-export const NewConversationBody = v.object({ identityToken: anything(), text: Text, clientId: ClientId, startKey: StartKey, locale: Locale });
+export const NewConversationBody = v.object({ identityToken: anything(), text: Text, clientId: ClientId, startKey: StartKey, locale: Locale, pageUrl: PageUrl });
+
+/** POST /api/resume: the token of an email's continue link. */
+export const ResumeBody = v.object({
+  token: v.pipe(
+    needed(),
+    v.check((x) => isString(x) && x.length > 0 && x.length <= 2048, coded('invalid_token', '"token" must be the token of a continue link')),
+    v.transform((x) => x as string),
+  ),
+});
 
 const MESSAGE_ID = /^[A-Za-z0-9_:.-]{1,128}$/;
 
@@ -136,6 +169,8 @@ export const ContactBody = v.object({
     v.transform((x) => (isString(x) && x.trim() !== '' ? x.trim() : undefined)),
   ),
   consent: v.pipe(anything(), v.check((x) => x === undefined || typeof x === 'boolean', coded('contact_invalid', '"consent" must be true or false'))),
+  /** The visitor's language: which of a per-language CONSENT_TEXT they read and agreed to. */
+  locale: Locale,
 });
 
 /** POST /api/csat: a rating 1–5 of the whole conversation, with an optional comment. */

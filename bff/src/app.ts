@@ -7,6 +7,7 @@ import { conversationRoutes } from './routes/conversation.js';
 import { engagementRoutes } from './routes/engagement.js';
 import { csatRoutes } from './routes/csat.js';
 import { contactRoutes } from './routes/contact.js';
+import { emailRoutes } from './routes/email.js';
 import { eventRoutes } from './routes/events.js';
 import { flowRoutes } from './routes/flows.js';
 import { identityRoutes } from './routes/identity.js';
@@ -32,6 +33,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', contactRoutes(deps));
   app.route('/', eventRoutes(deps));
   app.route('/', flowRoutes(deps));
+  app.route('/', emailRoutes(deps));
 
   app.notFound(() => {
     throw new AppError('not_found', 'No such route');

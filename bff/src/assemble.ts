@@ -10,6 +10,10 @@ import { MemoryOnceStore, MemoryRateLimiter, MemoryStartRecords } from './adapte
 import { MemorySignalBus } from './adapters/memory-signals.js';
 import { MemoryEventStore } from './adapters/memory-store.js';
 import { MemoryUserDirectory } from './adapters/memory-users.js';
+import { MemoryEmailLedger } from './adapters/memory-email-ledger.js';
+import { SmtpMailer } from './adapters/smtp-mailer.js';
+import { Continuity } from './email/continuity.js';
+import { LinkTokens } from './email/links.js';
 import { AcceptedWrites } from './chat/accepted-writes.js';
 import { AgentChat } from './chat/agent-chat.js';
 import { ModelChat } from './chat/model-chat.js';
@@ -29,6 +33,7 @@ import type { RateLimiter } from './ports/rate-limiter.js';
 import type { SignalBus } from './ports/signals.js';
 import type { StartRecords } from './ports/start-records.js';
 import type { UserDirectory } from './ports/user-directory.js';
+import type { EmailLedger } from './ports/email-ledger.js';
 
 interface Storage {
   store: EventStore;
@@ -37,6 +42,7 @@ interface Storage {
   starts: StartRecords;
   users: UserDirectory;
   signals: SignalBus;
+  emailLedger: EmailLedger;
   close(): Promise<void>;
 }
 
@@ -55,6 +61,8 @@ export interface AssembleOptions {
   serviceBaseUrl: string;
   /** Sees every upstream call and webhook besides the metrics (the demo's inspector). */
   observer?: Observer;
+  /** Where browsers reach this server (PUBLIC_ORIGIN, else its own address): emails' unsubscribe links point here. */
+  ownOrigin: string;
 }
 
 /** Builds storage, upstream clients and the chat backend: everything the app reads from. */
@@ -84,6 +92,7 @@ export async function assemble(config: Readonly<Config>, options: AssembleOption
     streamReconnectSec: config.streamReconnectSec,
     onceStore: storage.onceStore,
   });
+  const email = emailOf(config, options.ownOrigin, storage, logger, observer);
   const deps: AppDeps = {
     config,
     store: storage.store,
@@ -103,14 +112,34 @@ export async function assemble(config: Readonly<Config>, options: AssembleOption
     writes,
     widget: loadWidgetAsset(),
     flows: new HttpFlowClient({ baseUrl: serviceBaseUrl, policy, observer }),
+    ...email,
   };
+  email.continuity?.start();
   const close = async () => {
+    await email.continuity?.close();
     await chat.close();
     await feedback?.close();
     await writes.close();
     await storage.close();
   };
   return { deps, gateway, close };
+}
+
+/** Emails to visitors who left (SMTP_URL): nothing when email is off. */
+function emailOf(config: Readonly<Config>, ownOrigin: string, storage: Storage, logger: Logger, observer: Observer): { continuity?: Continuity; links?: LinkTokens } {
+  if (config.smtpUrl === undefined) return {};
+  const links = new LinkTokens(config.sessionJwtSecret, config.resumeLinkTtlSec);
+  const continuity = new Continuity({
+    config,
+    ownOrigin,
+    ledger: storage.emailLedger,
+    store: storage.store,
+    mailer: new SmtpMailer(config.smtpUrl),
+    links,
+    logger,
+    onOutcome: (outcome) => observer.email?.(outcome),
+  });
+  return { continuity, links };
 }
 
 async function modelChat(config: Readonly<Config>, gateway: HttpGateway, storage: Storage, logger: Logger): Promise<ChatBackend> {
@@ -166,7 +195,7 @@ async function openStorage(config: Readonly<Config>, logger: Logger): Promise<St
     await store.close();
     if (onceStore instanceof FileOnceStore) await onceStore.close();
   };
-  return { store, rateLimiter: new MemoryRateLimiter(), onceStore, starts: new MemoryStartRecords(), users: new MemoryUserDirectory(), signals: new MemorySignalBus(), close };
+  return { store, rateLimiter: new MemoryRateLimiter(), onceStore, starts: new MemoryStartRecords(), users: new MemoryUserDirectory(), signals: new MemorySignalBus(), emailLedger: new MemoryEmailLedger(), close };
 }
 
 /**

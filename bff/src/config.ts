@@ -78,6 +78,8 @@ function crossChecks(s: Settings, mode: Mode, env: Env): string[] {
   if (s.feedbackWebhookUrl !== undefined && (s.feedbackWebhookSecret === undefined || Buffer.byteLength(s.feedbackWebhookSecret) < 16)) {
     problems.push('FEEDBACK_WEBHOOK_URL needs FEEDBACK_WEBHOOK_SECRET (at least 16 bytes) to sign the votes it receives');
   }
+  if (s.smtpUrl !== undefined && s.emailFrom === undefined) problems.push('SMTP_URL needs EMAIL_FROM, the address the emails come from');
+  if (s.smtpUrl !== undefined && s.publicOrigin === undefined && !mode.simulator) problems.push('SMTP_URL needs PUBLIC_ORIGIN: the unsubscribe link of each email points at the BFF');
   if (s.redisUrl !== undefined && s.redisClusterNodes !== undefined) problems.push('Set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both');
   return problems;
 }

@@ -2,6 +2,8 @@ import type { HttpBindings } from '@hono/node-server';
 import type { AcceptedWrites } from './chat/accepted-writes.js';
 import type { Config } from './config.js';
 import type { ByteLease } from './lib/byte-budget.js';
+import type { Continuity } from './email/continuity.js';
+import type { LinkTokens } from './email/links.js';
 import type { Logger } from './logger.js';
 import type { TokenService, SessionClaims, TokenUser } from './lib/tokens.js';
 import type { WebhookVerifier } from './lib/webhook-verify.js';
@@ -63,6 +65,10 @@ export interface AppDeps {
   writes?: AcceptedWrites;
   /** Where votes go besides the log (FEEDBACK_WEBHOOK_URL); absent when not configured. */
   feedback?: FeedbackSink;
+  /** Emails to visitors who left before an operator answered (SMTP_URL); absent when email is off. */
+  continuity?: Continuity;
+  /** The continue and unsubscribe links of those emails; absent when email is off. */
+  links?: LinkTokens;
   /** Extra readiness checks beyond `store.ping()` (e.g. Redis connections). */
   ready?: () => Promise<void>;
   now?: () => number;

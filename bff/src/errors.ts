@@ -103,6 +103,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invalid_identity: 401,
   identity_required: 401,
   identity_verified_only: 403,
+  // A continue link of a conversation that now belongs to a signed-in user: the page signs in instead.
+  sign_in_required: 403,
   invalid_signature: 401,
   stale_timestamp: 401,
   origin_not_allowed: 403,
@@ -114,6 +116,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   conversation_archived: 409,
   // The same start (its startKey) is still running: the browser tries again after Retry-After.
   start_in_progress: 409,
+  // A repeat of a start whose conversation went on under a sign-in, or whose tokens were revoked: never new tokens for it.
+  start_ended: 409,
   // The service no longer knows the conversation (lost, deleted): nothing was ended by anyone, and nothing can be rated.
   conversation_gone: 410,
   rate_limited: 429,

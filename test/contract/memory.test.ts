@@ -5,6 +5,8 @@ import { FileOnceStore } from '../../bff/src/adapters/file-once-store.js';
 import { MemoryUserDirectory } from '../../bff/src/adapters/memory-users.js';
 import { MemoryOnceStore, MemoryRateLimiter, MemoryStartRecords } from '../../bff/src/adapters/memory-limits.js';
 import { MemoryEventStore } from '../../bff/src/adapters/memory-store.js';
+import { MemoryEmailLedger } from '../../bff/src/adapters/memory-email-ledger.js';
+import { describeEmailLedgerContract } from './email-ledger-contract.js';
 import { describeEventStoreContract, describeOnceStoreContract, describeRateLimiterContract, type MakeOnceStore } from './store-contract.js';
 import { describeStartRecordsContract } from './start-contract.js';
 import { describeTicketContract } from './ticket-contract.js';
@@ -36,3 +38,8 @@ describeTicketContract('file', fileOnceStore);
 describeUserDirectoryContract('memory', async (now) => ({ users: new MemoryUserDirectory(now), cleanup: async () => {} }));
 
 describeStartRecordsContract('memory', async () => ({ starts: new MemoryStartRecords(), cleanup: async () => {} }));
+
+describeEmailLedgerContract('memory', async () => {
+  const ledger = new MemoryEmailLedger();
+  return { ledgers: [ledger, ledger], cleanup: async () => {} };
+});

@@ -7,6 +7,8 @@ import type { RetentionOptions } from '../../bff/src/ports/event-store.js';
 import { describeEventStoreContract, describeOnceStoreContract, describeRateLimiterContract } from '../contract/store-contract.js';
 import { describeStartRecordsContract } from '../contract/start-contract.js';
 import { describeUserDirectoryContract } from '../contract/user-directory-contract.js';
+import { describeEmailLedgerContract } from '../contract/email-ledger-contract.js';
+import { RedisEmailLedger } from '../../bff/src/adapters/redis-email-ledger.js';
 import { startRedisCluster, type TestRedisCluster } from './redis-cluster.js';
 import { until } from './cluster.js';
 import { skipRedisTests } from './redis-server.js';
@@ -65,5 +67,15 @@ describe.skipIf(skipRedisTests)('Redis Cluster adapters', () => {
   describeUserDirectoryContract('redis cluster', async (now) => {
     const connections = await connectRedis({ clusterNodes: cluster.nodes });
     return { users: new RedisUserDirectory(connections.client, { prefix: `test-${randomUUID()}:`, now }), cleanup: () => connections.close() };
+  });
+
+  describeEmailLedgerContract('redis cluster', async () => {
+    const prefix = `test-${randomUUID()}:`;
+    const [a, b] = [await connectRedis({ clusterNodes: cluster.nodes }), await connectRedis({ clusterNodes: cluster.nodes })];
+    const cleanup = async () => {
+      await a.close();
+      await b.close();
+    };
+    return { ledgers: [new RedisEmailLedger(a.client, prefix), new RedisEmailLedger(b.client, prefix)], cleanup };
   });
 });

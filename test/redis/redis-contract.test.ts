@@ -10,6 +10,7 @@ import { describeEventStoreContract, describeOnceStoreContract, describeRateLimi
 import { describeStartRecordsContract } from '../contract/start-contract.js';
 import { describeTicketContract } from '../contract/ticket-contract.js';
 import { describeUserDirectoryContract } from '../contract/user-directory-contract.js';
+import { describeEmailLedgerContract } from '../contract/email-ledger-contract.js';
 import { beforeMarker, until } from '../helpers/wait.js';
 import { skipRedisTests, startRedisServer, type TestRedis } from './redis-server.js';
 
@@ -70,6 +71,12 @@ describe.skipIf(skipRedisTests)('Redis adapters', () => {
   });
 
   describeUserDirectoryContract('redis', async (now) => ({ users: new RedisUserDirectory(admin, { prefix: freshPrefix(), now }), cleanup: async () => {} }));
+
+  describeEmailLedgerContract('redis', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = [await instance(prefix), await instance(prefix)];
+    return { ledgers: [a.emailLedger, b.emailLedger], cleanup: async () => {} };
+  });
 
   describe('several instances of one deployment', () => {
     it('fans an append on instance A out to a subscriber on instance B, in order', async () => {

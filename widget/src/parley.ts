@@ -8,6 +8,7 @@ import { langOf, loadStrings, localeTag, pickDir, pickStrings } from './i18n.js'
 import type { ParleyEventName, ParleyInstance, ParleyOptions } from './public-types.js';
 import { createStore } from './store.js';
 import { adoptStyles } from './styles.js';
+import { BADGE_CSS } from './badges/index.js';
 
 type Handler = (data: any) => void;
 
@@ -48,7 +49,7 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
     host = el || document.body.appendChild(document.createElement('div'));
     if (!el) host.setAttribute('data-parley', '');
     root = host.shadowRoot || host.attachShadow({ mode: 'open' });
-    adoptStyles(root, bff);
+    adoptStyles(root, bff, BADGE_CSS);
     render(h(App, { ctx: { ...ctx } }), root);
   };
 

@@ -76,7 +76,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   };
 
   const engage = createEngage(st, auth, report, remember, conversation.history);
-  const prechat = createPrechat(st, auth, remember, report);
+  const prechat = createPrechat(st, auth, remember, report, localeTag(locale));
 
   /** Starts a conversation with the item's text; variables set before it existed follow. */
   async function start(item: Outgoing) {
@@ -309,7 +309,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     rate: (score: number, comment?: string) => sendRating(auth, conversation.rated, score, comment),
     /** Leaves an address for the team (POST /api/contact); every tab learns it from the stream. */
     leaveContact: async (email: string, consent?: boolean) => {
-      await auth.authed('/api/contact', { body: { email, ...(consent !== undefined && { consent }) } });
+      // `locale`: which language's consent text the visitor read.
+      await auth.authed('/api/contact', { body: { email, ...(consent !== undefined && { consent, locale: localeTag(locale) }) } });
       conversation.contacted(email);
     },
     /** The pre-chat form's answers (`{}`: skipped); they go along once the first message starts a conversation. */

@@ -2,6 +2,7 @@ import type { RetentionOptions } from '../ports/event-store.js';
 import { connectRedis, type RedisConnectionOptions, type RedisTarget } from './redis-connection.js';
 import { RedisOnceStore, RedisRateLimiter, RedisStartRecords } from './redis-limits.js';
 import { RedisSignalBus } from './redis-signals.js';
+import { RedisEmailLedger } from './redis-email-ledger.js';
 import { RedisEventStore } from './redis-store.js';
 import { RedisUserDirectory } from './redis-users.js';
 
@@ -14,6 +15,8 @@ export interface RedisAdapters {
   onceStore: RedisOnceStore;
   starts: RedisStartRecords;
   users: RedisUserDirectory;
+  /** Recipients, presence, the schedule and send claims of emails to visitors. */
+  emailLedger: RedisEmailLedger;
   /** Notices to every instance, on classic pub/sub. */
   signals: RedisSignalBus;
   /** Quits every connection. */
@@ -43,6 +46,7 @@ export async function createRedisAdapters(target: RedisTarget | string, retentio
     onceStore: new RedisOnceStore(client, prefix),
     starts: new RedisStartRecords(client, prefix),
     users: new RedisUserDirectory(client, { prefix }),
+    emailLedger: new RedisEmailLedger(client, prefix),
     signals: new RedisSignalBus(client, subscriber, prefix),
     close: () => store.close(),
   };

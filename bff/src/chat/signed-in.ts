@@ -44,6 +44,8 @@ export async function startUserConversation(deps: AppDeps, user: TokenUser, mess
  * client has already retried what a retry can mend.
  */
 export async function applyVerifiedVariables(deps: AppDeps, conversationId: string, identity: VerifiedIdentity): Promise<void> {
+  // The site vouches for this address: the user's answers may reach them by email.
+  if (identity.email !== undefined) await deps.continuity?.note(conversationId, { email: identity.email });
   try {
     await deps.chat.setUserVariables(conversationId, {
       ...identity.variables,

@@ -9,11 +9,12 @@ import { modeOf, type Mode, type PublicPart, type Setting } from './setting.js';
 import { STORAGE } from './storage.js';
 import { WIDGET } from './widget.js';
 import { PEOPLE } from './people.js';
+import { EMAIL } from './email.js';
 
 export { GROUPS, isSimulatorEnv, modeOf, type Mode, type Setting } from './setting.js';
 export { FORM_OVERHEAD_BYTES, maxFormBytes } from './browsers.js';
 
-export const SCHEMA = { ...SERVICE, ...BROWSERS, ...IDENTITY, ...STORAGE, ...WIDGET, ...PEOPLE };
+export const SCHEMA = { ...SERVICE, ...BROWSERS, ...IDENTITY, ...STORAGE, ...WIDGET, ...PEOPLE, ...EMAIL };
 
 type ValueOf<S> = S extends Setting<infer T> ? T : never;
 /** One typed value per schema entry, named by its key. */

@@ -10,6 +10,7 @@ export const GROUPS = {
   browsers: 'Browsers, sessions and limits',
   storage: 'Storage',
   widget: 'Widget look and operations',
+  email: 'Email to visitors',
 } as const;
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K] };

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import type { Observer } from '../ports/observer.js';
+import type { EmailOutcome, Observer } from '../ports/observer.js';
 
 const LATENCY_BUCKETS_MS = [0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000];
 
@@ -76,6 +76,8 @@ export class Metrics implements Observer {
   private readonly votes = new Map<string, number>();
   private readonly ratings = new Map<number, number>();
   private readonly forwards = new Map<string, number>();
+
+  private readonly emails = new Map<string, number>();
   private readonly streamsRefused = new Map<string, number>();
   private streams = 0;
   private streamsTotal = 0;
@@ -123,6 +125,10 @@ export class Metrics implements Observer {
     this.forwards.set(outcome, (this.forwards.get(outcome) ?? 0) + 1);
   }
 
+  email(outcome: EmailOutcome): void {
+    this.emails.set(outcome, (this.emails.get(outcome) ?? 0) + 1);
+  }
+
   /** The Prometheus text format (version 0.0.4): Parley's metrics, then the process's (prom-client). */
   async render(): Promise<string> {
     const out: string[] = [];
@@ -146,6 +152,8 @@ export class Metrics implements Observer {
     for (const [score, n] of this.ratings) out.push(`parley_csat_total{score="${score}"} ${n}`);
     out.push('# HELP parley_feedback_forwards_total Forwards to FEEDBACK_WEBHOOK_URL by outcome (dropped: the queue was full).', '# TYPE parley_feedback_forwards_total counter');
     for (const [outcome, n] of this.forwards) out.push(`parley_feedback_forwards_total{outcome="${outcome}"} ${n}`);
+    out.push('# HELP parley_emails_total Emails to visitors by outcome (sent, failed after its retries, retried, seen: the visitor came back first, unsubscribed).', '# TYPE parley_emails_total counter');
+    for (const [outcome, n] of this.emails) out.push(`parley_emails_total{outcome="${outcome}"} ${n}`);
     return out.join('\n') + '\n\n' + (await this.process.metrics());
   }
 }

@@ -11,6 +11,7 @@ const HOOK_TABLE = {
   feedback: true,
   csat: true,
   feedbackForward: true,
+  email: true,
 } satisfies Record<keyof Observer, true>;
 const HOOKS = Object.keys(HOOK_TABLE) as Array<keyof Observer>;
 

@@ -1,3 +1,5 @@
+import type { VerifyFailure } from '../lib/webhook-verify.js';
+
 /** What happened to one incoming webhook. */
 export type WebhookOutcome =
   | 'stored'
@@ -11,12 +13,17 @@ export type WebhookOutcome =
 
 export interface WebhookObservation {
   outcome: WebhookOutcome;
+  /** With `invalid_signature`: what the check found (`missing_signature` for an unsigned request). */
+  reason?: VerifyFailure;
   eventId?: string;
   kind?: string;
   conversationId?: string;
   /** Time from first byte to answer, in milliseconds. */
   durationMs: number;
 }
+
+/** What became of one email to a visitor (docs/api.md "Continuity by email"). */
+export type EmailOutcome = 'sent' | 'failed' | 'retried' | 'seen' | 'unsubscribed';
 
 /**
  * Hooks for metrics and the demo's live inspector. Every method is optional and must be
@@ -37,4 +44,6 @@ export interface Observer {
   csat?(score: number): void;
   /** What became of one forward to FEEDBACK_WEBHOOK_URL: delivered, failed after its retries, or dropped (queue full). */
   feedbackForward?(outcome: 'delivered' | 'failed' | 'dropped'): void;
+  /** An email to a visitor was sent, failed after its retries, retried, or not sent (seen, unsubscribed). */
+  email?(outcome: EmailOutcome): void;
 }

@@ -13,7 +13,8 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, AuthError, ForbiddenError } from '../errors.js';
 import { jsonBody, jsonBytes } from '../lib/body.js';
 import { startKeyOf, startOnce } from '../chat/start-once.js';
-import { clientIp } from '../lib/http.js';
+import { clientIp } from '../lib/client-ip.js';
+import { checkPageUrl, notePage } from '../email/page-url.js';
 import type { TokenUser } from '../lib/tokens.js';
 import { rateLimit, requireSession } from '../middleware.js';
 
@@ -69,6 +70,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post('/api/conversations', userAuth, limitSessions, json, jsonBody(NewConversationBody), async (c) => {
     let user = signedIn(c.get('user'));
     const body = c.req.valid('json');
+    const pageUrl = checkPageUrl(deps, body.pageUrl);
     // The token carries no variables: a fresh identity token, when the widget has one, brings them.
     const identity = body.identityToken === undefined ? undefined : await verifyIdentity(deps, body.identityToken);
     if (identity && identity.userId !== user.id) throw new AuthError('invalid_identity', 'The identity token is of another user');
@@ -80,6 +82,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
       if (identity) await applyVerifiedVariables(deps, conversationId, identity);
       return { conversationId };
     });
+    await notePage(deps, conversationId, pageUrl, locale);
     return c.json(await userSession(deps, conversationId, origin, user), 201);
   });
 
