@@ -106,7 +106,7 @@ function start(script: HTMLScriptElement): void {
       }
       // A visitor waiting on the frame is left on the launcher, which now says the chat could not load
       // (while still "loading", so its focus does not try again at once).
-      if (frame && host!.shadowRoot!.activeElement === frame) launcher!.focus();
+      if (input && host!.shadowRoot!.activeElement === input) launcher!.focus();
       state = FAILED;
       failures++;
       frame?.remove();

@@ -131,9 +131,12 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     if (u.variables) identify({ variables: u.variables });
   }
 
-  /** The next message carries the page: its variables are set as it goes (after the start, for a first message). */
+  /**
+   * The next message carries the page: its variables are set as it goes (after the start, for a first
+   * message). Not where the BFF verifies identities: there no variable is the browser's to set.
+   */
   function carryPage() {
-    if (page) identify({ variables: page });
+    if (page && (st.config.value?.identity || 'off') === 'off') identify({ variables: page });
     page = undefined;
   }
 
