@@ -136,7 +136,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
    * message). Not where the BFF verifies identities: there no variable is the browser's to set.
    */
   function carryPage() {
-    if (page && (st.config.value?.identity || 'off') === 'off') identify({ variables: page });
+    if (page && (config.value?.identity || 'off') === 'off') identify({ variables: page });
     page = undefined;
   }
 
