@@ -3,11 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { minify } from 'terser';
 import { transformWithOxc } from 'vite';
 import { defineConfig } from 'vitest/config';
-import { cssLines, joinRules } from './scripts/css-lines.mjs';
+import { badgeCss, cssLines, joinRules } from './scripts/css-lines.mjs';
 import { PARTS_CSS } from './widget/src/parts-styles.js';
 import { CSS } from './widget/src/styles.js';
 
 // The languages besides English: one file each in widget/src/locales, nothing else to list.
+// Each badge kind's file, with its CSS (scripts/css-lines.mjs).
+const BADGES_DIR = fileURLToPath(new URL('./widget/src/badges/', import.meta.url));
 const LOCALES_DIR = fileURLToPath(new URL('./widget/src/locales/', import.meta.url));
 const LOCALES = readdirSync(LOCALES_DIR)
   .filter((f) => /^[a-z]{2}\.ts$/.test(f))
@@ -53,7 +55,7 @@ export default defineConfig({
       name: 'parley-assets',
       async generateBundle(output) {
         if (output.format !== 'es') return;
-        this.emitFile({ type: 'asset', fileName: 'widget.css', source: joinRules(CSS + PARTS_CSS) });
+        this.emitFile({ type: 'asset', fileName: 'widget.css', source: joinRules(CSS + PARTS_CSS + badgeCss(BADGES_DIR)) });
         for (const lang of LOCALES) {
           // The file compiled as Vite compiles it (its only import is a type, so it stands alone), run once for its strings.
           const file = `${LOCALES_DIR}${lang}.ts`;
@@ -67,8 +69,6 @@ export default defineConfig({
   // Classic JSX (`h(type, props, ...children)`): smaller calls than the automatic runtime's, and no
   // jsx-runtime module in the bundle. Type checking keeps `jsxImportSource: preact` (tsconfig.json).
   oxc: { jsx: { runtime: 'classic', pragma: 'h', pragmaFrag: 'Fragment' } },
-  // markdown-to-jsx 7 imports React at module level; it gets Preact's two functions it names instead.
-  resolve: { alias: { react: fileURLToPath(new URL('./widget/src/react-shim.ts', import.meta.url)) } },
   // The list the widget fetches from (i18n.ts SERVED_LOCALES), made from the folder above.
   define: { __PARLEY_LOCALES__: JSON.stringify(LOCALES) },
   build: {
@@ -79,8 +79,15 @@ export default defineConfig({
     sourcemap: false,
     // Vite keeps whitespace in an ES library build; ours is one finished module, so minify it all,
     // and without the /* @__PURE__ */ marks a bundler would use to drop parts of it (none can go).
-    // allow-extension: the parts chunk imports Preact and the rest from the chat itself, not from a third file.
-    rolldownOptions: { preserveEntrySignatures: 'allow-extension', output: { minify: true, comments: { annotation: false, legal: true, jsdoc: false }, chunkFileNames: 'parley-parts.[hash].js' } },
+    // allow-extension: the parts and Markdown chunks import Preact and the rest from the chat itself, not from a third file.
+    rolldownOptions: {
+      preserveEntrySignatures: 'allow-extension',
+      output: {
+        minify: true,
+        comments: { annotation: false, legal: true, jsdoc: false },
+        chunkFileNames: (chunk) => (chunk.name === 'markdown-render' ? 'parley-markdown.[hash].js' : 'parley-parts.[hash].js'),
+      },
+    },
     // Named by content hash, so a cached copy always matches the integrity the loader carries.
     lib: {
       entry: { 'parley-chat': 'widget/src/chat.ts' },
@@ -108,8 +115,6 @@ export default defineConfig({
           name: 'widget',
           environment: 'happy-dom',
           include: ['widget/**/*.test.{ts,tsx}'],
-          // Through Vite, so its `react` import meets the alias above (Node would look for React itself).
-          server: { deps: { inline: ['markdown-to-jsx'] } },
         },
       },
       {

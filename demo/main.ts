@@ -59,6 +59,8 @@ export function withDemoDefaults(env: Record<string, string | undefined>): Recor
     // The people behind the chat (docs/api.md "People"): the console's operators by username, open
     // all week by default; SUPPORT_HOURS="Mon 00:00-00:01" (any window not now) shows the away state.
     OPERATOR_PROFILES: JSON.stringify(DEMO_OPERATORS),
+    // With the shop's data-launcher="hours" (demo/site/index.html): while away, no launcher for new visitors.
+    CLOSED_LAUNCHER: 'hide',
     WIDGET_BOT_NAME: 'Juniper',
     WIDGET_STARTERS: JSON.stringify(DEMO_STARTERS),
     // The visitor's language reaches the simulated agent, which answers its topics in it.

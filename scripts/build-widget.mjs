@@ -1,8 +1,9 @@
 // `npm run build:widget`: the widget's files (docs/embedding.md, "What the page pays").
-// 1. The chat (Preact, signals, components, stream client) and its parts chunk (parts.ts: what few
-//    visitors need), ES modules built by vite.config.ts, plus widget.css and widget-locales/. Both
-//    names carry a content hash, so a cached copy can never mismatch its integrity. The parts chunk
-//    imports the chat by name, so its integrity is written into the chat after the build (lazy.tsx).
+// 1. The chat (Preact, signals, components, stream client), its parts chunk (parts.ts: what few
+//    visitors need) and its Markdown chunk (markdown-render.ts: the parser and renderer), ES modules
+//    built by vite.config.ts, plus widget.css and widget-locales/. Every name carries a content hash,
+//    so a cached copy can never mismatch its integrity. The chunks import the chat by name, so their
+//    integrity is written into the chat after the build (pin.ts).
 // 2. The loader (widget.js), built with the chat's file name and integrity written into it.
 // 3. widget.mjs for npm users, which import()s the same chat module.
 // Usage: node scripts/build-widget.mjs [outDir]   (default dist/widget)
@@ -40,15 +41,20 @@ export async function buildWidget(outDir = join(root, 'dist/widget'), logLevel =
     await build({ configFile: join(root, 'vite.config.ts'), root, logLevel, build: { outDir, emptyOutDir: true } });
     const chunk = only(outDir, /^parley-chat\.[\w-]+\.js$/);
     const parts = only(outDir, /^parley-parts\.[\w-]+\.js$/);
+    const markdown = only(outDir, /^parley-markdown\.[\w-]+\.js$/);
     let chat = readFileSync(join(outDir, chunk), 'utf8');
     chat = fillIn(chat, '__PARLEY_PARTS_FILE__', './' + parts);
     chat = fillIn(chat, '__PARLEY_PARTS_SRI__', sri(readFileSync(join(outDir, parts))));
+    chat = fillIn(chat, '__PARLEY_MARKDOWN_FILE__', './' + markdown);
+    chat = fillIn(chat, '__PARLEY_MARKDOWN_SRI__', sri(readFileSync(join(outDir, markdown))));
     writeFileSync(join(outDir, chunk), chat);
     const integrity = sri(chat);
-    // The launcher's name in each served language, from the locale files the chat build wrote (one source).
-    const labels = { en: 'Open chat' };
+    // The loader's words in each served language (the launcher's name, its frame's text box's placeholder),
+    // from the locale files the chat build wrote (one source; English is built into the chat).
+    const words = (t) => [t.open, t.placeholder];
+    const labels = { en: words({ open: 'Open chat', placeholder: 'Type a message…' }) };
     for (const file of readdirSync(join(outDir, 'widget-locales'))) {
-      labels[file.replace('.json', '')] = JSON.parse(readFileSync(join(outDir, 'widget-locales', file), 'utf8')).open;
+      labels[file.replace('.json', '')] = words(JSON.parse(readFileSync(join(outDir, 'widget-locales', file), 'utf8')));
     }
     /** A small file beside the chat, outside vite.config.ts (no Preact, no locale assets). */
     const beside = (lib, extra) =>
@@ -61,7 +67,7 @@ export async function buildWidget(outDir = join(root, 'dist/widget'), logLevel =
       });
     await beside(
       { entry: join(root, 'widget/src/loader.ts'), name: 'ParleyLoader', formats: ['iife'], fileName: () => 'widget.js' },
-      { plugins: [cssLines()], define: { __PARLEY_CHUNK__: JSON.stringify(chunk), __PARLEY_CHUNK_SRI__: JSON.stringify(integrity), __PARLEY_OPEN_LABELS__: JSON.stringify(labels) } },
+      { plugins: [cssLines()], define: { __PARLEY_CHUNK__: JSON.stringify(chunk), __PARLEY_CHUNK_SRI__: JSON.stringify(integrity), __PARLEY_LABELS__: JSON.stringify(labels) } },
     );
     // 3. widget.mjs for npm users: the same API, with the chat as the module it import()s (widget/src/esm.ts).
     await beside(

@@ -1,5 +1,5 @@
 /**
- * The README's pictures of the people behind the chat (issue 20), for `npm run screenshots`: the
+ * The README's pictures of the people behind the chat, for `npm run screenshots`: the
  * starter questions of an empty conversation, operators with their names and pictures after the
  * line saying each joined, the rating asked once the console archived the conversation, and the
  * away state with its email form on a phone. `prefix` names the files, e.g. `docs/screenshots/people`.

@@ -1,4 +1,4 @@
-// Runs after scripts/build-widget.mjs: prints the sizes and SRI hashes of widget.js (the loader), the chat, its parts chunk and widget.mjs, writes manifest.json
+// Runs after scripts/build-widget.mjs: prints the sizes and SRI hashes of widget.js (the loader), the chat, its parts and Markdown chunks and widget.mjs, writes manifest.json
 // (read by the BFF and by integrators pinning the script) and the npm build's widget.d.ts.
 // Usage: node scripts/widget-integrity.mjs [outDir]   (default dist/widget)
 import { spawnSync } from 'node:child_process';
@@ -27,6 +27,7 @@ function describe(dir, file) {
 export function writeManifest(dir) {
   const chunk = readdirSync(dir).find((f) => /^parley-chat\.[\w-]+\.js$/.test(f));
   const parts = readdirSync(dir).find((f) => /^parley-parts\.[\w-]+\.js$/.test(f));
+  const markdown = readdirSync(dir).find((f) => /^parley-markdown\.[\w-]+\.js$/.test(f));
   const loader = readFileSync(join(dir, 'widget.js'));
   const manifest = {
     ...describe(dir, 'widget.js'),
@@ -34,6 +35,7 @@ export function writeManifest(dir) {
     versioned: `/widget-${createHash('sha256').update(loader).digest('base64url').slice(0, 8)}.js`,
     ...(chunk && { chat: describe(dir, chunk) }),
     ...(parts && { parts: describe(dir, parts) }),
+    ...(markdown && { markdown: describe(dir, markdown) }),
     esm: describe(dir, 'widget.mjs'),
   };
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
@@ -76,7 +78,7 @@ function main() {
   const m = writeManifest(dir);
   writeTypes(dir);
   const kb = (n) => (n / 1024).toFixed(2) + ' KB';
-  for (const f of [m, m.chat, m.parts, m.esm].filter(Boolean)) {
+  for (const f of [m, m.chat, m.parts, m.markdown, m.esm].filter(Boolean)) {
     console.log(`${f.file.padEnd(26)} ${f.bytes} B (${kb(f.bytes)})  gzip ${f.gzipBytes} B (${kb(f.gzipBytes)})  brotli ${f.brotliBytes} B`);
     console.log(`${''.padEnd(26)} ${f.integrity}`);
   }

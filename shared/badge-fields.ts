@@ -8,9 +8,6 @@ import { httpUrl } from './badge-url.js';
 
 export type { Rec };
 
-/** The badge kinds a type name can point at; `generic` is a card or a carousel, `text` is no badge at all. */
-export type Family = 'buttons' | 'quick_replies' | 'card' | 'carousel' | 'generic' | 'list' | 'image' | 'file' | 'text';
-
 export const TYPE_KEYS = [
   'type', 'kind', 'template_type', 'templateType', 'contentType', 'content_type', 'badgeType', 'badge_type',
   'messageType', 'message_type',
@@ -54,51 +51,10 @@ export const WRAPPER_KEYS = [
   'message', 'body',
 ] as const;
 
-const FAMILY_NAMES: ReadonlyMap<string, Family> = new Map<string, Family>([
-  ...names('buttons', 'buttons button buttontemplate buttonlist actions choice choices options option menu'),
-  ...names(
-    'quick_replies',
-    'quickreplies quickreply quickreplys quick replies suggestions suggestion suggestedactions chips chip',
-  ),
-  ...names('card', 'card herocard hero thumbnailcard thumbnail basiccard richcard productcard product tile'),
-  ...names('carousel', 'carousel gallery cards slider slides carouselcard browsecarousel'),
-  ...names('generic', 'generic generictemplate'),
-  ...names('list', 'list listtemplate listview listcard'),
-  ...names('image', 'image img picture photo gif sticker'),
-  ...names('file', 'file document doc attachment pdf download video audio'),
-  ...names('text', 'text message plain plaintext markdown'),
-]);
-
-function names(family: Family, spaced: string): [string, Family][] {
-  return spaced.split(' ').map((name) => [name, family]);
-}
-
 /** Lower-case letters and digits only: `Quick-Replies`, `quick_replies` and `quickReplies` all read `quickreplies`. */
 export function token(value: unknown): string | undefined {
   return typeof value === 'string' ? value.toLowerCase().replace(/[^a-z0-9]/g, '') : undefined;
 }
-
-/** The badge kind a type name points at, including MIME types and Bot Framework card content types. */
-export function familyOfName(name: string): Family | undefined {
-  const lower = name.trim().toLowerCase();
-  const botFrameworkCard = /^application\/vnd\.microsoft\.card\.(hero|thumbnail)$/.exec(lower);
-  if (botFrameworkCard) return 'card';
-  if (lower.startsWith('application/vnd.')) return undefined;
-  if (lower.startsWith('image/')) return 'image';
-  if (/^[a-z]+\/[a-z0-9.+-]+$/.test(lower)) return 'file';
-  return FAMILY_NAMES.get(token(lower) ?? '');
-}
-
-/** The badge kind named by the object's first recognised type field. */
-export function familyOf(obj: Rec): Family | undefined {
-  for (const key of TYPE_KEYS) {
-    const value = get(obj, key);
-    const family = typeof value === 'string' ? familyOfName(value) : undefined;
-    if (family !== undefined) return family;
-  }
-  return undefined;
-}
-
 
 const hasOwn = Object.prototype.hasOwnProperty;
 

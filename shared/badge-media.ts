@@ -3,7 +3,7 @@
  * caption, name, size, MIME type), read from any of the accepted spellings.
  */
 import { isRecord } from './records.js';
-import type { Badge } from './types.js';
+import type { Badge } from './badge-kinds.js';
 import {
   ALT_KEYS, CAPTION_KEYS, FILE_NAME_KEYS, FILE_URL_KEYS, IMAGE_KEYS, MIME_KEYS, SIZE_KEYS, type Rec,
   firstHttpUrl, firstLine, firstText, get, pick,

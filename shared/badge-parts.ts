@@ -6,7 +6,7 @@ import { isRecord } from './records.js';
 import type { BadgeButton, BadgeCard, BadgeListItem } from './types.js';
 import {
   BUTTON_LIST_KEYS, IMAGE_KEYS, LABEL_KEYS, LINK_KEYS, SUBTITLE_KEYS, TITLE_KEYS, VALUE_KEYS,
-  familyOf, firstHttpUrl, firstLineEntry, firstList, firstText, get, pick, token, type Rec,
+  firstHttpUrl, firstLineEntry, firstList, firstText, get, pick, token, type Rec,
 } from './badge-fields.js';
 import { TEXT_MAX, cleanLine } from './badge-text.js';
 import { isDangerousLink, safeUrl } from './badge-url.js';
@@ -16,19 +16,19 @@ export const MAX_CARDS = 20;
 export const MAX_LIST_ITEMS = 50;
 
 // Button type names (as `token()` spells them) that open a link, or that cannot be offered in a web chat.
-const LINK_TYPES = new Set([
+export const LINK_TYPES = new Set([
   'url', 'link', 'weburl', 'openurl', 'uri', 'href', 'web', 'external', 'externallink', 'browse', 'navigate',
   'hyperlink', 'openlink', 'website',
 ]);
-const MAIL_TYPES = new Set(['email', 'mail', 'mailto']);
-const POSTBACK_TYPES = new Set([
+export const MAIL_TYPES = new Set(['email', 'mail', 'mailto']);
+export const POSTBACK_TYPES = new Set([
   'postback', 'imback', 'messageback', 'message', 'reply', 'quickreply', 'text', 'payload', 'button', 'action',
 ]);
 const UNUSABLE_TYPES = new Set([
   'phonenumber', 'phone', 'call', 'tel', 'share', 'elementshare', 'accountlink', 'accountunlink', 'location',
   'camera', 'cameraroll', 'datetimepicker', 'signin', 'login', 'logout', 'payment', 'buy',
 ]);
-const BUTTON_TYPE_KEYS = ['type', 'kind', 'action_type', 'actionType'] as const;
+export const BUTTON_TYPE_KEYS = ['type', 'kind', 'action_type', 'actionType'] as const;
 
 function link(label: string, raw: unknown): BadgeButton | undefined {
   const url = safeUrl(raw);
@@ -99,33 +99,7 @@ export function isButtonLike(raw: unknown): boolean {
   return firstLineEntry(raw, LABEL_KEYS) !== undefined;
 }
 
-// Item types that mark an array entry as a button (singular: the plural names a container of buttons).
-// `text`/`message` are left out: `{"type":"text","text":"Hi"}` is a text element unless it also carries a value.
-const BUTTON_ITEM_TYPES = new Set(
-  [...LINK_TYPES, ...MAIL_TYPES, ...POSTBACK_TYPES, 'option', 'choice', 'chip', 'suggestion'].filter(
-    (type) => type !== 'text' && type !== 'message',
-  ),
-);
 const QUICK_ITEM_TYPES = new Set(['quickreply', 'chip', 'suggestion']);
-const BUTTON_VALUE_KEYS = [...LINK_KEYS, ...VALUE_KEYS.filter((key) => key !== 'text' && key !== 'message')];
-
-/**
- * True for an array entry that is a button: a label plus a value, a link or a button type
- * (`{"text":"Hi"}` alone is a text element, not a button).
- */
-export function isButtonElement(raw: unknown): boolean {
-  if (typeof raw === 'string' || typeof raw === 'number') return cleanLine(raw) !== undefined;
-  if (!isRecord(raw) || !isButtonLike(raw)) return false;
-  const family = familyOf(raw);
-  if (family !== undefined && family !== 'text' && family !== 'buttons' && family !== 'quick_replies') return false;
-  const type = token(pick(raw, BUTTON_TYPE_KEYS));
-  return (
-    (type !== undefined && BUTTON_ITEM_TYPES.has(type)) ||
-    pick(raw, BUTTON_VALUE_KEYS) !== undefined ||
-    isRecord(get(raw, 'action')) ||
-    firstLineEntry(raw, ['title', 'label', 'caption', 'displayText', 'display_text']) !== undefined
-  );
-}
 
 /** True when button entries read as quick replies (Messenger's `content_type`, or a quick-reply/chip item type). */
 export function areQuickReplies(list: readonly unknown[]): boolean {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseBadge, parseMessageText, safeUrl, summarizeBadge } from './badge.js';
+import { BADGE_KINDS, BADGE_TYPES, familyOfName } from './badge-kinds.js';
 import type { Badge } from './types.js';
 
 const UNSAFE_LINKS = [
@@ -482,5 +483,23 @@ describe('summarizeBadge', () => {
     [{ type: 'unsupported', summary: 'Rate us' }, 'Rate us'],
   ])('%j reads %j', (badge, summary) => {
     expect(summarizeBadge(badge)).toBe(summary);
+  });
+});
+
+describe('every badge kind (badge-kinds.ts)', () => {
+  it.each(BADGE_TYPES)('%s: its sample reads back as a %s, with no text beside it', (kind) => {
+    expect(parseMessageText(JSON.stringify(BADGE_KINDS[kind].sample))).toEqual({ badge: expect.objectContaining({ type: kind }) });
+  });
+
+  it.each(BADGE_TYPES.filter((kind) => kind !== 'unsupported'))('%s: each of its type names points at it, and none at another kind', (kind) => {
+    const names = BADGE_KINDS[kind].names.split(' ');
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) expect(familyOfName(name), name).toBe(kind);
+    for (const other of BADGE_TYPES.filter((k) => k !== kind)) for (const name of BADGE_KINDS[other].names.split(' ').filter(Boolean)) expect(names).not.toContain(name);
+  });
+
+  it('a kind with a text slot takes the intro of a wrapper around it; one without has it beside', () => {
+    expect(parseMessageText(JSON.stringify({ text: 'Pick one', attachment: { type: 'buttons', buttons: ['A'] } }))).toEqual({ badge: { type: 'buttons', text: 'Pick one', buttons: [{ label: 'A', action: 'postback', value: 'A' }] } });
+    expect(parseMessageText(JSON.stringify({ text: 'Our map', attachment: { type: 'image', url: 'https://example.com/m.png' } }))).toEqual({ text: 'Our map', badge: { type: 'image', url: 'https://example.com/m.png' } });
   });
 });

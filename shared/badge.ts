@@ -5,32 +5,26 @@
  * read becomes `unsupported` with a plain-text summary. JSON is never shown raw.
  */
 import { isRecord } from './records.js';
-import type { Badge } from './types.js';
 import {
   BUTTON_LIST_KEYS, CARD_LIST_KEYS, FILE_ONLY_KEYS, IMAGE_KEYS, INTRO_KEYS, ITEM_LIST_KEYS, LINK_KEYS,
-  REPLY_LIST_KEYS, TITLE_KEYS, TYPE_KEYS, WRAPPER_KEYS, type Family, type Rec,
-  familyOf, firstLine, firstList, firstListEntry, firstText, get, hasAny, pick,
+  REPLY_LIST_KEYS, TITLE_KEYS, TYPE_KEYS, VALUE_KEYS, WRAPPER_KEYS, type Rec,
+  firstLine, firstLineEntry, firstList, firstListEntry, firstText, get, hasAny, pick, token,
 } from './badge-fields.js';
-import { parseFile, parseImage } from './badge-media.js';
 import {
-  areQuickReplies, hasImage, isButtonElement, isButtonLike, parseButtons, parseCard, parseCards, parseListItems,
+  type Badge, type Family, type Parsed, UNSUPPORTED_SUMMARY, familyOf, readFamily, withText,
+} from './badge-kinds.js';
+import {
+  BUTTON_TYPE_KEYS, LINK_TYPES, MAIL_TYPES, POSTBACK_TYPES, areQuickReplies, hasImage, isButtonLike, parseButtons,
+  parseCards, parseListItems,
 } from './badge-parts.js';
-import { SUMMARY_MAX, cleanLine, cleanText, collectSummary, decodeJson, looksLikeJson, truncate } from './badge-text.js';
+import { cleanLine, cleanText, collectSummary, decodeJson, looksLikeJson } from './badge-text.js';
 import { looksLikeImageUrl, safeUrl } from './badge-url.js';
 
 export { safeUrl } from './badge-url.js';
-
-/** Summary of an element that holds nothing readable. */
-export const UNSUPPORTED_SUMMARY = 'Unsupported content';
+export { UNSUPPORTED_SUMMARY, summarizeBadge } from './badge-kinds.js';
 
 const MAX_DEPTH = 6;
 const MESSAGE_TEXT_MAX = 4000;
-
-// What one element yields: a badge, text around it, or both.
-interface Parsed {
-  badge?: Badge;
-  text?: string;
-}
 
 /** Parses a rich element (an object, an array, or JSON text of either) into a validated badge; never throws. */
 export function parseBadge(raw: unknown): Badge {
@@ -49,32 +43,6 @@ export function parseMessageText(message: string): { text?: string; badge?: Badg
   return result;
 }
 
-/** A short plain-text rendering of a badge, for notifications, previews and fallbacks. */
-export function summarizeBadge(badge: Badge): string {
-  const join = (parts: (string | undefined)[]): string | undefined => {
-    const text = parts.filter((part): part is string => part !== undefined && part !== '').join(' · ');
-    return text === '' ? undefined : truncate(text, SUMMARY_MAX);
-  };
-  switch (badge.type) {
-    case 'buttons':
-      return join([badge.text ?? join(badge.buttons.map((b) => b.label))]) ?? 'Options';
-    case 'quick_replies':
-      return join([badge.text ?? join(badge.replies.map((b) => b.label))]) ?? 'Options';
-    case 'card':
-      return join([badge.card.title, badge.card.subtitle]) ?? 'Card';
-    case 'carousel':
-      return join([badge.text ?? join(badge.cards.map((c) => c.title))]) ?? 'Cards';
-    case 'list':
-      return join([badge.text ?? join(badge.items.map((i) => i.title))]) ?? 'List';
-    case 'image':
-      return join([badge.caption ?? badge.alt]) ?? 'Image';
-    case 'file':
-      return join([badge.name]) ?? 'File';
-    case 'unsupported':
-      return join([badge.summary]) ?? UNSUPPORTED_SUMMARY;
-  }
-}
-
 function unsupported(raw: unknown): Badge {
   return { type: 'unsupported', summary: collectSummary(raw) ?? UNSUPPORTED_SUMMARY };
 }
@@ -90,27 +58,16 @@ function parseAny(raw: unknown, depth: number): Parsed {
   return {};
 }
 
-// Puts leading text into the badge when it has a slot for it and the slot is empty; else beside it.
-function withText(parsed: Parsed, text: string | undefined): Parsed {
-  if (text === undefined) return parsed;
-  const badge = parsed.badge;
-  if (badge === undefined) return { text: parsed.text === undefined ? text : `${text}\n\n${parsed.text}` };
-  const hasSlot = badge.type === 'buttons' || badge.type === 'quick_replies' || badge.type === 'carousel' || badge.type === 'list';
-  if (hasSlot && badge.text === undefined) return { ...parsed, badge: { ...badge, text } };
-  if (hasSlot && badge.text === text) return parsed;
-  return { ...parsed, text: parsed.text === undefined ? text : `${text}\n\n${parsed.text}` };
-}
-
 function parseRecord(obj: Rec, depth: number): Parsed | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const unwrapped = unwrap(obj, depth);
   if (unwrapped !== undefined) return unwrapped;
   const family = familyOf(obj);
-  const typed = family === undefined ? undefined : parseFamily(family, obj);
+  const typed = family === undefined ? undefined : readFamily(family, obj);
   if (typed !== undefined) return typed;
   // An unknown type name still lets the structure speak, but a bare title no longer makes a card.
   const inferred = inferFamily(obj, family === undefined && !hasAny(obj, TYPE_KEYS));
-  const shaped = inferred === undefined || inferred === family ? undefined : parseFamily(inferred, obj);
+  const shaped = inferred === undefined || inferred === family ? undefined : readFamily(inferred, obj);
   if (shaped !== undefined) return shaped;
   // A text-only element (`{"type":"text","text":"Hi"}`, `{"message":"Hi"}`) is just text.
   if (family === 'text' || (family === undefined && inferred === undefined)) {
@@ -173,49 +130,6 @@ function classifyList(list: readonly unknown[], isItemList: boolean): Family {
   return list.every(hasImage) ? 'carousel' : 'list';
 }
 
-function parseFamily(family: Family, obj: Rec): Parsed | undefined {
-  const intro = (): string | undefined => firstText(obj, INTRO_KEYS);
-  switch (family) {
-    case 'buttons':
-    case 'quick_replies': {
-      const keys = family === 'quick_replies' ? [...REPLY_LIST_KEYS, ...BUTTON_LIST_KEYS] : BUTTON_LIST_KEYS;
-      const buttons = parseButtons(firstList(obj, [...keys, ...ITEM_LIST_KEYS, ...CARD_LIST_KEYS]));
-      if (buttons.length === 0) return undefined;
-      const badge: Badge = family === 'buttons' ? { type: 'buttons', buttons } : { type: 'quick_replies', replies: buttons };
-      return withText({ badge }, intro());
-    }
-    case 'card':
-    case 'generic':
-    case 'carousel': {
-      const list = firstList(obj, [...CARD_LIST_KEYS, ...ITEM_LIST_KEYS]);
-      const cards = list === undefined ? [] : parseCards(list);
-      if (cards.length === 0) return family === 'carousel' ? undefined : cardOf(obj);
-      const [only] = cards;
-      if (only !== undefined && cards.length === 1 && family !== 'carousel') return withText({ badge: { type: 'card', card: only } }, intro());
-      return withText({ badge: { type: 'carousel', cards } }, intro());
-    }
-    case 'list': {
-      const items = parseListItems(firstList(obj, [...ITEM_LIST_KEYS, ...CARD_LIST_KEYS, ...BUTTON_LIST_KEYS]));
-      return items.length === 0 ? undefined : withText({ badge: { type: 'list', items } }, intro());
-    }
-    case 'image':
-    case 'file': {
-      const badge = family === 'image' ? parseImage(obj) : parseFile(obj);
-      return badge === undefined ? undefined : { badge };
-    }
-    case 'text':
-      return undefined;
-  }
-}
-
-function cardOf(obj: Rec): Parsed | undefined {
-  const card = parseCard(obj);
-  if (card === undefined) return undefined;
-  const text = firstText(obj, ['text', 'message']);
-  const used = text === undefined || text === card.title || text === card.subtitle || cleanLine(text) === card.title;
-  return withText({ badge: { type: 'card', card } }, used ? undefined : text);
-}
-
 // An array: options (strings), buttons, cards, list rows, or a sequence of elements.
 function parseArray(raw: readonly unknown[], depth: number): Parsed | undefined {
   if (depth > MAX_DEPTH) return undefined;
@@ -270,4 +184,31 @@ function parseSequence(list: readonly unknown[], depth: number): Parsed | undefi
   const text = texts.length === 0 ? undefined : cleanText(texts.join('\n\n'), MESSAGE_TEXT_MAX);
   if (found === undefined) return text === undefined ? undefined : { text };
   return withText(found, text);
+}
+
+// Item types that mark an array entry as a button (singular: the plural names a container of buttons).
+// `text`/`message` are left out: `{"type":"text","text":"Hi"}` is a text element unless it also carries a value.
+const BUTTON_ITEM_TYPES = new Set(
+  [...LINK_TYPES, ...MAIL_TYPES, ...POSTBACK_TYPES, 'option', 'choice', 'chip', 'suggestion'].filter(
+    (type) => type !== 'text' && type !== 'message',
+  ),
+);
+const BUTTON_VALUE_KEYS = [...LINK_KEYS, ...VALUE_KEYS.filter((key) => key !== 'text' && key !== 'message')];
+
+/**
+ * True for an array entry that is a button: a label plus a value, a link or a button type
+ * (`{"text":"Hi"}` alone is a text element, not a button).
+ */
+function isButtonElement(raw: unknown): boolean {
+  if (typeof raw === 'string' || typeof raw === 'number') return cleanLine(raw) !== undefined;
+  if (!isRecord(raw) || !isButtonLike(raw)) return false;
+  const family = familyOf(raw);
+  if (family !== undefined && family !== 'text' && family !== 'buttons' && family !== 'quick_replies') return false;
+  const type = token(pick(raw, BUTTON_TYPE_KEYS));
+  return (
+    (type !== undefined && BUTTON_ITEM_TYPES.has(type)) ||
+    pick(raw, BUTTON_VALUE_KEYS) !== undefined ||
+    isRecord(get(raw, 'action')) ||
+    firstLineEntry(raw, ['title', 'label', 'caption', 'displayText', 'display_text']) !== undefined
+  );
 }

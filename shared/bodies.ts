@@ -169,6 +169,8 @@ export const ContactBody = v.object({
     v.transform((x) => (isString(x) && x.trim() !== '' ? x.trim() : undefined)),
   ),
   consent: v.pipe(anything(), v.check((x) => x === undefined || typeof x === 'boolean', coded('contact_invalid', '"consent" must be true or false'))),
+  /** The visitor's language: which of a per-language CONSENT_TEXT they read and agreed to. */
+  locale: Locale,
 });
 
 /** POST /api/csat: a rating 1–5 of the whole conversation, with an optional comment. */

@@ -30,6 +30,7 @@ export const ERROR_CODES = [
   'flow_not_found',
   'conversation_archived',
   'start_in_progress',
+  'start_ended',
   'conversation_gone',
   'rate_limited',
   'too_many_streams',

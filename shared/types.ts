@@ -2,6 +2,7 @@
  * The contract between the widget and the BFF: messages, badges, stream events
  * and public settings. No DOM or Node imports here.
  */
+import type { Badge } from './badge-kinds.js';
 
 /** Who wrote a message: the AI agent, the end user, or a human operator. */
 export type Role = 'bot' | 'user' | 'operator';
@@ -78,18 +79,8 @@ export interface BadgeListItem {
   buttons?: BadgeButton[];
 }
 
-/** The parsed, validated form of a rich element. Every URL in it is http, https or mailto. */
-export type Badge =
-  | { type: 'buttons'; text?: string; buttons: BadgeButton[] }
-  | { type: 'quick_replies'; text?: string; replies: BadgeButton[] }
-  | { type: 'card'; card: BadgeCard }
-  | { type: 'carousel'; text?: string; cards: BadgeCard[] }
-  | { type: 'list'; text?: string; items: BadgeListItem[] }
-  | { type: 'image'; url: string; alt?: string; caption?: string }
-  | { type: 'file'; url: string; name: string; size?: number; mimeType?: string }
-  | { type: 'unsupported'; summary: string };
-
-export type BadgeType = Badge['type'];
+/** The badge kinds (`Badge`) and what is known of each live in badge-kinds.ts, one entry a kind. */
+export type { Badge, BadgeOf, BadgeType } from './badge-kinds.js';
 
 /**
  * A conversation's state as the widget sees it. The BFF maps the service's own words (not all of
@@ -174,8 +165,8 @@ export interface PublicConfig {
   starters?: Localized<string[]>;
   /** CSAT: when the widget asks for a rating after the conversation is archived. */
   csat?: 'always' | 'after_operator' | 'off';
-  /** CONSENT_TEXT: the contact form's consent checkbox, which must be ticked. */
-  consentText?: string;
+  /** CONSENT_TEXT: the contact form's consent checkbox, which must be ticked; one text, or one per language like `title`. */
+  consentText?: LocalizedText;
   /** PRECHAT_FIELDS and PRECHAT_REQUIRED: the form before an anonymous visitor's first message. */
   prechat?: { fields: Array<'name' | 'email'>; required: boolean };
 }

@@ -141,6 +141,13 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads CONSENT_TEXT per language like WIDGET_TITLE, each text at most 500 characters', () => {
+    const consent = { en: 'You may email me.', de: 'Sie dürfen mir schreiben.', ar: 'يمكنكم مراسلتي.' };
+    expect(loadConfig({ DEMO: 'true', CONSENT_TEXT: JSON.stringify(consent) }).consentText).toEqual(consent);
+    expect(problems({ DEMO: 'true', CONSENT_TEXT: JSON.stringify({ en: 'ok', fr: 'x'.repeat(501) }) })).toEqual(['CONSENT_TEXT (fr) may be at most 500 characters']);
+    expect(problems({ DEMO: 'true', CONSENT_TEXT: '{"german":"Ja"}' })).toEqual(['CONSENT_TEXT must be text or a JSON object of two-letter language to text, like {"en":"Help","de":"Hilfe"}']);
+  });
+
   it('names every missing secret at once with upstream, and never prints values', () => {
     const p = problems({ UPSTREAM_BASE_URL: 'https://api.example.com', UPSTREAM_ACCESS_TOKEN: 'tok-secret-value' });
     expect(p).toEqual(expect.arrayContaining(['AGENT_BOT_KEY is required', 'WEBHOOK_SECRET is required', 'SESSION_JWT_SECRET is required', 'ALLOWED_ORIGINS is required']));

@@ -116,6 +116,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   conversation_archived: 409,
   // The same start (its startKey) is still running: the browser tries again after Retry-After.
   start_in_progress: 409,
+  // A repeat of a start whose conversation went on under a sign-in, or whose tokens were revoked: never new tokens for it.
+  start_ended: 409,
   // The service no longer knows the conversation (lost, deleted): nothing was ended by anyone, and nothing can be rated.
   conversation_gone: 410,
   rate_limited: 429,

@@ -4,13 +4,15 @@ import type { AppDeps, AppEnv } from './context.js';
 import { AuthError, ForbiddenError, RateLimitError } from './errors.js';
 import { featureOn, type FeatureName } from './features.js';
 import { newRequestId } from './lib/request-id.js';
+import type { SessionClaims } from './lib/tokens.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Gives every request an id (kept from `X-Request-Id` when well-formed) and logs one line per request. */
 export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const logRequest = requestLogger(deps);
-  return async (c, next) => {
+  // Named: the webhook's fast path does this middleware's work itself, and a test matches the app's middleware by name.
+  return async function requestLog(c, next) {
     const id = requestIdFrom(c.req.header('x-request-id'));
     c.set('requestId', id);
     // Set before next(): a header added after the response exists makes Hono rebuild it
@@ -153,6 +155,20 @@ export function requireSession(deps: Pick<AppDeps, 'tokens'>, options: { allowQu
 export async function rateLimit(deps: AppDeps, key: string, perMinute: number): Promise<void> {
   const result = await deps.rateLimiter.hit(key, perMinute, 60_000);
   if (!result.allowed) throw new RateLimitError(result.retryAfterSec);
+}
+
+/**
+ * History, variables, escalation, archive, feedback and stop share one allowance per conversation,
+ * four times the message rate: each may cost the service or the store several calls, so none is unlimited.
+ */
+export function callAllowance(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    // A user token (GET /api/messages?sessionId=) has no conversation of its own: the user's allowance.
+    const session: SessionClaims | undefined = c.get('session');
+    const key = session ? session.conversationId : `user:${c.get('user')?.id}`;
+    await rateLimit(deps, `calls:${key}`, deps.config.rateLimitMessagesPerMin * 4);
+    await next();
+  };
 }
 
 const FEATURE_OFF: Record<FeatureName, string> = {

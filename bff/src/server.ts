@@ -9,6 +9,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import type { AppEnv } from './context.js';
 import { checkModelAvailable } from './chat/model-check.js';
 import { createLogger, type Logger } from './logger.js';
+import { closedLauncherNote } from './people/handoff.js';
 import { withWebhookFastPath } from './routes/webhook-fast-path.js';
 import type { Observer } from './ports/observer.js';
 
@@ -52,6 +53,8 @@ export async function start(env: Record<string, string | undefined> = process.en
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   const built = await assemble(config, { logger, serviceBaseUrl, observer: extension?.observer, ownOrigin: config.publicOrigin ?? url });
   if (!built.deps.widget) logger.warn('widget not built: /widget.js answers 404 until `npm run build:widget`');
+  const launcherNote = closedLauncherNote(config);
+  if (launcherNote) logger[config.supportHours ? 'info' : 'warn'](launcherNote);
   const app = createApp(built.deps);
   const added = (await extension?.mount(app, { config, port, logger })) ?? undefined;
   // The webhook, called at the service's rate, is answered on Node's request before Hono: the same

@@ -173,6 +173,7 @@ describe('delivery', () => {
     await receiver.waitFor((r) => r.length >= 1);
     await sim.close();
     const seen = receiver.received.length;
+    // Waiting for nothing to happen: five retry intervals (30 ms) in which no retry may come.
     await new Promise((r) => setTimeout(r, 150));
     expect(receiver.received.length).toBe(seen);
   });

@@ -11,6 +11,11 @@ const OUTCOMES = {
   duplicate: ['duplicate dropped', 'warn'],
   ignored: ['acknowledged · nothing to show', 'muted'],
   invalid_signature: ['rejected: bad signature', 'bad'],
+  // `invalid_signature` told apart by the check's reason (the sender never learns it, the inspector may).
+  missing_signature: ['rejected: unsigned (no signature)', 'bad'],
+  malformed_signature: ['rejected: malformed signature', 'bad'],
+  missing_timestamp: ['rejected: no timestamp', 'bad'],
+  malformed_timestamp: ['rejected: malformed timestamp', 'bad'],
   stale_timestamp: ['rejected: stale timestamp', 'bad'],
   bad_request: ['rejected: malformed body', 'bad'],
   too_large: ['rejected: too large', 'bad'],
@@ -28,7 +33,7 @@ function countOutcome(outcome) {
 }
 
 function addObservation(o) {
-  const [label, tone] = OUTCOMES[o.outcome] || [o.outcome, 'muted'];
+  const [label, tone] = (o.outcome === 'invalid_signature' && OUTCOMES[o.reason]) || OUTCOMES[o.outcome] || [o.outcome, 'muted'];
   const forged = typeof o.eventId === 'string' && o.eventId.startsWith('evt_forged_');
   const row = el('tr', { class: `fresh ${tone}` },
     el('td', { text: clock(o.at) }),
@@ -44,6 +49,25 @@ function addObservation(o) {
   while (body.children.length > MAX_ROWS) body.lastElementChild.remove();
   $('received-empty').hidden = true;
   countOutcome(o.outcome);
+  showOverflow(body.closest('.scroll'));
+}
+
+/**
+ * A table wider than its box (on a phone) says so: a line under it and a shade on the side that
+ * has more, both gone once there is nothing left to scroll to. Touch scrollbars are invisible.
+ */
+function showOverflow(box) {
+  const more = box.scrollWidth - box.clientWidth - box.scrollLeft > 1;
+  box.classList.toggle('more-right', more);
+  box.classList.toggle('more-left', box.scrollLeft > 1);
+  const hint = box.nextElementSibling;
+  if (hint && hint.classList.contains('scroll-hint')) hint.hidden = box.scrollWidth - box.clientWidth <= 1;
+}
+
+for (const box of document.querySelectorAll('.scroll')) {
+  box.after(el('p', { class: 'scroll-hint', hidden: true, 'aria-hidden': 'true', text: 'More columns: scroll the table sideways →' }));
+  box.addEventListener('scroll', () => showOverflow(box), { passive: true });
+  new ResizeObserver(() => showOverflow(box)).observe(box);
 }
 
 function connect() {
@@ -82,6 +106,7 @@ async function pollDeliveries() {
         ),
       ),
     );
+    showOverflow($('sent').closest('.scroll'));
   } catch (err) {
     status(`Cannot reach the simulator: ${err.message}`, 'error');
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StartRecords } from '../../bff/src/ports/start-records.js';
+import { until } from '../helpers/wait.js';
 
 export type MakeStartRecords = () => Promise<{ starts: StartRecords; cleanup: () => Promise<void> }>;
 
@@ -51,9 +52,32 @@ export function describeStartRecordsContract(name: string, make: MakeStartRecord
       const starts = await open();
       const k = key();
       await starts.begin(k, 50);
-      await new Promise((r) => setTimeout(r, 120));
-      expect(await starts.begin(k, 60_000)).toEqual({ status: 'claimed' });
+      // A begin that finds the start running or done changes nothing, so it can be asked until it claims.
+      await until('the running time over', async () => (await starts.begin(k, 60_000)).status === 'claimed');
       await starts.finish(k, '9', 50);
+      await until('the finished start forgotten', async () => (await starts.begin(k, 60_000)).status === 'claimed');
+    });
+
+    it('ends a finished start for good: begins see it ended, and no later finish or abandon brings it back', async () => {
+      const starts = await open();
+      const k = key();
+      await starts.begin(k, 60_000);
+      await starts.finish(k, '11 chain:abc', 60_000);
+      await starts.end(k, 60_000);
+      const all = await Promise.all(Array.from({ length: 5 }, () => starts.begin(k, 60_000)));
+      expect(all).toEqual(Array.from({ length: 5 }, () => ({ status: 'ended' })));
+      await starts.finish(k, '11 chain:abc', 60_000);
+      await starts.abandon(k);
+      expect(await starts.begin(k, 60_000)).toEqual({ status: 'ended' });
+    });
+
+    it('keeps a start ended while it runs from being finished, and forgets the end after its ttl', async () => {
+      const starts = await open();
+      const k = key();
+      await starts.begin(k, 60_000);
+      await starts.end(k, 50);
+      await starts.finish(k, '12', 60_000);
+      expect(await starts.begin(k, 60_000)).toEqual({ status: 'ended' });
       await new Promise((r) => setTimeout(r, 120));
       expect(await starts.begin(k, 60_000)).toEqual({ status: 'claimed' });
     });

@@ -4,7 +4,7 @@ import type { EventStore, RetentionOptions } from '../../bff/src/ports/event-sto
 import type { OnceStore } from '../../bff/src/ports/once-store.js';
 import type { RateLimiter } from '../../bff/src/ports/rate-limiter.js';
 import type { StoredEvent, StreamEvent } from '../../shared/types.js';
-import { sleep } from '../helpers/wait.js';
+import { sleep, until } from '../helpers/wait.js';
 
 /** Builds a fresh, empty store for one test; `cleanup` releases it. */
 export type MakeStore = (retention: RetentionOptions) => Promise<{ store: EventStore; cleanup(): Promise<void> }>;
@@ -113,12 +113,13 @@ export function describeEventStoreContract(name: string, makeStore: MakeStore): 
       const conversation = unique('age');
       await store.append(conversation, message(1));
       await store.append(conversation, message(2));
+      // Time is the subject: event 3 must be younger than 1 and 2 by a good part of `maxAgeMs`.
       await sleep(400);
       await store.append(conversation, message(3));
-      await sleep(300); // events 1 and 2 are ≥ 700 ms old, event 3 about 300 ms
-      expect(ids(await store.read(conversation, 0, 100))).toEqual([3]);
-      await sleep(700);
-      expect(await store.read(conversation, 0, 100)).toEqual([]);
+      expect(ids(await store.read(conversation, 0, 100))).toEqual([1, 2, 3]);
+      const read = async () => ids(await store.read(conversation, 0, 100)).join();
+      await until('events 1 and 2 expired, event 3 not yet', async () => (await read()) === '3');
+      await until('event 3 expired', async () => (await read()) === '');
       const next = await store.append(conversation, message(4));
       expect(next.status === 'stored' && next.event.id).toBe(4);
     });
@@ -272,8 +273,7 @@ export function describeRateLimiterContract(name: string, makeLimiter: MakeRateL
       const key = unique('window');
       await limiter.hit(key, 1, 300);
       expect((await limiter.hit(key, 1, 300)).allowed).toBe(false);
-      await sleep(650);
-      expect((await limiter.hit(key, 1, 300)).allowed).toBe(true);
+      await until('the next window', async () => (await limiter.hit(key, 1, 300)).allowed);
     });
   });
 }
@@ -310,9 +310,10 @@ export function describeOnceStoreContract(name: string, makeOnceStore: MakeOnceS
     it('forgets a key after its ttl', async () => {
       const store = await open();
       const key = unique('token');
+      const claimed = Date.now();
       expect(await store.claim(key, 200)).toBe(true);
-      await sleep(350);
-      expect(await store.claim(key, 200)).toBe(true);
+      await until('the key forgotten', () => store.claim(key, 200));
+      expect(Date.now() - claimed).toBeGreaterThanOrEqual(150); // not before its ttl (store clocks round)
     });
 
     it('holds a key marked again by its latest ttl only (a stream ticket: live, then a short grace)', async () => {
@@ -320,9 +321,10 @@ export function describeOnceStoreContract(name: string, makeOnceStore: MakeOnceS
       const key = unique('ticket-live');
       await store.mark(key, 60_000);
       await store.mark(key, 200);
+      const marked = Date.now();
       expect(await store.has(key)).toBe(true);
-      await sleep(350);
-      expect(await store.has(key)).toBe(false);
+      await until('the key gone', async () => !(await store.has(key)));
+      expect(Date.now() - marked).toBeGreaterThanOrEqual(150); // by the short ttl, not before
     });
   });
 }

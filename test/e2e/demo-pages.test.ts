@@ -1,5 +1,5 @@
 /**
- * The demo's own pages in the browser (issue 21 item 13): the webhook inspector and the operator
+ * The demo's own pages in the browser: the webhook inspector and the operator
  * console on a phone, the console's list on a desktop, the shop's header following a sign-out in
  * another tab, and the shop's copy in model mode, where no person can join the chat.
  */
@@ -29,10 +29,22 @@ it('the webhook inspector fits a 375 px phone: no sideways page, its tables scro
   await page.getByRole('button', { name: 'Wrong signature' }).click();
   await page.getByRole('status').filter({ hasText: 'BFF answered 401.' }).waitFor({ timeout: ANSWER_MS });
   await page.locator('#received tr').first().waitFor();
+  // An unsigned forgery is named as such, not as a wrong signature.
+  await page.getByRole('button', { name: 'Unsigned webhook' }).click();
+  await expect.poll(() => page.locator('#received tr').count(), { timeout: ANSWER_MS }).toBe(2);
+  expect(await page.locator('#received tr .pill').allTextContents()).toEqual(['rejected: unsigned (no signature)', 'rejected: bad signature']);
   expect(await sideways(page)).toBe(0);
-  // The table is wider than the phone: its own box scrolls, so every column can still be read.
+  // The table is wider than the phone: its own box scrolls, so every column can still be read,
+  // and it shows that it does (touch scrollbars are invisible): a line under it and a shaded edge.
   const box = page.locator('#received').locator('xpath=ancestor::div[contains(@class, "scroll")]');
   expect(await box.evaluate((el) => el.scrollWidth > el.clientWidth && getComputedStyle(el).overflowX === 'auto')).toBe(true);
+  const hint = box.locator('xpath=following-sibling::p[contains(@class, "scroll-hint")]');
+  await expect.poll(() => hint.isVisible()).toBe(true);
+  expect(await box.evaluate((el) => el.classList.contains('more-right') && getComputedStyle(el).boxShadow !== 'none')).toBe(true);
+  await box.locator('xpath=..').screenshot({ path: `${SCREENSHOTS}phone-inspector-scroll.png` });
+  // Scrolled to its end, the shade moves to the side that has more.
+  await box.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+  await expect.poll(() => box.evaluate((el) => [el.classList.contains('more-left'), el.classList.contains('more-right')])).toEqual([true, false]);
   for (const name of ['Unsigned webhook', 'Wrong signature', 'Signed, but 10 min old', 'Replay the last real event']) {
     const button = await page.getByRole('button', { name }).boundingBox();
     expect(button!.x + button!.width).toBeLessThanOrEqual(PHONE.width);

@@ -1,5 +1,5 @@
 /**
- * Keyboard focus in the browser (issue 21 items 1, 4, 6), keyboard only: every action that removes the
+ * Keyboard focus in the browser, keyboard only: every action that removes the
  * control that had focus leaves it in the widget (the composer or the next sensible control), never on
  * <body>; thumbs only under a turn's answer and the thumbs-down comment box; an ended conversation's
  * quick replies disabled. Stop's focus is in engage.test.ts (model mode).

@@ -1,5 +1,5 @@
 /**
- * Card images open full size in a lightbox (issue 21 item 7), by keyboard only, on a desktop and a
+ * Card images open full size in a lightbox, by keyboard only, on a desktop and a
  * 375 px phone: a named modal dialog with focus on its close button; Escape closes it and not the
  * chat, and focus goes back to the image's button.
  */

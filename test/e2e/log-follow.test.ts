@@ -1,5 +1,5 @@
 /**
- * Browser behaviours of the log and the panel (issue 10 Part 2, defects 1–3): the log follows new
+ * Browser behaviours of the log and the panel: the log follows new
  * messages also when images load after them, and offers "New messages" when the reader scrolled up;
  * focus stays in the panel after "Talk to a person"; the unread count survives a reload and is the
  * same in every tab.

@@ -1,5 +1,5 @@
 /**
- * Answers' Markdown in the browser (issue 21 item 8), on a 375 px phone: the demo agent's "markdown"
+ * Answers' Markdown in the browser, on a 375 px phone: the demo agent's "markdown"
  * answer (heading, table, nested list, quote, code) with its table scrolling inside the bubble, not
  * the page; the code block's Copy button from the keyboard; axe finds nothing serious or critical
  * there or at 1280 px.

@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { RunningServer } from '../../bff/src/server.js';
-import { startOfAMinute } from '../helpers/wait.js';
+import { startOfAMinute, until } from '../helpers/wait.js';
 import { call, JWT_SECRET, postWebhook, startBff } from '../helpers/bff.js';
 import { openSse } from '../helpers/sse.js';
 
@@ -213,7 +213,7 @@ describe('authenticated routes', () => {
   it('GET /api/messages pages the history oldest first with hasMore', async () => {
     const s = await newSession('first');
     for (const text of ['second', 'third']) expect((await call(base, 'POST', '/api/messages', { token: s.token, body: { text } })).status).toBe(202);
-    await new Promise((r) => setTimeout(r, 200));
+    await until('the three questions in the history', async () => (await call(base, 'GET', '/api/messages?limit=50', { token: s.token })).body.items.filter((m: { role: string }) => m.role === 'user').length === 3);
     const page = await call(base, 'GET', '/api/messages?limit=2&offset=0', { token: s.token });
     expect(page.status).toBe(200);
     expect(page.body).toMatchObject({ limit: 2, offset: 0, hasMore: true });
@@ -274,7 +274,12 @@ describe('event stream replay', () => {
     const bot = await first.next((e) => JSON.parse(e.data).role === 'bot');
     first.close();
     await call(base, 'POST', '/api/messages', { token: s.token, body: { text: 'while away' } });
-    await new Promise((r) => setTimeout(r, 150));
+    // Stored before the reconnects, so they replay it: the service's history has the question and an answer after it.
+    await until('the answer while away', async () => {
+      const items: Array<{ role: string; text?: string }> = (await call(base, 'GET', '/api/messages?limit=50', { token: s.token })).body.items;
+      const asked = items.findIndex((m) => m.text === 'while away');
+      return asked >= 0 && items.slice(asked + 1).some((m) => m.role === 'bot');
+    });
     const resumes: Array<{ headers: Record<string, string>; q: string }> = [
       { headers: { 'last-event-id': bot.id! }, q: '' },
       { headers: {}, q: `&lastEventId=${bot.id}` },
@@ -300,8 +305,7 @@ describe('event stream replay', () => {
   it('sends heartbeat comments and a retry hint', async () => {
     const s = await newSession();
     const sse = await openSse(`${base}/api/events?token=${s.token}`);
-    await new Promise((r) => setTimeout(r, 1300));
-    expect(sse.comments).toBeGreaterThanOrEqual(1);
+    await until('a heartbeat (HEARTBEAT_SEC=1)', () => sse.comments >= 1);
     expect(sse.raw.startsWith('retry: 2000\n\n')).toBe(true);
     sse.close();
   });
@@ -324,7 +328,10 @@ describe('POST /webhooks/agent', () => {
     expect(await postWebhook(base, envelope(Number(s.sessionId), id))).toEqual({ status: 200, body: { ok: true, duplicate: true } });
     const e = await sse.next((x) => JSON.parse(x.data).id === `m-${id}`);
     expect(JSON.parse(e.data)).toMatchObject({ role: 'operator', operatorName: 'Grace', text: 'from webhook' });
-    await new Promise((r) => setTimeout(r, 100));
+    // A later webhook comes after any second copy of the first on the stream.
+    const marker = `evt-${Math.random()}`;
+    expect((await postWebhook(base, envelope(Number(s.sessionId), marker))).status).toBe(200);
+    await sse.next((x) => JSON.parse(x.data).id === `m-${marker}`);
     expect(sse.events.filter((x) => JSON.parse(x.data).id === `m-${id}`)).toHaveLength(1);
     sse.close();
   });

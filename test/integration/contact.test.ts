@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../bff/src/server.js';
 import { call, startBff } from '../helpers/bff.js';
 import { openSse } from '../helpers/sse.js';
-import { sleep } from '../helpers/wait.js';
 
 // docs/api.md "People": POST /api/contact against the service simulator.
 const IDENTITY_SECRET = 'identity-secret-for-tests-0123456789';
@@ -34,7 +33,9 @@ describe('POST /api/contact', () => {
     expect(contact).toEqual({ email: 'ada@example.com', name: 'Ada', consentAt: expect.stringMatching(/^\d{4}-/) });
     // The simulator echoes each stored variable: email and name reach the browser, the consent record does not.
     await sse.next((e) => e.event === 'variables' && JSON.parse(e.data).name === 'name');
-    await sleep(200);
+    // The stream keeps a conversation's order: a message sent now comes after any echo of the contact.
+    await call(bff.url, 'POST', '/api/messages', { token: session.token, body: { text: 'marker' } });
+    await sse.next((e) => e.event === 'message' && JSON.parse(e.data).text === 'marker');
     const names = sse.events.filter((e) => e.event === 'variables').map((e) => JSON.parse(e.data).name);
     expect(names.sort()).toEqual(['email', 'name']);
     sse.close();
@@ -51,6 +52,29 @@ describe('POST /api/contact', () => {
 
     const unknown = (await call(bff.url, 'POST', '/api/session', { body: { text: 'Hi', identityToken: await identityToken(`ben-${process.pid}`, {}) } })).body;
     expect((await call(bff.url, 'POST', '/api/contact', { token: unknown.token, body })).status).toBe(202);
+  });
+
+  it('records the consent text in the language the visitor read it (per-language CONSENT_TEXT)', async () => {
+    const consent = { en: 'You may email me.', de: 'Sie dürfen mir schreiben.', ar: 'يمكنكم مراسلتي.' };
+    const local = await startBff({ CONSENT_TEXT: JSON.stringify(consent) });
+    try {
+      expect((await call(local.url, 'GET', '/api/config')).body.consentText).toEqual(consent);
+      const variablesAfter = async (body: Record<string, unknown>) => {
+        const session = (await call(local.url, 'POST', '/api/session', { body: { text: 'Hallo' } })).body;
+        expect((await call(local.url, 'POST', '/api/contact', { token: session.token, body: { email: 'ada@example.com', consent: true, ...body } })).status).toBe(202);
+        return (await call(local.url, 'GET', `/sim/operator/conversations/${session.sessionId}`)).body.variables;
+      };
+      expect(await variablesAfter({ locale: 'de-AT' })).toMatchObject({ consent_text: 'Sie dürfen mir schreiben.', consent_at: expect.stringMatching(/^\d{4}-/) });
+      expect((await variablesAfter({ locale: 'ar' })).consent_text).toBe('يمكنكم مراسلتي.');
+      // A language not listed (or none) reads the English entry, as the widget shows it.
+      expect((await variablesAfter({ locale: 'fr' })).consent_text).toBe('You may email me.');
+      expect((await variablesAfter({})).consent_text).toBe('You may email me.');
+      const session = (await call(local.url, 'POST', '/api/session', { body: { text: 'Hallo' } })).body;
+      const bad = await call(local.url, 'POST', '/api/contact', { token: session.token, body: { email: 'ada@example.com', consent: true, locale: 'not a tag!' } });
+      expect(bad.status).toBe(400);
+    } finally {
+      await local.stop();
+    }
   });
 
   it('GET /api/config offers the consent text and the pre-chat form', async () => {

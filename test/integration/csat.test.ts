@@ -57,7 +57,7 @@ describe('POST /api/csat', () => {
     expect([again.status, again.body.error.code]).toEqual([409, 'already_rated']);
 
     expect(JSON.parse((await sse.next((e) => e.event === 'csat')).data)).toEqual({ score: 4, comment: 'Quick and kind' });
-    // The simulator echoes the stored variables; the stream may carry these (issue 18 item 17).
+    // The simulator echoes the stored variables; the stream may carry these (the CSAT values the visitor gave).
     const variable = await sse.next((e) => e.event === 'variables' && JSON.parse(e.data).name === 'csat');
     expect(JSON.parse(variable.data)).toEqual({ name: 'csat', value: 4 });
     sse.close();
@@ -68,6 +68,40 @@ describe('POST /api/csat', () => {
     const ts = delivery.headers['x-parley-timestamp'];
     expect(delivery.headers['x-parley-signature']).toBe(`${createHmac('sha256', HOOK_SECRET).update(`${ts}.${delivery.body}`).digest('hex')}`);
     expect((await call(bff.url, 'GET', '/metrics')).body).toMatch(/parley_csat_total\{score="4"\} 1/);
+  });
+
+  it('lets one of two ratings sent at once win everywhere: the service, the stream, the metric and the forward agree', async () => {
+    const { session, sse, archive } = await archivedConversation(bff);
+    await archive();
+    const rate = (score: number) => call(bff.url, 'POST', '/api/csat', { token: session.token, body: { score } });
+    const metric = async (score: number) => Number(new RegExp(`parley_csat_total\\{score="${score}"\\} (\\d+)`).exec((await call(bff.url, 'GET', '/metrics')).body)?.[1] ?? 0);
+    const before = { 1: await metric(1), 5: await metric(5) };
+    // The first rating's write to the service is slow, so the second comes while it is under way.
+    await call(bff.url, 'POST', '/sim/__faults', { body: { delayMs: 700, count: 1 } });
+    const first = rate(1);
+    await new Promise((r) => setTimeout(r, 200));
+    const second = await rate(5);
+    const answers = [(await first).status, second.status];
+    expect(answers).toEqual([202, 409]);
+    expect(second.body.error.code).toBe('already_rated');
+
+    expect((await call(bff.url, 'GET', `/sim/operator/conversations/${session.sessionId}`)).body.variables.csat).toBe(1);
+    expect(JSON.parse((await sse.next((e) => e.event === 'csat')).data)).toEqual({ score: 1 });
+    sse.close();
+    expect([await metric(1), await metric(5)]).toEqual([before[1] + 1, before[5]]);
+    await until('the rating is forwarded', () => deliveries.some((d) => d.body.includes(session.sessionId)));
+    const forwarded = deliveries.filter((d) => d.body.includes(session.sessionId)).map((d) => JSON.parse(d.body).score);
+    expect(forwarded).toEqual([1]);
+  });
+
+  it('leaves a rating whose write to the service failed open for a retry', async () => {
+    const { session, sse, archive } = await archivedConversation(bff);
+    await archive();
+    sse.close();
+    await call(bff.url, 'POST', '/sim/__faults', { body: { status: 400, count: 1 } });
+    expect((await call(bff.url, 'POST', '/api/csat', { token: session.token, body: { score: 2 } })).status).toBeGreaterThanOrEqual(400);
+    expect((await call(bff.url, 'POST', '/api/csat', { token: session.token, body: { score: 3 } })).status).toBe(202);
+    expect((await call(bff.url, 'GET', `/sim/operator/conversations/${session.sessionId}`)).body.variables.csat).toBe(3);
   });
 
   it('with CSAT=after_operator asks only where an operator wrote', async () => {

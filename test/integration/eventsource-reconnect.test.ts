@@ -72,6 +72,7 @@ describe('a standard EventSource with a ticket URL', () => {
     const reconnect = await fetch(`${server.url}/api/events?ticket=${ticket}`, { headers: { 'last-event-id': '1' } });
     expect(reconnect.status).toBe(200);
     await reconnect.body!.cancel();
+    // Time is the subject (STREAM_RECONNECT_SEC=1), and asking earlier would open the stream and start the grace again.
     await new Promise((r) => setTimeout(r, 1_500));
     const late = await fetch(`${server.url}/api/events?ticket=${ticket}`, { headers: { 'last-event-id': '1' } });
     expect(late.status).toBe(401);

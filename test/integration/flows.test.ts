@@ -351,6 +351,7 @@ describe('memory held by uploads in progress', () => {
       slow.on('close', () => resolve());
     });
     slow.write('--xyz\r\n' + 'y'.repeat(256 * 1024 + 2000));
+    // Time for the server to read those bytes, which nothing shows; asking by upload would spend the upload rate limit.
     await new Promise((r) => setTimeout(r, 200));
 
     const busy = await upload();

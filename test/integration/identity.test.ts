@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
@@ -165,6 +166,31 @@ describe('POST /api/identify', () => {
     const next = await call(base, 'POST', '/api/token', { body: { refreshToken: res.body.refreshToken } });
     expect(next.status).toBe(200);
     expect((await call(base, 'GET', '/api/messages', { token: next.body.token })).status).toBe(200);
+  });
+
+  it('ends the anonymous start with it: repeating that start (same startKey and text) gives no tokens (409 start_ended)', async () => {
+    const sub = newUser();
+    const first = { text: 'Question before login', startKey: randomUUID() };
+    const before = (await call(base, 'POST', '/api/session', { body: first })).body;
+    const res = await call(base, 'POST', '/api/identify', { token: before.token, body: { identityToken: await identityToken(sub) } });
+    expect(res.status).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const replay = await call(base, 'POST', '/api/session', { body: first });
+      expect([replay.status, replay.body.error?.code, replay.body.token]).toEqual([409, 'start_ended', undefined]);
+    }
+    // The signed-in pair still works, and the conversation was started once.
+    const history = await call(base, 'GET', '/api/messages', { token: res.body.token });
+    expect(history.body.items.filter((m: { role: string }) => m.role === 'user')).toHaveLength(1);
+  });
+
+  it('ends the anonymous start also when identify switches to the user’s existing conversation', async () => {
+    const sub = newUser();
+    await signIn(sub);
+    const first = { text: 'Asked in a new tab', startKey: randomUUID() };
+    const before = (await call(base, 'POST', '/api/session', { body: first })).body;
+    expect((await call(base, 'POST', '/api/identify', { token: before.token, body: { identityToken: await identityToken(sub) } })).body.switched).toBe(true);
+    const replay = await call(base, 'POST', '/api/session', { body: first });
+    expect([replay.status, replay.body.error?.code]).toEqual([409, 'start_ended']);
   });
 
   it('switches to the user’s existing conversation (switched: true), leaving the anonymous one alone', async () => {

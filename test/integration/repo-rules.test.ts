@@ -64,4 +64,12 @@ describe('repository rules', () => {
     expect(outside).toEqual([]);
     expect(read('docs/api.md')).toMatch(/^# Parley HTTP API/);
   });
+
+  it('code, tests and docs say what they guard, not which tracker entry or work session asked for it', () => {
+    // A tracker's number, an item of it or a work session's ordinal: dead pointers for a reader of the repository.
+    // ("Item 0" with a capital is test data; a user's session is the product's own word.)
+    const pointer = /\b[Ii]ssues? #?\d+|\bitems? \d+|\b(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\w+teenth|\w+tieth|previous|earlier|last|this|next) (?:round|session)s?\b(?! (?:was|is|starts|ended|token|cookie|expire))/;
+    const found = citing.flatMap((path) => read(path).split('\n').flatMap((line, i) => (pointer.test(line) ? [`${path}:${i + 1}: ${line.trim()}`] : [])));
+    expect(found).toEqual([]);
+  });
 });

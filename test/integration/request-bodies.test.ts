@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type SpawnedServer } from '../helpers/server.js';
+import { until } from '../helpers/wait.js';
 
 // One upload's worth of memory in all (MAX_UPLOAD_FILES × MAX_UPLOAD_BYTES + 256 KiB): a client
 // that could hold it would block every other upload.
@@ -53,15 +54,15 @@ describe('request bodies: slow, stalled and aborted clients', () => {
 
   it('a client that declares the whole budget and sends nothing holds nothing', async () => {
     const staller = await stalledUpload(await session(), 0);
+    // Nothing to see from outside while the server holds a request with no body yet: time for it to take the headers.
     await new Promise((r) => setTimeout(r, 100));
     expect(await upload(await session())).toBe(202);
     staller.destroy();
   });
 
   it('a body that stalls is cut within the idle limit, and the bytes it held are free again', async () => {
+    const started = Date.now(); // counted from the send, so the limit holds with room to spare
     const staller = await stalledUpload(await session(), BUDGET - 100);
-    await new Promise((r) => setTimeout(r, 100));
-    const started = Date.now();
     await closed(staller);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(await upload(await session())).toBe(202);
@@ -121,9 +122,10 @@ describe('request bodies: slow, stalled and aborted clients', () => {
   it('an aborted body is one info line, with no stack trace', async () => {
     const from = bff.output.length;
     const socket = await stalledUpload(await session(), 5000);
+    // Aborted while its body is being read, not before the server has the request: nothing to see from outside until then.
     await new Promise((r) => setTimeout(r, 100));
     socket.destroy();
-    await new Promise((r) => setTimeout(r, 300));
+    await until('the abort logged', () => bff.output.slice(from).some((line) => line.includes('request body aborted')));
     const lines = bff.output.slice(from).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.filter((l) => l.level !== 'debug').map((l) => [l.level, l.msg])).toEqual([['info', 'request body aborted']]);
     expect(bff.output.slice(from).join('\n')).not.toMatch(/\n\s+at /);
@@ -143,14 +145,19 @@ describe('request bodies: one visitor cannot hold every upload\'s memory', () =>
     const token = async () => ((await (await fetch(`${bff.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' })).json()) as { token: string }).token;
     const greedy = await token();
     const sockets: Socket[] = [];
+    let refused = 0;
     for (let i = 0; i < 4; i++) {
       const socket = connect(bff.port, '127.0.0.1');
       await new Promise((resolve) => socket.once('connect', resolve));
       socket.on('error', () => {});
+      socket.on('data', (chunk: Buffer) => {
+        if (chunk.toString().startsWith('HTTP/1.1 429')) refused++;
+      });
       socket.write(`POST /api/upload HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${greedy}\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: ${ONE}\r\n\r\n` + 'y'.repeat(ONE - 10));
       sockets.push(socket);
     }
-    await new Promise((r) => setTimeout(r, 300));
+    // One holds its share; the server has read the others far enough to refuse them.
+    await until('three of the four refused', () => refused === 3);
     const form = new FormData();
     form.append('files', new Blob(['a small file'], { type: 'text/plain' }), 'note.txt');
     const res = await fetch(`${bff.url}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${await token()}` }, body: form });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../bff/src/server.js';
 import { call, startBff } from '../helpers/bff.js';
+import { until } from '../helpers/wait.js';
 
 let bff: RunningServer;
 let base: string;
@@ -39,12 +40,33 @@ describe('POST /api/session with a startKey (a start whose answer was lost, trie
     const before = await sends();
     await fault({ delayMs: 800, count: 1 });
     const first = start({ text: 'slow start', startKey });
-    await new Promise((r) => setTimeout(r, 200));
+    // The simulator takes a fault off its queue as the call arrives: the first try is then under way.
+    await until('the first try at the service', async () => (await call(base, 'GET', '/sim/__faults')).body.faults.length === 0);
     const during = await start({ text: 'slow start', startKey });
     const made = await first;
     expect([made.status, during.status]).toEqual([201, 201]);
     expect(during.body.sessionId).toBe(made.body.sessionId);
     expect(await sends()).toBe(before + 1);
+  });
+
+  it('gives a repeat no tokens once the first try’s tokens were revoked (a refresh token used twice): 409 start_ended', async () => {
+    const body = { text: 'Stolen tokens', startKey: randomUUID() };
+    const first = await start(body);
+    expect((await call(base, 'POST', '/api/token', { body: { refreshToken: first.body.refreshToken } })).status).toBe(200);
+    expect((await call(base, 'POST', '/api/token', { body: { refreshToken: first.body.refreshToken } })).body.error.code).toBe('refresh_token_reused');
+    const again = await start(body);
+    expect([again.status, again.body.error?.code]).toEqual([409, 'start_ended']);
+  });
+
+  it('puts a repeat’s tokens in the first try’s chain: when that chain is revoked, they stop working too', async () => {
+    const body = { text: 'Two pairs, one chain', startKey: randomUUID() };
+    const first = await start(body);
+    const again = await start(body);
+    expect(again.status).toBe(201);
+    await call(base, 'POST', '/api/token', { body: { refreshToken: first.body.refreshToken } });
+    await call(base, 'POST', '/api/token', { body: { refreshToken: first.body.refreshToken } });
+    const read = await call(base, 'GET', '/api/messages', { token: again.body.token });
+    expect([read.status, read.body.error?.code]).toEqual([401, 'invalid_token']);
   });
 
   it('starts again after a try that failed', async () => {

@@ -46,3 +46,40 @@ describe('caps on open event streams', () => {
     expect(await metrics()).toContain('parley_streams_refused_total{reason="client"}');
   });
 });
+
+describe('a ticket reconnect at the conversation’s cap', () => {
+  let capped: RunningServer;
+  beforeAll(async () => {
+    capped = await startBff({ MAX_STREAMS_PER_CONVERSATION: '2' });
+  });
+  afterAll(() => capped.stop());
+
+  it('replaces the ticket’s own stream instead of being refused; a stream of another ticket still is', async () => {
+    const token = ((await call(capped.url, 'POST', '/api/session', { body: { text: 'hi' } })).body as { token: string }).token;
+    const ticket = async () => ((await call(capped.url, 'POST', '/api/events/ticket', { token })).body as { ticket: string }).ticket;
+    const opened: AbortController[] = [];
+    const connect = async (t: string, lastEventId?: string) => {
+      const controller = new AbortController();
+      opened.push(controller);
+      const res = await fetch(`${capped.url}/api/events?ticket=${t}`, { signal: controller.signal, headers: lastEventId ? { 'last-event-id': lastEventId } : {} });
+      return res;
+    };
+    try {
+      const mine = await ticket();
+      const first = await connect(mine);
+      const other = await connect(await ticket());
+      expect([first.status, other.status]).toEqual([200, 200]);
+      // The conversation is at its cap of 2; the reconnect (what EventSource sends after a drop the
+      // server has not noticed yet) takes the place of the stream it continues.
+      const again = await connect(mine, '1');
+      expect(again.status).toBe(200);
+      // The replaced stream ends; the other ticket's stays, and the count stays at the cap.
+      const reader = first.body!.getReader();
+      while (!(await reader.read()).done);
+      const third = await connect(await ticket());
+      expect([third.status, ((await third.json()) as { error: { code: string } }).error.code]).toEqual([429, 'too_many_streams']);
+    } finally {
+      for (const c of opened) c.abort();
+    }
+  });
+});

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startBff } from '../helpers/bff.js';
 import { startServer, type SpawnedServer } from '../helpers/server.js';
 import { openSse } from '../helpers/sse.js';
+import { until } from '../helpers/wait.js';
 
 // A real process at debug level, so every line it logs can be read for the token.
 let bff: SpawnedServer;
@@ -42,13 +43,16 @@ describe('stream tickets (docs/api.md "Event stream")', () => {
 
   it('?token= still opens the stream for old embeds, and no log line holds the token', async () => {
     const s = await session();
+    const from = bff.output.length;
     const sse = await openSse(`${bff.url}/api/events?token=${s.token}`);
     await sse.next((e) => e.event === 'message');
     sse.close();
     // Refusals log too: an expired-looking token and a malformed one.
     await fetch(`${bff.url}/api/events?token=${s.token}x`);
     await fetch(`${bff.url}/api/events?token=${s.token}&lastEventId=bad`);
-    await new Promise((r) => setTimeout(r, 200));
+    // The stream's line comes when it has closed, the refusals' when they were answered.
+    const lines = () => bff.output.slice(from).filter((line) => /"msg":"request".*"path":"\/api\/events"/.test(line)).length;
+    await until('the stream and both refusals logged', () => lines() >= 3);
     const logs = bff.output.join('\n');
     expect(logs).toContain('/api/events'); // the requests were logged
     expect(logs).not.toContain(s.token.split('.')[2]!);

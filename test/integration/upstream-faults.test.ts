@@ -58,7 +58,8 @@ describe('upstream failures', () => {
     await fault({ delayMs: 1000, count: 1 });
     const res = await call(base, 'POST', '/api/messages', { token: s.token, body: { text: 'slow one' } });
     expect([res.status, res.body.error.code]).toEqual([502, 'send_uncertain']);
-    await new Promise((r) => setTimeout(r, 1000)); // the delayed call completes upstream
+    // A repeat would have been sent before the 502, without the delay: it would be there by the time the first is.
+    await until('the delayed call completes upstream', async () => (await copiesUpstream(s.sessionId, 'slow one')) > 0);
     expect(await copiesUpstream(s.sessionId, 'slow one')).toBe(1);
   });
 
@@ -97,7 +98,11 @@ describe('duplicate deliveries from the service', () => {
     await sse.next((e) => JSON.parse(e.data).role === 'bot');
     const duplicates = async () => Number(/parley_webhooks_total\{outcome="duplicate"\} (\d+)/.exec((await call(base, 'GET', '/metrics')).body as string)?.[1] ?? 0);
     await until('a second delivery of some event', async () => (await duplicates()) > 0);
-    await new Promise((r) => setTimeout(r, 300)); // any duplicate still on its way to the stream
+    // A later message's answer comes after everything before it on the stream, duplicates of it included.
+    await call(base, 'POST', '/api/messages', { token: s.token, body: { text: 'marker' } });
+    await sse.next((e) => JSON.parse(e.data).text === 'marker');
+    const before = sse.events.length;
+    await sse.next((e) => sse.events.indexOf(e) >= before && JSON.parse(e.data).role === 'bot');
     const ids = sse.events.map((e) => JSON.parse(e.data).id);
     expect(new Set(ids).size).toBe(ids.length);
     sse.close();

@@ -1,5 +1,5 @@
 /**
- * A signed-in user with no open conversation (issue 21 item 2): POST /api/session with only an
+ * A signed-in user with no open conversation: POST /api/session with only an
  * identity token answers a user token, which lists, reads, continues and starts the user's own
  * conversations and nothing else.
  */

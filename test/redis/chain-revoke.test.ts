@@ -6,7 +6,7 @@ import { TokenService } from '../../bff/src/lib/tokens.js';
 import { skipRedisTests, startRedisServer, type TestRedis } from './redis-server.js';
 
 /**
- * Issue 18 item 10 on a real redis-server: a reused refresh token ends its whole chain with a
+ * On a real redis-server: a reused refresh token ends its whole chain with a
  * bounded number of Redis commands, counted by the server itself (INFO commandstats), not by a
  * wrapper around the adapter.
  */

@@ -6,7 +6,7 @@ import { startServer, type SpawnedServer } from '../helpers/server.js';
 import { skipRedisTests, startRedisServer, type TestRedis } from './redis-server.js';
 
 /**
- * Issue 18 item 16: the demo on Redis, restarted. The conversation log lives on in Redis while the
+ * The demo on Redis, restarted. The conversation log lives on in Redis while the
  * service simulator starts again in a new process: it must never give a new visitor the id (and so
  * the stored events) of an earlier visitor's conversation, and a returning visitor goes on.
  */

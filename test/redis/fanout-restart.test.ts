@@ -9,7 +9,7 @@ import { skipRedisTests, startRedisServer, type TestRedis } from './redis-server
 const RETENTION: RetentionOptions = { maxEvents: 1000, maxAgeMs: 3_600_000, dedupTtlMs: 3_600_000 };
 
 /**
- * Issue 9 item 6: Redis restarts empty while this instance has no stream open; streams opened
+ * Redis restarts empty while this instance has no stream open; streams opened
  * afterwards must not be handed the whole retained log again at the next ordinary reconnect.
  */
 describe.skipIf(skipRedisTests)('Redis fan-out after Redis restarted empty', () => {

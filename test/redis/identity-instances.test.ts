@@ -92,6 +92,17 @@ describe.skipIf(skipRedisTests)('the same user on two instances', () => {
     expect((await call(b.url, 'GET', '/api/messages', { token: res.body.token })).status).toBe(200);
   });
 
+  it('a sign-in on B ends the anonymous start made on A: repeating it on either instance is 409 start_ended', async () => {
+    const first = { text: 'Asked on A before login', startKey: `key-${Date.now()}-0123456789` };
+    const before = (await call(a.url, 'POST', '/api/session', { body: first })).body;
+    const signedIn = await call(b.url, 'POST', '/api/identify', { token: before.token, body: { identityToken: await identityToken(`user-${Date.now()}-start`) } });
+    expect(signedIn.status).toBe(200);
+    for (const instance of [a, b, a]) {
+      const replay = await call(instance.url, 'POST', '/api/session', { body: first });
+      expect([replay.status, replay.body.error?.code]).toEqual([409, 'start_ended']);
+    }
+  });
+
   it('an identity token whose sub is an array or a number is 401 invalid_identity on Redis, and resumes no one', async () => {
     const user = `array-${Date.now()}`;
     expect((await call(a.url, 'POST', '/api/session', { body: { text: 'Mine', identityToken: await identityToken(user) } })).status).toBe(201);

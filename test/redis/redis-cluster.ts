@@ -106,7 +106,7 @@ async function untilClusterOk(ports: number[]): Promise<void> {
       const info = spawnSync(CLI, ['-p', String(port), 'cluster', 'info'], { encoding: 'utf8' }).stdout ?? '';
       if (info.includes('cluster_state:ok')) break;
       if (Date.now() > deadline) throw new Error(`cluster node ${port} not ok: ${info}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
 }

@@ -2,10 +2,11 @@
  * The chat: one ES module for both ways in. npm users' `widget.mjs` `import()`s it for
  * `createParley` (a widget) and `init` (the page's widget, which also honours `<parley-chat>`); the
  * loader (widget.js) inserts it as a module script, and it hands the loader `boot`, which turns the
- * loader's script tag into `window.Parley` (embed.ts) and pins the parts chunk with the page's nonce.
+ * loader's script tag into `window.Parley` (embed.ts) and pins the chat's chunks (parts, Markdown) with the page's nonce.
  */
 import { boot } from './embed.js';
-import { pinParts } from './lazy.js';
+import { loadMarkdown } from './markdown.js';
+import { pinChunks } from './pin.js';
 
 export type * from './public-types.js';
 export { init } from './embed.js';
@@ -16,7 +17,7 @@ if (hook) {
   try {
     hook({
       boot(script) {
-        pinParts(script.nonce || '');
+        pinChunks(script.nonce || '');
         boot(script);
       },
     });
@@ -24,3 +25,6 @@ if (hook) {
     console.warn('[parley]', e);
   }
 }
+
+// The Markdown renderer at the chat's first idle moment, so that answers read formatted from the first.
+if (typeof window !== 'undefined') (typeof requestIdleCallback === 'function' ? requestIdleCallback : setTimeout)(() => void loadMarkdown());

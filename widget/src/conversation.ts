@@ -18,6 +18,8 @@ const TYPING_MS = 30_000;
 /** Creates the conversation actions of one store. */
 export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit, report: (e: unknown) => void, onUnseen = () => {}) {
   let typingTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The person who wrote last in this conversation (for the `operator` event). */
+  let operator: string | undefined;
 
   function setTyping(on: boolean, ms = TYPING_MS) {
     st.typing.value = on;
@@ -58,12 +60,14 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
   const markRead = () => storeUnread([]);
 
   function setConvo(c: Convo) {
+    const s = auth.session;
+    // The page hears the conversation go to a person or end (not a reset's 'none', not the resume's return to 'active').
+    if (s && c !== st.convo.value && c !== 'active' && c !== 'none') emit('conversation', { sessionId: s.sessionId, state: c });
     st.convo.value = c;
     // The service answered an ask for a person (or moved on): what it says now holds, not the ask.
     st.escalating.value = false;
     if (c !== 'archived') st.gone.value = false;
     if (c === 'archived') setTyping(false);
-    const s = auth.session;
     if (s) {
       s.state = c;
       auth.save();
@@ -102,11 +106,17 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     // (the copy there confirms it, messages.ts), so "may have been sent" does not stay for good.
     if (reload || (message && message.role !== 'user' && st.messages.value.some((m) => m.pending === 'uncertain'))) history(0).catch(report);
     if (message) emit('message', message);
+    // A person joined: their first message here, or another person's.
+    const person = message?.role === 'operator' && (message.author?.name || message.operatorName);
+    if (person && person !== operator) emit('operator', { name: (operator = person) });
+    if (event.event === 'feedback') emit('feedback', { messageId: event.data.messageId, vote: event.data.value });
     if (error) emit('error', error);
   }
 
   /** The conversation was rated (here or in another tab): kept with the session, so a reload does not ask again. */
   function rated(rating: { score: number; comment?: string } | undefined) {
+    // Once per rating, whether this tab sent it or the stream (another tab) told it.
+    if (rating && rating.score !== st.rating.value?.score) emit('rating', { score: rating.score });
     st.rating.value = rating;
     const s = auth.session;
     if (s && rating) {
@@ -117,6 +127,8 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
 
   /** The visitor left an address for the team (here or in another tab): kept with the session too. */
   function contacted(email: string | undefined) {
+    // That an address was left, never the address.
+    if (email && email !== st.contact.value) emit('contact', {});
     st.contact.value = email;
     const s = auth.session;
     if (s && email) {

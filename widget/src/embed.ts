@@ -6,7 +6,8 @@
 import { createParley } from './parley.js';
 import type { ParleyEventName, ParleyInstance, ParleyOptions } from './public-types.js';
 
-const METHODS = ['init', 'open', 'close', 'toggle', 'send', 'show', 'identify', 'on', 'off', 'reset', 'destroy'] as const;
+// The loader (loader.ts) installs the same method forms before the chat has come.
+const METHODS = ['init', 'open', 'close', 'toggle', 'send', 'show', 'identify', 'update', 'on', 'off', 'reset', 'destroy'] as const;
 
 let current: ParleyInstance | undefined;
 let inlineHost: HTMLElement | undefined;
@@ -102,6 +103,9 @@ export function boot(script: HTMLScriptElement) {
         const i = pageHandlers.findIndex(([e, f]) => e === event && f === fn);
         if (method === 'on' && i < 0) pageHandlers.push([event, fn]);
         if (method === 'off' && i >= 0) pageHandlers.splice(i, 1);
+        current?.[method](event, fn);
+        // `on` hands back its own removal.
+        return method === 'on' ? () => call('off', event, fn) : undefined;
       }
       const fn = (current as unknown as Record<string, unknown> | undefined)?.[method];
       return typeof fn === 'function' ? fn(...args) : undefined;

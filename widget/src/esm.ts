@@ -44,20 +44,20 @@ function later(make: (chat: Chat) => ParleyInstance): ParleyInstance {
     send: call('send'),
     show: call('show'),
     identify: call('identify'),
+    update: call('update'),
     reset: call('reset'),
     mount: call('mount'),
     destroy: call('destroy'),
     on(event, fn) {
-      if (real) return real.on(event, fn), api;
-      waiting.push((r) => r.on(event, fn));
+      if (real) real.on(event, fn);
+      else waiting.push((r) => r.on(event, fn));
       if (event === 'error') onError.add(fn as (e: unknown) => void);
-      return api;
+      return () => api.off(event, fn);
     },
     off(event, fn) {
-      if (real) return real.off(event, fn), api;
-      waiting.push((r) => r.off(event, fn));
+      if (real) real.off(event, fn);
+      else waiting.push((r) => r.off(event, fn));
       onError.delete(fn as (e: unknown) => void);
-      return api;
     },
   };
   preload().then(

@@ -11,7 +11,7 @@ freshBrowserEachTest(() => {
 
 async function drawn(pin?: string) {
   const lazy = await import('./lazy.js');
-  if (pin !== undefined) lazy.pinParts(pin);
+  if (pin !== undefined) (await import('./pin.js')).pinChunks(pin);
   const { ctx } = await makeCtx();
   render(<lazy.Part name="ZoomDialog" ctx={ctx} props={{ src: 'https://shop.example/a.png', name: 'Tent', alt: '', ctx, onClose() {} }} />);
   return lazy;

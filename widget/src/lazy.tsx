@@ -1,14 +1,13 @@
 /**
  * The parts chunk (parts.ts): fetched the first time one of its parts is about to show, so that a
  * visitor who never sees a pre-chat form, a rating, a lightbox or a transcript never pays for them.
- * Loaded by the loader, the chat pins the chunk as the loader pins the chat: a
- * `<link rel=modulepreload>` with the chunk's integrity (and the page's nonce) fetches it, and the
- * `import()` that follows takes that checked module from the browser's module map. A failed fetch is
- * not remembered by the browser, so a later try fetches it again.
+ * Loaded by the loader, the chat pins the chunk by its integrity as the loader pins the chat (pin.ts).
  */
 import { signal } from '@preact/signals';
 import type { FunctionComponent } from 'preact';
 import type { Ctx } from './components/ctx.js';
+import { loadMarkdown } from './markdown.js';
+import { pinned } from './pin.js';
 import { styleParts } from './styles.js';
 
 type Parts = typeof import('./parts.js');
@@ -19,19 +18,23 @@ type PartName = { [K in keyof Parts]: Parts[K] extends FunctionComponent<any> ? 
 const FILE = '__PARLEY_PARTS_FILE__';
 const INTEGRITY = '__PARLEY_PARTS_SRI__';
 
-let pin: { nonce: string } | undefined;
 let loading: Promise<Parts> | undefined;
 const parts = signal<Parts | undefined>(undefined);
 const failed = signal(false);
 
-/** From now on the chunk is fetched with its integrity checked (the loader's chat does this). */
-export const pinParts = (nonce: string) => void (pin = { nonce });
+/** The parts chunk, once it is in (what it holds is only ever read after `loadParts()`). */
+export function loadedParts(): Parts {
+  if (!parts.value) throw new Error('parley: the parts chunk is not loaded');
+  return parts.value;
+}
 
 /** Fetches the parts chunk (once; again after a failure). */
 export function loadParts(): Promise<Parts> {
   failed.value = false;
-  return (loading ??= preload()
-    .then(() => import('./parts.js'))
+  return (loading ??= pinned(FILE, INTEGRITY)
+    // The transcript's text (parts) reads answers through the Markdown chunk: both are there before it is written.
+    .then(() => Promise.all([import('./parts.js'), loadMarkdown()]))
+    .then(([p]) => p)
     .then(
       (p) => {
         styleParts(p.PARTS_CSS);
@@ -48,20 +51,6 @@ export function loadParts(): Promise<Parts> {
 /** Fetches it ahead of need (pointing at an image, the file picker) or for a part being drawn; a failure is only reported. */
 export const fetchParts = (): void => void loadParts().catch((e: unknown) => console.warn('[parley]', e));
 
-function preload(): Promise<void> {
-  if (!pin) return Promise.resolve();
-  const link = document.createElement('link');
-  link.rel = 'modulepreload';
-  link.href = new URL(FILE, import.meta.url).href;
-  link.integrity = INTEGRITY;
-  link.crossOrigin = 'anonymous';
-  link.nonce = pin.nonce;
-  return new Promise<void>((resolve, reject) => {
-    link.onload = () => resolve();
-    link.onerror = () => reject(new Error('parley: a part of the chat could not load'));
-    document.head.append(link);
-  }).finally(() => link.remove());
-}
 
 /** A component of the parts chunk: fetched when first drawn, drawn once it has come; if it cannot come, a button tries again. */
 export function Part<K extends PartName>({ name, props, ctx }: { name: K; props: Parameters<Parts[K]>[0]; ctx: Ctx }) {

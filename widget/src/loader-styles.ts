@@ -10,19 +10,15 @@
  * chat's `auto` scheme (host-scheme.ts) reads a declared dark scheme, so a dark panel does not open
  * on a white flash. A page that is dark only by its background gets a light frame.
  */
-export const LAUNCHER_CSS = `:host{--a:#4f46e5;--at:#fff;all:initial;color-scheme:inherit}
-.launcher{position:fixed;z-index:2147483000;right:20px;bottom:20px;width:58px;height:58px;border:0;border-radius:50%;background:var(--a);color:var(--at);display:grid;place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);cursor:pointer}
-.launcher.left{right:auto;left:20px}
+export const LAUNCHER_CSS = `:host{--a:#4f46e5;--at:#fff;--ox:20px;--oy:20px;all:initial;color-scheme:inherit}
+.launcher,.frame{position:fixed;z-index:var(--parley-z-index,2147483000);right:var(--ox);bottom:var(--oy)}
+.left{right:auto;left:var(--ox)}
+.launcher{width:58px;height:58px;border:0;border-radius:50%;background:var(--a);color:var(--at);display:grid;place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);cursor:pointer}
 .launcher:focus-visible{outline:3px solid #111;outline-offset:3px}
 .launcher svg{width:26px;height:26px;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round}
-.launcher.failed{background:#9b1c1c}`;
+.failed{background:#9b1c1c}`;
 
-export const FRAME_CSS = `.frame{position:fixed;z-index:2147483000;right:20px;bottom:92px;width:384px;height:min(640px,calc(100vh - 112px));background:Canvas;border-radius:16px;box-shadow:0 16px 48px rgba(0,0,0,.24);overflow:hidden;display:flex;flex-direction:column;font:15px/1.45 system-ui,sans-serif;outline:0}
-.frame.left{right:auto;left:20px}
+export const FRAME_CSS = `.frame{bottom:calc(var(--oy) + 72px);width:384px;height:min(640px,calc(100vh - var(--oy) - 92px));background:Canvas;color:CanvasText;border-radius:16px;box-shadow:0 16px 48px #0004;overflow:hidden;display:flex;flex-direction:column;font:15px system-ui}
 .head{min-height:48px;padding:12px 18px;box-sizing:border-box;background:var(--a);color:var(--at);font-weight:600}
-.dots{margin:auto;display:flex;gap:6px}
-.dots i{width:8px;height:8px;border-radius:50%;background:#bbb;animation:b 1s infinite alternate}
-.dots i:nth-child(2){animation-delay:.2s}.dots i:nth-child(3){animation-delay:.4s}
-@keyframes b{to{opacity:.3}}
-@media(max-width:480px){.frame{inset:0;width:100%;height:100%;border-radius:0}}
-@media(prefers-reduced-motion:reduce){.dots i{animation:none}}`;
+textarea{margin:auto 12px 12px;padding:10px 12px;border:1px solid #8888;border-radius:12px;font:inherit;color:inherit;background:none;resize:none}
+@media(max-width:480px){.frame{inset:0;width:auto;height:auto;border-radius:0}}`;

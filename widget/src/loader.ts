@@ -17,11 +17,11 @@ import { FRAME_CSS, LAUNCHER_CSS } from './loader-styles.js';
 // Written by the build (scripts/build-widget.mjs): the chat file's name and its SRI hash.
 declare const __PARLEY_CHUNK__: string;
 declare const __PARLEY_CHUNK_SRI__: string;
-// The launcher's name by language, from the locale files (English built in).
-declare const __PARLEY_OPEN_LABELS__: Record<string, string>;
+// By language, from the locale files (English built in): the launcher's name and the frame's text box's placeholder.
+declare const __PARLEY_LABELS__: Record<string, [string, string]>;
 
 type Call = unknown[];
-type Global = ((...args: unknown[]) => void) & { q?: ArrayLike<unknown>[]; s?: HTMLScriptElement };
+type Global = ((...args: unknown[]) => unknown) & { q?: ArrayLike<unknown>[]; s?: HTMLScriptElement } & Record<string, unknown>;
 interface Chat {
   boot(script: HTMLScriptElement): void;
 }
@@ -29,9 +29,16 @@ type Win = Window & { Parley?: Global; __parleyChat?: (chat: Chat) => void; trus
 
 // Calls that need the chat itself; the rest wait in the queue until it comes.
 const NEEDS_CHAT = new Set(['open', 'toggle', 'send', 'show', 'identify', 'reset']);
+// Every method, also as `Parley.open()` … from the moment this file has run (embed.ts has the same list).
+const METHODS = 'init open close toggle send show identify update on off reset destroy'.split(' ');
+// Where the chat is: not asked for yet, on its way, refused (tried again later), here.
+const WAITING = 0;
+const LOADING = 1;
+const FAILED = 2;
+const LOADED = 3;
 const RETRY_MS = [2_000, 5_000, 15_000];
 const w = window as Win;
-const OPEN_LABELS = __PARLEY_OPEN_LABELS__; // once: the build writes the object where it is named
+const LABELS = __PARLEY_LABELS__; // once: the build writes the object where it is named
 const me = document.currentScript as HTMLScriptElement | null;
 
 if (me?.src && !w.Parley?.s) start(me);
@@ -41,11 +48,12 @@ function start(script: HTMLScriptElement): void {
   const chunkUrl = new URL(__PARLEY_CHUNK__, script.src).href;
   const bff = (d.bff || new URL(script.src).origin).replace(/\/+$/, '');
   const queue: Call[] = Array.from(w.Parley?.q || [], (a) => Array.from(a));
-  let state: 'waiting' | 'loading' | 'failed' | 'loaded' = 'waiting';
+  let state = WAITING;
   let failures = 0;
   let host: HTMLElement | undefined;
   let launcher: HTMLButtonElement | undefined;
   let frame: HTMLElement | undefined;
+  let input: HTMLTextAreaElement | undefined;
   let knowing: Promise<boolean> | undefined;
   let pointed = false;
 
@@ -56,14 +64,17 @@ function start(script: HTMLScriptElement): void {
   };
   const started = () => d.manual === undefined || queue.some((c) => c[0] === 'init');
 
-  const api: Global = (...args: unknown[]) => {
+  const api = ((...args: unknown[]) => {
     queue.push(args);
     if (needsChat(args)) load();
     else if (args[0] === 'destroy') removeLauncher();
     else if (args[0] === 'init') afterLoad(redraw);
-  };
+  }) as Global;
   api.q = queue;
   api.s = script;
+  for (const m of METHODS) api[m] = (...args: unknown[]) => api(m, ...args);
+  // `on` hands back its own removal, as the chat's does.
+  api.on = (event: unknown, fn: unknown) => (api('on', event, fn), () => api('off', event, fn));
   w.Parley = api;
 
   // A Trusted Types policy (named "parley") that creates exactly one script URL: the chat's.
@@ -77,8 +88,8 @@ function start(script: HTMLScriptElement): void {
     }))?.createScriptURL(chunkUrl) ?? chunkUrl;
 
   function load(): void {
-    if (state === 'loading' || state === 'loaded') return;
-    state = 'loading';
+    if (state === LOADING || state === LOADED) return;
+    state = LOADING;
     launcher?.classList.remove('failed');
     const el = document.createElement('script');
     el.type = 'module';
@@ -96,15 +107,15 @@ function start(script: HTMLScriptElement): void {
       // A visitor waiting on the frame is left on the launcher, which now says the chat could not load
       // (while still "loading", so its focus does not try again at once).
       if (frame && host!.shadowRoot!.activeElement === frame) launcher!.focus();
-      state = 'failed';
+      state = FAILED;
       failures++;
       frame?.remove();
       frame = undefined;
       // Nothing is lost: the queue waits for the next try (a click, or a timer a while later).
-      setTimeout(() => state === 'failed' && load(), RETRY_MS[Math.min(failures, RETRY_MS.length) - 1]);
+      setTimeout(() => state === FAILED && load(), RETRY_MS[Math.min(failures, RETRY_MS.length) - 1]);
     };
     w.__parleyChat = (chat) => {
-      state = 'loaded';
+      state = LOADED;
       delete w.__parleyChat;
       api.q = queue;
       chat.boot(script); // takes over window.Parley and replays the queue, in order
@@ -116,20 +127,33 @@ function start(script: HTMLScriptElement): void {
     document.head.appendChild(el);
   }
 
+  /** What the visitor typed into the frame goes into the chat's text box (the chat, once here, has taken focus). */
+  function handOver(): void {
+    const text = input?.value;
+    if (text && state === LOADED) {
+      input!.value = '';
+      w.Parley!('open', { prefill: text });
+    }
+  }
+
   function removeLauncher(): void {
+    handOver();
     // A visitor who tabbed to our launcher (which fetched the chat) keeps focus: on the chat's own.
     // One who points at it points at the chat's now, which draws its panel ahead of the click.
     const focused = !!host?.shadowRoot?.activeElement;
     host?.remove();
-    host = launcher = frame = undefined;
+    host = launcher = frame = input = undefined;
     const theirs = document.querySelector('[data-parley]')?.shadowRoot?.querySelector<HTMLElement>('.launcher');
     if (focused) theirs?.focus();
     else if (pointed) theirs?.dispatchEvent(new PointerEvent('pointerenter'));
   }
 
-  /** Opens at once: a frame where the panel will be, then the chat fills it. */
+  /**
+   * Opens at once: a frame where the panel will be, with a text box that takes the visitor's typing
+   * (Enter queues it as a message); the chat then fills the frame and its own text box takes the text.
+   */
   function open(): void {
-    if (state === 'loaded') return void w.Parley!('open');
+    if (state === LOADED) return void w.Parley!('open');
     api('open');
     if (!host || frame) return;
     const root = host.shadowRoot!;
@@ -140,45 +164,58 @@ function start(script: HTMLScriptElement): void {
     }
     frame = document.createElement('div');
     frame.className = launcher!.classList.contains('left') ? 'frame left' : 'frame';
-    // A placeholder, not the dialog: it says the chat is coming, and the chat's own panel is the dialog.
-    frame.setAttribute('role', 'status');
-    const title = (option('title') as string) || d.title || '';
-    frame.setAttribute('aria-label', title || 'Chat');
-    frame.setAttribute('aria-busy', 'true');
-    frame.tabIndex = -1;
+    // A stand-in, not the dialog: the chat's own panel is the dialog.
     const head = document.createElement('div');
     head.className = 'head';
-    head.textContent = title;
-    const dots = document.createElement('div');
-    dots.className = 'dots';
-    for (let i = 0; i < 3; i++) dots.appendChild(document.createElement('i'));
-    frame.append(head, dots);
+    head.textContent = (option('title') as string) || d.title || '';
+    const box = (input = document.createElement('textarea'));
+    box.placeholder = LABELS[lang()]![1]; // also its accessible name
+    box.onkeydown = (e) => {
+      if (e.key !== 'Enter' || e.shiftKey || e.isComposing) return;
+      e.preventDefault();
+      if (box.value.trim()) api('send', box.value);
+      box.value = '';
+    };
+    // The chat's text box took focus: it takes the text too.
+    box.onblur = handOver;
+    frame.append(head, box);
     root.appendChild(frame);
-    frame.focus();
+    box.focus();
+  }
+
+  /** The page's language, where the build has its words (else English). */
+  function lang(): string {
+    const l = String(option('locale') || d.locale || navigator.language).slice(0, 2).toLowerCase();
+    return LABELS[l] ? l : 'en';
   }
 
   function draw(): void {
-    if (host || state === 'loaded' || !started() || option('launcher') === false || document.querySelector('parley-chat')) return;
+    if (host || state === LOADED || !started() || option('launcher') === false || document.querySelector('parley-chat')) return;
     host = document.createElement('div');
     host.setAttribute('data-parley-loader', '');
     const root = host.attachShadow({ mode: 'open' });
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(LAUNCHER_CSS);
     root.adoptedStyleSheets = [sheet];
-    const theme = (option('theme') || {}) as { accent?: string; position?: string; scheme?: string };
+    const theme = (option('theme') || {}) as { accent?: string; position?: string; scheme?: string; offset?: { x?: number; y?: number }; zIndex?: number };
     const accent = (theme.accent || d.accent || '').trim();
     if (/^#[0-9a-f]{3,8}$/i.test(accent)) sheet.insertRule(`:host{--a:${accent}}`, 1); // after the default's rule, so it wins
+    const style = host.style;
     // A scheme the chat is told to use colours the frame too ('auto', not a CSS value, is ignored).
-    host.style.colorScheme = theme.scheme || d.scheme || '';
-    const position = theme.position || d.position;
+    style.colorScheme = theme.scheme || d.scheme || '';
+    // Placed as the chat places its own (styles.ts): numbers only, anything else is the default.
+    const { x, y } = theme.offset || {};
+    if (isFinite(x!)) style.setProperty('--ox', x + 'px');
+    if (isFinite(y!)) style.setProperty('--oy', y + 'px');
+    if (isFinite(theme.zIndex!)) style.setProperty('--parley-z-index', '' + theme.zIndex);
     launcher = document.createElement('button');
     launcher.type = 'button';
-    launcher.className = position === 'left' ? 'launcher left' : 'launcher';
-    const lang = String(option('locale') || d.locale || navigator.language || 'en').slice(0, 2).toLowerCase();
+    launcher.className = (theme.position || d.position) === 'left' ? 'launcher left' : 'launcher';
     const given = (option('strings') as { open?: string } | undefined)?.open;
-    launcher.setAttribute('aria-label', given || OPEN_LABELS[lang] || OPEN_LABELS.en!);
+    const l = lang();
+    launcher.setAttribute('aria-label', given || LABELS[l]![0]);
     // A screen reader reads the label in its language (the page's own words: the page's language).
-    if (!given) launcher.lang = OPEN_LABELS[lang] ? lang : 'en';
+    if (!given) launcher.lang = l;
     launcher.setAttribute('aria-expanded', 'false');
     const svgNs = 'http://www.w3.org/2000/svg';
     const svg = document.createElementNS(svgNs, 'svg');

@@ -1,11 +1,14 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pickStrings } from './i18n.js';
-import { markdown } from './markdown.js';
+import { loadMarkdown, markdown } from './markdown.js';
 
 const t = pickStrings();
 const md = (text: string) => render(<div>{markdown(text, t)}</div>).container.firstElementChild as HTMLElement;
 
+beforeAll(async () => {
+  await loadMarkdown();
+});
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -39,9 +42,13 @@ describe('markdown (CommonMark and GFM)', () => {
   });
 
   it('makes the topmost heading an h3 whatever its level, so none is skipped; a "#" in code does not count', () => {
-    md('## Which boots?\n\n```sh\n# a comment\n```\n\n#### Sizes\n\nSetext\n======');
+    md('## Which boots?\n\n```sh\n# a comment\n```\n\n#### Sizes');
     expect(screen.getByRole('heading', { name: 'Which boots?' }).tagName).toBe('H3');
     expect(screen.getByRole('heading', { name: 'Sizes' }).tagName).toBe('H5');
+    cleanup();
+    // A setext heading is a heading like any other: "Setext" (level 1) is the topmost.
+    md('## Which boots?\n\nSetext\n======');
+    expect(screen.getByRole('heading', { name: 'Which boots?' }).tagName).toBe('H4');
     expect(screen.getByRole('heading', { name: 'Setext' }).tagName).toBe('H3');
   });
 
@@ -120,5 +127,69 @@ describe('markdown: the code block copy button', () => {
   it('takes its words from the strings', () => {
     render(<div>{markdown('```\nx\n```', pickStrings(undefined, { copyCode: 'Kopieren', table: 'Größen' }))}</div>);
     expect(screen.getByRole('button', { name: 'Kopieren' })).toBeTruthy();
+  });
+});
+
+describe('markdown: bounds and failures', () => {
+  it('shows a message past its limits as its plain text, line breaks kept: length, nesting, table cells', async () => {
+    const { LIMITS } = await import('./markdown-render.js');
+    const cases = {
+      long: '**x** '.repeat(LIMITS.chars / 6 + 1),
+      quotes: '>'.repeat(2000) + ' deep',
+      list: Array.from({ length: 40 }, (_, i) => ' '.repeat(i * 2) + '- item').join('\n'),
+      table: ['| a | b |', '|---|---|', ...Array.from({ length: LIMITS.cells }, (_, i) => `| ${i} | x |`)].join('\n'),
+      links: '[a]('.repeat(20_000),
+    };
+    for (const [name, text] of Object.entries(cases)) {
+      const out = md(text);
+      expect(out.querySelector('p.plain')?.textContent, name).toBe(text);
+      expect(out.querySelector('strong, blockquote, li, table, a'), name).toBeNull();
+      cleanup();
+    }
+  });
+
+  it('renders up to its limits as Markdown', () => {
+    const out = md(`${'>'.repeat(8)} deep\n\n${Array.from({ length: 6 }, (_, i) => ' '.repeat(i * 2) + '- item').join('\n')}`);
+    expect(out.querySelectorAll('blockquote')).toHaveLength(8);
+    expect(out.querySelectorAll('li')).toHaveLength(6);
+  });
+
+  it('a message whose drawing fails falls back to its text, and the messages beside it still draw', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const writeText = vi.fn(async () => {});
+    // A code block's component that throws (here: a clipboard whose getter fails) stands for any failure inside a message.
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      get clipboard(): never {
+        throw new Error('broken');
+      },
+    });
+    const out = render(
+      <div>
+        {markdown('**first**', t)}
+        {markdown('```\nboom\n```', t)}
+        {markdown('**third**', t)}
+      </div>,
+    ).container.firstElementChild as HTMLElement;
+    await waitFor(() => expect(out.querySelector('p.plain')?.textContent).toBe('```\nboom\n```'));
+    expect([...out.querySelectorAll('strong')].map((s) => s.textContent)).toEqual(['first', 'third']);
+    expect(warn).toHaveBeenCalled();
+    expect(writeText).not.toHaveBeenCalled();
+  });
+
+  it('while streaming, holds back marks not yet closed', () => {
+    const out = render(<div>{markdown('Use **bo', t, true)}</div>).container.firstElementChild as HTMLElement;
+    expect(out.textContent).toBe('Use');
+  });
+});
+
+describe('markdown: before its chunk has come', () => {
+  it('shows the text in paragraphs, then the formatting once the renderer is there', async () => {
+    vi.resetModules();
+    const fresh = await import('./markdown.js');
+    const out = render(<div>{fresh.markdown('Hello **there**\nfriend\n\nSecond', t)}</div>).container.firstElementChild as HTMLElement;
+    expect([...out.querySelectorAll('p')].map((p) => p.textContent)).toEqual(['Hello **there**\nfriend', 'Second']);
+    await waitFor(() => expect(out.querySelector('strong')?.textContent).toBe('there'));
+    expect(out.querySelectorAll('p')).toHaveLength(2);
   });
 });

@@ -1,96 +1,88 @@
 /**
- * Answers' Markdown (CommonMark and GFM: headings, lists, block quotes, tables, task lists, code)
- * parsed by markdown-to-jsx straight into Preact VNodes. There is no HTML path at all, so markup in
- * a message is only ever text; links and images pass the same gate as badge URLs, and an image is a
- * link to it rather than a request to wherever a model's text points (tracking pixels).
+ * Answers' Markdown, the chat's side of it. The renderer (markdown-render.ts: the parser and its
+ * VNodes) is a chunk of its own, fetched at the chat's first idle moment or when the first answer
+ * needs it, so it costs the chat nothing; until it has come an answer shows as its plain text, in
+ * paragraphs, which the formatted text then replaces.
+ *
+ * Each message renders on its own: past the renderer's limits, or if drawing it fails anywhere (its
+ * parse, its elements, a component inside), that message falls back to its plain text and every
+ * other message, and the transcript, goes on.
  */
-import { compiler, RuleType, type MarkdownToJSX } from 'markdown-to-jsx';
-import { h, type ComponentChildren, type VNode } from 'preact';
-import { safeUrl } from '../../shared/badge-url.js';
-import { CodeBlock } from './components/CodeBlock.js';
+import { signal } from '@preact/signals';
+import { Component, h, type ComponentChildren } from 'preact';
 import type { Strings } from './i18n.js';
+import { pinned } from './pin.js';
 
 /** The strings Markdown needs: the code block's button and the name of a table's scroll region. */
 export type MarkdownStrings = Pick<Strings, 'copyCode' | 'copied' | 'table'>;
 
-type Rendered = VNode<{ href?: string | null; src?: string | null; alt?: string; children?: ComponentChildren }>;
+type Renderer = typeof import('./markdown-render.js');
+
+// Written by scripts/build-widget.mjs once the chunk's bytes are known (as for the parts chunk, lazy.tsx).
+const FILE = '__PARLEY_MARKDOWN_FILE__';
+const INTEGRITY = '__PARLEY_MARKDOWN_SRI__';
+
+const renderer = signal<Renderer | undefined>(undefined);
+let loading: Promise<Renderer | undefined> | undefined;
+
+/** Fetches the Markdown chunk (once; again after a failure, when an answer next asks). Never rejects. */
+export function loadMarkdown(): Promise<Renderer | undefined> {
+  return (loading ??= pinned(FILE, INTEGRITY)
+    .then(() => import('./markdown-render.js'))
+    .then(
+      (r) => (renderer.value = r),
+      (e: unknown) => {
+        console.warn('[parley]', e);
+        loading = undefined;
+        return undefined;
+      },
+    ));
+}
+
+/** The renderer when its chunk has come (the transcript's text uses it when it can). */
+export const markdownRenderer = (): Renderer | undefined => renderer.peek();
 
 /**
- * A link or image as the library built it (its `href`/`src` already through `safeUrl`, the
- * sanitizer below) becomes a link that opens in a new tab, or its words alone when the URL failed.
+ * `text` as it reads without formatting: while the renderer is on its way, paragraphs as the
+ * Markdown will make them (no jump but the formatting's own); past its limits or after a failure, as
+ * written (`whole`: line breaks and spaces kept).
  */
-function gated(node: unknown): ComponentChildren {
-  const v = node as Rendered | null;
-  if (!v || (v.type !== 'a' && v.type !== 'img')) return v; // a reference without its definition: its text
-  const url = v.props.href ?? v.props.src;
-  const label = v.type === 'img' ? v.props.alt || url : v.props.children;
-  return url ? h('a', { key: v.key, href: url, target: '_blank', rel: 'noopener noreferrer' }, label) : label;
+export function plain(text: string, whole = false): ComponentChildren {
+  if (whole) return h('p', { class: 'plain' }, text);
+  return text
+    .split(/\n[ \t]*\n/)
+    .filter((p) => p.trim())
+    .map((p) => h('p', null, p.trim()));
 }
 
-/** A fenced code block (to its closing fence, or the end of an answer still streaming). */
-const FENCED_CODE = /(`{3,}|~{3,})[\s\S]*?(?:\1|$)/g;
-// Code (fenced first, so its group stays \1), URLs, and an underscore between two letters or digits (with the one before it).
-const CODE_URL_OR_INWORD_UNDERSCORE = new RegExp(`${FENCED_CODE.source}|(\`+)[\\s\\S]*?\\2|<[^>\\s]*>|https?:\\/\\/\\S+|([^\\W_])_(?=[^\\W_])`, 'g');
-
-/**
- * `snake_case_name` stays as written: CommonMark never reads an underscore inside a word as
- * emphasis, markdown-to-jsx 7 does, so such underscores are escaped (not in code or URLs).
- */
-const keepInWordUnderscores = (src: string) => src.replace(CODE_URL_OR_INWORD_UNDERSCORE, (m, _f, _b, letter?: string) => (letter ? `${letter}\\_` : m));
-
-const ATX_HEADING = /^ {0,3}(#{1,6})(?=[ \t]|$)/gm;
-
-/** The level of the answer's topmost `#` heading outside code (1 when it has none). */
-function topHeading(src: string): number {
-  let top = 6;
-  for (const m of src.replace(FENCED_CODE, '').matchAll(ATX_HEADING)) top = Math.min(top, m[1]!.length);
-  return top;
+interface Props {
+  src: string;
+  strings: MarkdownStrings;
+  streaming: boolean;
 }
 
-/** Renders `src` (Markdown) as VNodes. */
-export function markdown(src: string, strings: MarkdownStrings): ComponentChildren {
-  // Headings sit under the panel's own h2: an answer's topmost one is an h3, whichever level it was
-  // written at, so no level is skipped (an answer that starts at "##" would otherwise jump to h4).
-  const shift = 3 - (src.includes('#') ? topHeading(src) : 1);
-  return compiler(keepInWordUnderscores(src), {
-    createElement: h as unknown as MarkdownToJSX.Options['createElement'],
-    disableParsingRawHTML: true,
-    forceBlock: true,
-    wrapper: null,
-    sanitizer: (url) => safeUrl(url) ?? null,
-    renderRule(next, node, children, state) {
-      switch (node.type) {
-        case RuleType.link:
-        case RuleType.refLink:
-        case RuleType.image:
-        case RuleType.refImage:
-        case RuleType.footnoteReference:
-          return gated(next());
-        case RuleType.codeBlock:
-          return h(CodeBlock, { key: state.key, code: node.text.replace(/\n$/, ''), strings });
-        case RuleType.table:
-          // Wider than a phone's bubble: it scrolls sideways in a group a keyboard can reach (a group, not
-          // a region: a landmark per table would give a conversation several of one name).
-          return h('div', { key: state.key, class: 'table', role: 'group', tabIndex: 0, 'aria-label': strings.table }, next());
-        case RuleType.heading:
-          // Without the library's ids (two answers with one heading would clash).
-          return h(`h${Math.max(3, Math.min(node.level + shift, 6))}`, { key: state.key }, children(node.children, state));
-        case RuleType.orderedList:
-        case RuleType.unorderedList: {
-          const outer = state.list;
-          state.list = true; // the render state does not say it; tasks below ask
-          const list = next();
-          state.list = outer;
-          return list;
-        }
-        case RuleType.gfmTask:
-          // The library reads `[x]` as a task anywhere; outside a list it stays text. In a list, a
-          // glyph rather than a checkbox nobody can tick, which would need a label of its own.
-          if (!state.list) return node.completed ? '[x]' : '[ ]';
-          return h('span', { key: state.key, class: 'task' }, node.completed ? '☑' : '☐');
-        default:
-          return next();
-      }
-    },
-  }) as ComponentChildren;
+/** One message's Markdown inside its own error boundary. */
+class Markdown extends Component<Props, { failed?: boolean }> {
+  override componentDidCatch(e: unknown) {
+    console.warn('[parley] a message is shown as plain text:', e);
+    this.setState({ failed: true });
+  }
+
+  render({ src, strings, streaming }: Props, { failed }: { failed?: boolean }): ComponentChildren {
+    const r = renderer.value;
+    if (failed) return plain(src, true);
+    if (!r) {
+      void loadMarkdown();
+      return plain(src);
+    }
+    try {
+      return r.render(src, strings, streaming);
+    } catch (e) {
+      if (!(e instanceof r.TooBig)) console.warn('[parley] a message is shown as plain text:', e);
+      return plain(src, true);
+    }
+  }
 }
+
+/** Renders `src` (Markdown) as VNodes; while `streaming`, only what shows without flicker. */
+export const markdown = (src: string, strings: MarkdownStrings, streaming = false): ComponentChildren => h(Markdown, { src, strings, streaming });

@@ -8,6 +8,7 @@ import { langOf, loadStrings, localeTag, pickDir, pickStrings } from './i18n.js'
 import type { ParleyEventName, ParleyInstance, ParleyOptions } from './public-types.js';
 import { createStore } from './store.js';
 import { adoptStyles } from './styles.js';
+import { BADGE_CSS } from './badges/index.js';
 
 type Handler = (data: any) => void;
 
@@ -48,7 +49,7 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
     host = el || document.body.appendChild(document.createElement('div'));
     if (!el) host.setAttribute('data-parley', '');
     root = host.shadowRoot || host.attachShadow({ mode: 'open' });
-    adoptStyles(root, bff);
+    adoptStyles(root, bff, BADGE_CSS);
     render(h(App, { ctx: { ...ctx } }), root);
   };
 
@@ -65,19 +66,23 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
     };
 
   const api: ParleyInstance = {
-    open: guard(() => store.setOpen(true)),
+    open: guard((o?: { prefill?: string }) => {
+      // Put into the text box, not sent: the visitor reads it, changes it and sends it.
+      if (typeof o?.prefill === 'string') store.setDraft(o.prefill);
+      store.setOpen(true);
+    }),
     close: guard(() => store.setOpen(false)),
     toggle: guard(() => store.setOpen(!store.open.value)),
     send: guard((text: string) => void store.send(String(text ?? ''))),
     show: guard((text: string) => store.show(String(text ?? ''))),
     identify: guard((p) => store.identify(p || {})),
+    update: guard((u) => store.update(u || {})),
     on(event, fn) {
       (handlers[event] ||= new Set()).add(fn as Handler);
-      return api;
+      return () => api.off(event, fn);
     },
     off(event, fn) {
       handlers[event]?.delete(fn as Handler);
-      return api;
     },
     reset: guard(() => store.reset()),
     mount: guard((el?: HTMLElement) => {

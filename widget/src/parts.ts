@@ -1,13 +1,20 @@
 /**
  * The chat's parts that few visitors need, fetched only when one is about to show (lazy.tsx): the
  * pre-chat form, the away form, chosen files' chips, a signed-in visitor's list of conversations,
- * the rating at the end, the image lightbox and the transcript file, with their CSS.
+ * the rating at the end, the image lightbox, the transcript file and the badge kinds few conversations
+ * meet (badges/rare.tsx), with their CSS.
  */
+import { RARE_BADGE_CSS } from './badges/rare.js';
+import { PARTS_CSS as OWN_CSS } from './parts-styles.js';
+
 export { Chips } from './components/Chips.js';
 export { ContactForm } from './components/ContactForm.js';
 export { ConversationList, PastConversation } from './components/Conversations.js';
 export { Csat } from './components/Csat.js';
 export { ZoomDialog } from './components/ZoomDialog.js';
 export { Prechat } from './components/Prechat.js';
-export { PARTS_CSS } from './parts-styles.js';
+export { RARE_BADGES, RareBadge } from './badges/rare.js';
 export { saveTranscript, transcriptName, transcriptText } from './transcript.js';
+
+/** The parts' CSS: their components', then the rare badge kinds'. */
+export const PARTS_CSS = OWN_CSS + RARE_BADGE_CSS;

@@ -35,7 +35,7 @@ export function asksPrechat(st: Pick<State, 'convo' | 'user' | 'prechat' | 'conf
 type Auth = ReturnType<typeof createAuth>;
 
 /** The answers of this tab: kept, restored after a reload, and sent once a conversation exists. */
-export function createPrechat(st: State, auth: Auth, remember: (key: string, value: string) => void, report: (e: unknown) => void) {
+export function createPrechat(st: State, auth: Auth, remember: (key: string, value: string) => void, report: (e: unknown) => void, locale: string) {
   const key = auth.key + ':p';
   return {
     restore() {
@@ -56,7 +56,8 @@ export function createPrechat(st: State, auth: Auth, remember: (key: string, val
     started() {
       const { email, name, consent } = st.prechat.value ?? {};
       if (!email) return;
-      const body = { email, ...(name && { name }), ...(consent !== undefined && { consent }) };
+      // `locale`: which language's consent text the visitor read.
+      const body = { email, ...(name && { name }), ...(consent !== undefined && { consent, locale }) };
       auth.authed('/api/contact', { body }).catch(report);
     },
     /** `Parley('reset')`: the next person at this browser is asked again. */

@@ -33,6 +33,13 @@ export interface ParleyOptions {
     accent?: string;
     position?: 'right' | 'left';
     scheme?: 'light' | 'dark' | 'auto';
+    /** Distance in px of the launcher (and the bubble and panel above it) from the page's corner. Default `{ x: 20, y: 20 }`. */
+    offset?: { x?: number; y?: number };
+    /**
+     * Stacking order of the launcher, the bubble and the panel (default 2147483000), so a page's cookie
+     * banner or modal can sit above the chat. The page may set `--parley-z-index` instead.
+     */
+    zIndex?: number;
   };
   /** Sent as `profileName` when the conversation starts (not with identity tokens: then the token's `name` is used). */
   profileName?: string;
@@ -67,13 +74,24 @@ export interface ParleyEventMap {
   message: Message;
   unread: { count: number };
   error: { code: string; message: string };
+  /** The conversation started (its first message was taken), went to a person, or ended. */
+  conversation: { sessionId: string; state: 'started' | 'escalated' | 'archived' };
+  /** A person joined the conversation: the first message of an operator (again when another one writes). */
+  operator: { name: string };
+  /** The visitor rated the conversation (1–5). */
+  rating: { score: number };
+  /** The visitor left an address for the team; the address itself is never given to the page. */
+  contact: Record<string, never>;
+  /** A vote on an answer was recorded (`messageId` of the answer). */
+  feedback: { messageId: string; vote: 'up' | 'down' };
 }
 
 export type ParleyEventName = keyof ParleyEventMap;
 
 /** One widget. No method throws: failures are reported as `error` events. */
 export interface ParleyInstance {
-  open(): void;
+  /** Opens the panel; `prefill` is put into the text box (not sent), e.g. from a page's "Ask about this product" button. */
+  open(options?: { prefill?: string }): void;
   close(): void;
   toggle(): void;
   /** Sends `text` as the user's message (starting a conversation if there is none). */
@@ -94,8 +112,14 @@ export interface ParleyInstance {
     profileName?: string;
     variables?: Record<string, string | number | boolean>;
   }): void;
-  on<K extends ParleyEventName>(event: K, fn: (data: ParleyEventMap[K]) => void): ParleyInstance;
-  off<K extends ParleyEventName>(event: K, fn: (data: ParleyEventMap[K]) => void): ParleyInstance;
+  /**
+   * For single-page apps, on every change of route: the next message carries `page` (sent as the user
+   * variables `pageUrl` and `pageTitle`, where the BFF allows them), and `variables` are set as with `identify`.
+   */
+  update(context: { page?: { url: string; title?: string }; variables?: Record<string, string | number | boolean> }): void;
+  /** Calls `fn` on every `event`; returns the function that removes it again. */
+  on<K extends ParleyEventName>(event: K, fn: (data: ParleyEventMap[K]) => void): () => void;
+  off<K extends ParleyEventName>(event: K, fn: (data: ParleyEventMap[K]) => void): void;
   /** Forgets the conversation, its tokens and the signed-in user in this browser (all tabs), e.g. on logout; the next message starts a new one. */
   reset(): void;
   /** Moves the UI inline into `element`, or back to floating without one. */

@@ -63,6 +63,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   let unkeepDraft = () => {};
 
   let pendingVars: Record<string, unknown> | undefined;
+  /** The page the visitor is on, from `update({page})`: set as user variables with the next message. */
+  let page: Record<string, string> | undefined;
   let name = profileName;
 
   // Per tab (sessionStorage): the queue and the open panel belong to this tab, not to the site.
@@ -75,7 +77,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   };
 
   const engage = createEngage(st, auth, report, remember, conversation.history);
-  const prechat = createPrechat(st, auth, remember, report);
+  const prechat = createPrechat(st, auth, remember, report, localeTag(locale));
 
   /** Starts a conversation with the item's text; variables set before it existed follow. */
   async function start(item: Outgoing) {
@@ -92,6 +94,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     const body = { text: item.text, clientId: item.clientId, startKey: item.key, locale: localeTag(locale), pageUrl: pageUrl(), ...(named ? { profileName: profile } : {}), ...(context ? { context } : {}), ...(escalate && { escalate }) };
     const r = await signedIn.start(body);
     auth.set(sessionOf(r));
+    emit('conversation', { sessionId: r.sessionId, state: 'started' });
     st.user.value = r.user;
     st.convo.value = 'active';
     sync.live();
@@ -111,7 +114,20 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   function submit() {
     // Longer than the BFF takes: the composer says by how much, and nothing is cut or lost.
     if (st.charsLeft.value < 0) return;
+    carryPage();
     if (!outbox.sendFiles() && outbox.send(st.draft.value)) st.draft.value = '';
+  }
+
+  /** `update()` from a single-page app: the page now on screen, and variables as with `identify`. */
+  function update(u: { page?: { url?: unknown; title?: unknown }; variables?: Record<string, unknown> }) {
+    if (u.page && typeof u.page.url === 'string') page = { pageUrl: u.page.url, ...(typeof u.page.title === 'string' && { pageTitle: u.page.title }) };
+    if (u.variables) identify({ variables: u.variables });
+  }
+
+  /** The next message carries the page: its variables are set as it goes (after the start, for a first message). */
+  function carryPage() {
+    if (page) identify({ variables: page });
+    page = undefined;
   }
 
   /** Starts over: the next message opens a new conversation (other tabs follow). */
@@ -283,7 +299,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     setDraft: (text: string) => void (st.draft.value = text),
     /** Rendered inline (`<parley-chat>`) or floating. */
     setInline: (inline: boolean) => void (st.inline.value = inline),
-    send: outbox.send,
+    send: (text: string) => (carryPage(), outbox.send(text)),
+    update,
     submit,
     /** Adds files as chips for the next message (those over the limits are refused). */
     attach: outbox.attach,
@@ -303,7 +320,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     rate: (score: number, comment?: string) => sendRating(auth, conversation.rated, score, comment),
     /** Leaves an address for the team (POST /api/contact); every tab learns it from the stream. */
     leaveContact: async (email: string, consent?: boolean) => {
-      await auth.authed('/api/contact', { body: { email, ...(consent !== undefined && { consent }) } });
+      // `locale`: which language's consent text the visitor read.
+      await auth.authed('/api/contact', { body: { email, ...(consent !== undefined && { consent, locale: localeTag(locale) }) } });
       conversation.contacted(email);
     },
     /** The pre-chat form's answers (`{}`: skipped); they go along once the first message starts a conversation. */

@@ -5,7 +5,8 @@
  * (`widget.css`, written by the build), which such a CSP allows too.
  * Colors come from custom properties: `--parley-accent`, `--parley-accent-text`, `--parley-bg`,
  * `--parley-fg`, `--parley-muted`, `--parley-border`, `--parley-bubble`, `--parley-radius`,
- * `--parley-font`.
+ * `--parley-font`. `--parley-z-index` (or `theme.zIndex`) stacks the launcher, bubble and panel; `--ox`
+ * and `--oy` (from `theme.offset`) place them from the corner.
  * The header is one line: the title, then icon buttons (conversations, the "More" menu, close); only a
  * title wider than the rest is cut. "Talk to a person" sits below it (German's "Mit einem Menschen
  * sprechen" is long), secondary actions in the menu.
@@ -13,7 +14,7 @@
 
 const DARK = '--bg:#17191e;--fg:#eceef2;--mu:#a5abb6;--bd:#30343d;--bb:#252830;--ac:color-mix(in srgb,var(--a) 55%,#fff);--eb:#3b1e20;--ef:#ffc2c2';
 
-/** All of the widget's CSS (also written to `widget.css` by the build). */
+/** The widget's CSS but the badge kinds' own (badges/: each kind's file has its rules); `widget.css` has all of it. */
 export const CSS = `
 :host{all:initial;display:block}
 :host(parley-chat){height:560px}
@@ -25,14 +26,14 @@ button{font:inherit;color:inherit;cursor:pointer;margin:0}
 .header :focus-visible{outline-color:var(--at)}
 .launcher:focus-visible{outline-color:var(--fg)}
 svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round;flex:none}
-[dir=rtl] .file svg,[dir=rtl] .send svg,[dir=rtl] .arrows svg{transform:scaleX(-1)}
-.launcher,.panel,.proactive{position:fixed;z-index:2147483000;right:20px}
-.left .launcher,.left .panel,.left .proactive{right:auto;left:20px}
-.launcher{bottom:20px;width:58px;height:58px;border:0;border-radius:50%;background:var(--a);color:var(--at);display:grid;place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);transition:transform .15s}
+[dir=rtl] .send svg{transform:scaleX(-1)}
+.launcher,.panel,.proactive{position:fixed;z-index:var(--parley-z-index,2147483000);right:var(--ox,20px)}
+.left .launcher,.left .panel,.left .proactive{right:auto;left:var(--ox,20px)}
+.launcher{bottom:var(--oy,20px);width:58px;height:58px;border:0;border-radius:50%;background:var(--a);color:var(--at);display:grid;place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);transition:transform .15s}
 .launcher:hover{transform:scale(1.06)}
 .launcher svg{width:26px;height:26px}
 .unread{position:absolute;top:-3px;right:-3px;min-width:22px;height:22px;padding:0 6px;border-radius:11px;background:#c8102e;color:#fff;font-size:12px;font-weight:700;line-height:22px;text-align:center;box-shadow:0 0 0 2px var(--bg)}
-.panel{bottom:92px;width:384px;height:min(640px,calc(100vh - 112px));display:flex;flex-direction:column;background:var(--bg);color:var(--fg);border-radius:var(--rad);box-shadow:0 16px 48px rgba(0,0,0,.24);overflow:hidden;animation:in .2s ease-out}
+.panel{bottom:calc(var(--oy,20px) + 72px);width:384px;height:min(640px,calc(100vh - var(--oy,20px) - 92px));display:flex;flex-direction:column;background:var(--bg);color:var(--fg);border-radius:var(--rad);box-shadow:0 16px 48px rgba(0,0,0,.24);overflow:hidden;animation:in .2s ease-out}
 @keyframes in{from{opacity:0;transform:translateY(12px)}}
 .inline{height:100%}
 .panel.warm{visibility:hidden;animation:none}
@@ -48,7 +49,7 @@ svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 .log:focus-visible{outline-offset:-2px}
 .msg{display:flex;flex-direction:column;align-items:flex-start;gap:6px;max-width:min(86%,560px)}
 .msg.user{align-self:flex-end;align-items:flex-end}
-.msg.wide{max-width:100%;align-self:stretch}.msg:has(.table){max-width:100%}
+.msg:has(.table){max-width:100%}
 .bubble{padding:9px 13px;border-radius:18px;border-end-start-radius:6px;background:var(--bb);overflow-wrap:anywhere;max-width:100%}
 .user .bubble{background:var(--a);color:var(--at);border-radius:18px;border-end-end-radius:6px;white-space:pre-wrap}
 .bubble p,.bubble ul,.bubble ol,.bubble blockquote,.bubble .code,.bubble .table{margin:0 0 6px}
@@ -57,12 +58,12 @@ svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 .table{overflow-x:auto}.table table{border-collapse:collapse;font-size:14px}.table :is(th,td){border:1px solid var(--bd);padding:4px 8px;white-space:nowrap;text-align:start}
 li:has(>.task){list-style:none}.copy{display:block;margin-top:4px;margin-inline-start:auto}
 .bubble>:last-child{margin-bottom:0}
+.plain{white-space:pre-wrap}
 .bubble ul,.bubble ol{padding-inline-start:20px}
 .bubble a{color:inherit}
 code{font:13px ui-monospace,Menlo,Consolas,monospace;background:rgba(127,127,127,.16);padding:1px 4px;border-radius:4px}
 pre{margin:0;white-space:pre-wrap;padding:8px;background:rgba(127,127,127,.12);border-radius:8px}
 pre code{background:none;padding:0}
-.unsupported{color:var(--mu);font-style:italic}
 .who,.status,.time{font-size:12px;color:var(--mu);margin:0 4px}
 .who{display:flex;align-items:center;gap:6px;margin:0}
 .who .name{font-weight:600}
@@ -83,35 +84,19 @@ span.avatar{display:grid;place-items:center;color:#fff;font-size:10px;font-weigh
 .jump{position:sticky;bottom:6px;align-self:center;border:0;border-radius:99px;background:var(--a);color:var(--at);padding:6px 14px;font-size:13px;box-shadow:0 2px 8px rgba(0,0,0,.2)}
 .older{align-self:center;border:1px solid var(--bd);border-radius:99px;background:var(--bg);padding:4px 14px;font-size:13px}
 .older[aria-disabled=true]{opacity:.55;cursor:default}
-.buttons,.replies,.actions{display:flex;flex-direction:column;gap:6px}
-.replies{flex-flow:row wrap;justify-content:flex-end;align-self:flex-end}
+.actions{display:flex;flex-direction:column;gap:6px}
 .btn{display:inline-flex;align-items:center;justify-content:center;min-height:36px;padding:6px 14px;border:1px solid var(--ac);border-radius:99px;background:var(--bg);color:var(--ac);font-size:14px;font-weight:550;text-decoration:none;text-align:center}
 .btn:hover{background:var(--bb)}
-.card,.list,.file{border:1px solid var(--bd);border-radius:14px;background:var(--bg);overflow:hidden}
+.card{border:1px solid var(--bd);border-radius:14px;background:var(--bg);overflow:hidden}
 .card{width:240px;display:flex;flex-direction:column}
 .card img{width:100%;height:130px;object-fit:cover;display:block;background:var(--bb)}
 .card-body{padding:10px 12px;flex:1}
-.card-body p,.list p{margin:2px 0 0;color:var(--mu);font-size:13px}
-.card-body strong,.list strong{display:block}
+.card-body p{margin:2px 0 0;color:var(--mu);font-size:13px}
+.card-body strong{display:block}
 .card .actions{padding:0 12px 12px}
 a.card-title{color:inherit}
-.carousel{align-self:stretch;min-width:0}
-.track{display:flex;gap:10px;overflow-x:auto;scroll-snap-type:x mandatory;scroll-behavior:smooth;padding:2px 2px 8px;scrollbar-width:thin}
-.track>*{scroll-snap-align:start;flex:none;display:flex}
-.arrows{display:flex;gap:6px;justify-content:flex-end;align-items:center}.arrows .count{font-size:12px;color:var(--mu);margin-inline-end:auto}.arrows [aria-disabled=true]{cursor:default}.arrows [aria-disabled=true] svg{opacity:.4}
-.arrows .icon{border:1px solid var(--bd);width:32px;height:32px}
-.list{list-style:none;margin:0;padding:0;width:100%}
-.list li{display:flex;gap:10px;padding:10px 12px;border-top:1px solid var(--bd)}
-.list li:first-child{border:0}
-.list img{width:48px;height:48px;border-radius:8px;object-fit:cover}
-.image{margin:0;width:280px;max-width:100%}
-.image img{display:block;width:100%;height:auto;border-radius:14px;background:var(--bb)}
-.image figcaption{font-size:12px;color:var(--mu);margin:4px 4px 0}
 .zoom{display:block;padding:0;border:0;background:none;cursor:zoom-in;border-radius:inherit;flex:none;outline-offset:-3px}
-.card .zoom,.image .zoom{width:100%}
-.file{display:flex;align-items:center;gap:10px;padding:10px 14px;color:var(--fg);text-decoration:none}
-.file svg{color:var(--ac);width:24px;height:24px}
-.file small{display:block;color:var(--mu)}
+.card .zoom{width:100%}
 .error{display:flex;align-items:center;gap:8px;margin:0;padding:8px 18px;font-size:13px;background:var(--eb);color:var(--ef)}
 .error button{border:0;background:none;padding:0;text-decoration:underline;font-weight:600}
 .error .dismiss{margin-inline-start:auto;width:28px;height:28px;display:grid;place-items:center}
@@ -142,8 +127,8 @@ textarea::placeholder{color:var(--mu)}
 .comment textarea{min-height:64px;border-radius:12px;font-size:14px;padding:8px 12px}
 .panel>.pill{flex:none;align-self:center}
 .panel>.pill,.end .pill{margin:8px}
-.proactive{bottom:92px;max-width:280px;display:flex;background:var(--bg);border-radius:var(--rad);box-shadow:0 6px 20px rgba(0,0,0,.22)}
-.bare .proactive,.bare .panel{bottom:20px}
+.proactive{bottom:calc(var(--oy,20px) + 72px);max-width:280px;display:flex;background:var(--bg);border-radius:var(--rad);box-shadow:0 6px 20px rgba(0,0,0,.22)}
+.bare .proactive,.bare .panel{bottom:var(--oy,20px)}
 .menu-wrap{position:relative;flex:none}
 .menu-wrap>button svg{stroke-width:3.5}
 .menu{position:absolute;top:calc(100% + 6px);inset-inline-end:0;z-index:2;min-width:190px;padding:4px;background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:10px;box-shadow:0 8px 24px rgba(0,0,0,.2)}
@@ -162,12 +147,15 @@ let sheet: CSSStyleSheet | undefined;
 /** The parts' CSS (parts-styles.ts): empty until the parts chunk is loaded, then filled once for every root. */
 let partsSheet: CSSStyleSheet | undefined;
 
-/** Gives `root` the widget's styles: shared sheets, or `{bff}/widget.css` (all of the CSS) where sheets can't be constructed. */
-export function adoptStyles(root: ShadowRoot, bff: string): void {
+/**
+ * Gives `root` the widget's styles (`CSS`, then `more`: the badge kinds' the chat draws): shared
+ * sheets, or `{bff}/widget.css` (all of the CSS) where sheets can't be constructed.
+ */
+export function adoptStyles(root: ShadowRoot, bff: string, more = ''): void {
   try {
     if (!sheet) {
       sheet = new CSSStyleSheet();
-      sheet.replaceSync(CSS);
+      sheet.replaceSync(CSS + more);
       partsSheet = new CSSStyleSheet();
     }
     root.adoptedStyleSheets = [sheet, partsSheet!];

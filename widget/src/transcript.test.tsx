@@ -1,12 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { whoWrote } from './authors.js';
 import { pickStrings } from './i18n.js';
 import type { ChatMessage } from './messages.js';
-import { badgeText, plainText, transcriptName, transcriptText } from './transcript.js';
+import { badgeText } from './badges/index.js';
+import { loadParts } from './lazy.js';
+import { plainText, transcriptName, transcriptText } from './transcript.js';
 
 const t = pickStrings();
 const who = (m: ChatMessage) => whoWrote(m, t);
 const now = new Date(2026, 10, 25, 9, 30);
+
+// The transcript is written by the parts chunk, which has the rare badge kinds' words too.
+beforeAll(() => loadParts());
 
 describe('transcript', () => {
   it('starts with the title, the date and the greeting, and names every author', () => {

@@ -6,10 +6,10 @@
  * line before an operator's first message, as the log shows it.
  */
 import type { ComponentChildren, VNode } from 'preact';
-import type { Badge, BadgeButton, BadgeCard, BadgeListItem } from '../../shared/types.js';
 import { firstOfOperators, joinedLine, type Who } from './authors.js';
+import { badgeText } from './badges/index.js';
 import { pickDir, type Strings } from './i18n.js';
-import { markdown } from './markdown.js';
+import { markdownRenderer } from './markdown.js';
 import type { ChatMessage } from './messages.js';
 import { formatTime } from './time.js';
 
@@ -49,35 +49,22 @@ export function textOf(node: ComponentChildren): string {
   return inner;
 }
 
-/** Markdown as the plain text a reader sees (`t` names what has no text, such as a table's region). */
-export const plainText = (src: string, t: Strings) =>
-  textOf(markdown(src, t))
+/**
+ * Markdown as the plain text a reader sees (`t` names what has no text, such as a table's region):
+ * as written when the Markdown chunk has not come (the parts chunk waits for it, lazy.tsx) or the
+ * message is past its limits, as the widget then shows it too.
+ */
+export function plainText(src: string, t: Strings): string {
+  const r = markdownRenderer();
+  let nodes: ComponentChildren = src;
+  try {
+    if (r) nodes = r.render(src, t);
+  } catch {
+    // past a limit: as written
+  }
+  return textOf(nodes)
     .replace(/\n{3,}/g, '\n\n')
     .trim();
-
-const labels = (list: BadgeButton[] | undefined) => (list?.length ? `[${list.map((b) => b.label).join('] [')}]` : '');
-const card = (c: BadgeCard | BadgeListItem) => [c.title, c.subtitle, labels(c.buttons)].filter(Boolean).join('\n');
-
-/** A rich element in words. */
-export function badgeText(badge: Badge): string {
-  switch (badge.type) {
-    case 'buttons':
-      return [badge.text, labels(badge.buttons)].filter(Boolean).join('\n');
-    case 'quick_replies':
-      return [badge.text, labels(badge.replies)].filter(Boolean).join('\n');
-    case 'card':
-      return card(badge.card);
-    case 'carousel':
-      return [badge.text, ...badge.cards.map(card)].filter(Boolean).join('\n\n');
-    case 'list':
-      return [badge.text, ...badge.items.map(card)].filter(Boolean).join('\n\n');
-    case 'image':
-      return [badge.alt || badge.caption ? [badge.alt, badge.caption].filter(Boolean).join(': ') : '', badge.url].filter(Boolean).join('\n');
-    case 'file':
-      return `${badge.name} (${badge.url})`;
-    case 'unsupported':
-      return badge.summary;
-  }
 }
 
 /** YYYY-MM-DD in the visitor's own zone. */

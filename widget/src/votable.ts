@@ -1,11 +1,12 @@
-/** Which answers get thumbs (issue 21 item 4): one per bot turn, the answer itself. */
+/** Which answers get thumbs: one per bot turn, the answer itself. */
+import { rendererOf } from './badges/index.js';
 import type { ChatMessage } from './messages.js';
 import type { Convo } from './state.js';
 
 /**
  * Where thumbs show, and for which answer: in each bot turn (the messages between two of the
  * visitor's), the vote is on the last bot message that is an answer, so not its lead-ins and never
- * a file, and it shows under the turn's last bot message, so under the whole answer when a file
+ * a badge whose kind is not an answer (a file: badges/), and it shows under the turn's last bot message, so under the whole answer when a file
  * follows the text ("Here is our size guide:", then the file). Keys are where, values what.
  * A turn with an operator in it has none: its bot lines were the handoff notice, and a person
  * answers there. Nor has the last bot line while the conversation waits for a person (the notice
@@ -27,7 +28,7 @@ export function votePlaces(list: readonly ChatMessage[], convo: Convo): Map<stri
     else if (m.role === 'operator') operator = true;
     else if (m.src !== 'l') {
       last = m.id;
-      if (m.badge?.type !== 'file') notice = candidate = m.id;
+      if (!m.badge || rendererOf(m.badge).answer !== false) notice = candidate = m.id;
     }
   }
   close();

@@ -1,7 +1,7 @@
 import { ExpiringKeys } from '../lib/expiring-keys.js';
 import type { OnceStore } from '../ports/once-store.js';
 import type { RateLimiter, RateLimitResult } from '../ports/rate-limiter.js';
-import type { StartRecords } from '../ports/start-records.js';
+import type { StartRecord, StartRecords } from '../ports/start-records.js';
 
 /** Fixed-window rate limiter in process memory; stale windows are swept as keys are touched. */
 export class MemoryRateLimiter implements RateLimiter {
@@ -95,33 +95,45 @@ export class MemoryOnceStore implements OnceStore {
  * `maxRecords` are kept, the oldest dropped first (its start could then be made again).
  */
 export class MemoryStartRecords implements StartRecords {
-  private readonly records = new Map<string, { value: string; until: number }>();
+  // value '' while the start runs; `ended` outranks any value.
+  private readonly records = new Map<string, { value: string; until: number; ended?: true }>();
 
   constructor(
     private readonly maxRecords = 100_000,
     private readonly now: () => number = () => Date.now(),
   ) {}
 
-  async begin(key: string, runningMs: number): Promise<{ status: 'claimed' | 'running' } | { status: 'done'; value: string }> {
+  async begin(key: string, runningMs: number): Promise<StartRecord> {
     const now = this.now();
     const held = this.records.get(key);
-    if (held && held.until > now) return held.value === '' ? { status: 'running' } : { status: 'done', value: held.value };
+    if (held && held.until > now) {
+      if (held.ended) return { status: 'ended' };
+      return held.value === '' ? { status: 'running' } : { status: 'done', value: held.value };
+    }
     this.write(key, '', now + runningMs, now);
     return { status: 'claimed' };
   }
 
   async finish(key: string, value: string, ttlMs: number): Promise<void> {
     const now = this.now();
+    const held = this.records.get(key);
+    if (held?.ended && held.until > now) return;
     this.write(key, value, now + ttlMs, now);
   }
 
   async abandon(key: string): Promise<void> {
-    if (this.records.get(key)?.value === '') this.records.delete(key);
+    const held = this.records.get(key);
+    if (held?.value === '' && !held.ended) this.records.delete(key);
   }
 
-  private write(key: string, value: string, until: number, now: number): void {
+  async end(key: string, ttlMs: number): Promise<void> {
+    const now = this.now();
+    this.write(key, '', now + ttlMs, now, true);
+  }
+
+  private write(key: string, value: string, until: number, now: number, ended?: true): void {
     this.records.delete(key); // to the back: the order is the order of writing
-    this.records.set(key, { value, until });
+    this.records.set(key, ended ? { value, until, ended } : { value, until });
     for (const [oldest, record] of this.records) {
       if (record.until > now && this.records.size <= this.maxRecords) break;
       this.records.delete(oldest);

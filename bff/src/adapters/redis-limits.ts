@@ -1,7 +1,7 @@
 import type { RedisClient } from './redis-connection.js';
 import type { OnceStore } from '../ports/once-store.js';
 import type { RateLimiter, RateLimitResult } from '../ports/rate-limiter.js';
-import type { StartRecords } from '../ports/start-records.js';
+import type { StartRecord, StartRecords } from '../ports/start-records.js';
 import { redisCall } from './redis-store.js';
 
 /**
@@ -71,15 +71,29 @@ if redis.call('SET', KEYS[1], '', 'NX', 'PX', ARGV[1]) then return {1} end
 return {0, redis.call('GET', KEYS[1])}
 `;
 
-/** KEYS: the record. Deletes it only while its start runs (a finished one stays). */
+/** KEYS: the record. Deletes it only while its start runs (a finished or ended one stays). */
 const ABANDON = `
 if redis.call('GET', KEYS[1]) == '' then redis.call('DEL', KEYS[1]) end
 return 0
 `;
 
+/**
+ * What an ended record holds: never a start's value (those are conversation ids and words, no NUL),
+ * so one key per record still does, and a Redis Cluster places each anywhere.
+ */
+const ENDED = '\0ended';
+
+/** KEYS: the record. ARGV: value, ttlMs, the ended mark. Writes the value unless the record was ended. */
+const FINISH = `
+if redis.call('GET', KEYS[1]) == ARGV[3] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+`;
+
 interface StartScripts {
   parleyStartBegin(key: string, runningMs: number): Promise<[1] | [0, string]>;
   parleyStartAbandon(key: string): Promise<number>;
+  parleyStartFinish(key: string, value: string, ttlMs: number, ended: string): Promise<number>;
 }
 
 /**
@@ -96,16 +110,22 @@ export class RedisStartRecords implements StartRecords {
     this.client = client as RedisClient & StartScripts;
     this.client.defineCommand('parleyStartBegin', { numberOfKeys: 1, lua: BEGIN });
     this.client.defineCommand('parleyStartAbandon', { numberOfKeys: 1, lua: ABANDON });
+    this.client.defineCommand('parleyStartFinish', { numberOfKeys: 1, lua: FINISH });
   }
 
-  async begin(key: string, runningMs: number): Promise<{ status: 'claimed' | 'running' } | { status: 'done'; value: string }> {
+  async begin(key: string, runningMs: number): Promise<StartRecord> {
     const reply = await redisCall(() => this.client.parleyStartBegin(this.key(key), Math.max(1, Math.ceil(runningMs))));
     if (reply[0] === 1) return { status: 'claimed' };
+    if (reply[1] === ENDED) return { status: 'ended' };
     return reply[1] === '' ? { status: 'running' } : { status: 'done', value: reply[1] };
   }
 
   async finish(key: string, value: string, ttlMs: number): Promise<void> {
-    await redisCall(() => this.client.set(this.key(key), value, 'PX', Math.max(1, Math.ceil(ttlMs))));
+    await redisCall(() => this.client.parleyStartFinish(this.key(key), value, Math.max(1, Math.ceil(ttlMs)), ENDED));
+  }
+
+  async end(key: string, ttlMs: number): Promise<void> {
+    await redisCall(() => this.client.set(this.key(key), ENDED, 'PX', Math.max(1, Math.ceil(ttlMs))));
   }
 
   async abandon(key: string): Promise<void> {

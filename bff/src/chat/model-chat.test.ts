@@ -67,6 +67,7 @@ describe('turn order across instances', () => {
     const b = new ModelChat(quick, store, options);
     const { conversationId } = await a.startConversation({ text: 'First question' });
     await b.sendMessage(conversationId, { text: 'Second question' }); // lands on the other instance
+    // Nothing shows that B is waiting rather than slow: half a second in which it must not have asked the model.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(seenByB).toEqual([]); // still waiting for the first answer
 

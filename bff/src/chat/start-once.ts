@@ -14,7 +14,15 @@ const DONE_MS = 60 * 60_000;
 export interface Started {
   conversationId: string;
   state?: 'escalated';
+  /** The token chain its tokens belong to, a repeat's too: revoking the chain ends them all. */
+  chainId?: string;
 }
+
+/**
+ * Whether a repeat may still have what a start made: false once the conversation went on under a
+ * sign-in or its tokens were revoked, else replaying the anonymous start would undo both.
+ */
+export type StillOpen = (started: Started) => Promise<boolean>;
 
 /** What a start's record is kept under: the browser's key, and the page, user and text it was made for. */
 export interface StartKey {
@@ -39,7 +47,12 @@ export function startKeyOf(body: { startKey?: string | undefined; text: string }
  * origin, the user and the text, so a key works only for the start it was made for and is never
  * stored as it came.
  */
-export async function startOnce(deps: Pick<AppDeps, 'starts' | 'logger'>, key: StartKey | undefined, start: () => Promise<Started>): Promise<Started> {
+export async function startOnce(
+  deps: Pick<AppDeps, 'starts' | 'logger'>,
+  key: StartKey | undefined,
+  start: () => Promise<Started>,
+  stillOpen: StillOpen = async () => true,
+): Promise<Started> {
   if (key === undefined) return start();
   const record = createHash('sha256').update(`${key.origin ?? ''}\n${key.userId ?? ''}\n${key.startKey}\n${key.text}`).digest('base64url');
   // A repeat while the first try runs (its answer lost mid-way, the browser quick to try again)
@@ -51,9 +64,13 @@ export async function startOnce(deps: Pick<AppDeps, 'starts' | 'logger'>, key: S
     held = await deps.starts.begin(record, RUNNING_MS);
   }
   if (held.status === 'done') {
-    const [conversationId, state] = held.value.split(' ');
-    return state === 'escalated' ? { conversationId: conversationId!, state } : { conversationId: conversationId! };
+    const started = decode(held.value);
+    if (await stillOpen(started)) return started;
+    // Ended for the rest of its time, so no later repeat asks again (nor starts a second conversation).
+    await deps.starts.end(record, DONE_MS);
+    throw ended();
   }
+  if (held.status === 'ended') throw ended();
   if (held.status === 'running') throw new AppError('start_in_progress', 'This conversation is still being started; try again in a moment', { retryAfterSec: 1 });
   let started: Started;
   try {
@@ -63,10 +80,29 @@ export async function startOnce(deps: Pick<AppDeps, 'starts' | 'logger'>, key: S
     throw err;
   }
   try {
-    await deps.starts.finish(record, started.state ? `${started.conversationId} ${started.state}` : started.conversationId, DONE_MS);
+    await deps.starts.finish(record, encode(started), DONE_MS);
   } catch (err) {
     // The conversation is made and the browser gets it now; only a lost answer would start another.
     deps.logger.warn('start not recorded; a repeat of it would start another conversation', { conversationId: started.conversationId, error: String(err) });
   }
   return started;
+}
+
+function ended(): AppError {
+  return new AppError('start_ended', 'This conversation went on after a sign-in or its session was ended; start a new one');
+}
+
+/** A record's value: the conversation id, then `escalated` and `chain:<id>` when they apply (records from before chains have none). */
+function encode(started: Started): string {
+  return [started.conversationId, started.state, started.chainId && `chain:${started.chainId}`].filter(Boolean).join(' ');
+}
+
+function decode(value: string): Started {
+  const [conversationId, ...words] = value.split(' ');
+  const chain = words.find((w) => w.startsWith('chain:'));
+  return {
+    conversationId: conversationId!,
+    ...(words.includes('escalated') && { state: 'escalated' as const }),
+    ...(chain && { chainId: chain.slice('chain:'.length) }),
+  };
 }

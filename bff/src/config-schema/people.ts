@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parseProfiles, safeUrl, type Profile } from '../people/authors.js';
 import { parseSupportHours, type SupportHours } from '../people/support-hours.js';
-import type { Localized } from '../../../shared/types.js';
+import type { Localized, LocalizedText } from '../../../shared/types.js';
 import type { Parser } from '../env-parser.js';
 import { SETTING_VARIABLE_NAME } from '../lib/variables.js';
 import { refuseVerifiedNames, setting } from './setting.js';
@@ -45,7 +45,7 @@ export const PEOPLE = {
     read: (p) => p.oneOf('ESCALATION_OFFER', ['always', 'after_first_message', 'never'] as const, 'always'),
   }),
   closedLauncher: setting({
-    env: 'CLOSED_LAUNCHER', group, doc: '`hide`: outside `SUPPORT_HOURS` the launcher is hidden from visitors with no conversation (the API still opens the chat), on pages whose script tag has `data-launcher="hours"` (docs/embedding.md); `show`', default: '`show`', example: 'show',
+    env: 'CLOSED_LAUNCHER', group, doc: '`hide`: outside `SUPPORT_HOURS` the launcher is hidden from visitors with no conversation (the API still opens the chat), only on pages whose script tag has `data-launcher="hours"` or that call `init({launcher: \'hours\'})` ([embedding.md](embedding.md#the-javascript-api-and-the-element)); the BFF logs this at start; `show`', default: '`show`', example: 'show',
     read: (p) => p.oneOf('CLOSED_LAUNCHER', ['show', 'hide'] as const, 'show'),
   }),
   csat: setting({
@@ -57,8 +57,9 @@ export const PEOPLE = {
     read: (p) => readContactNames(p),
   }),
   consentText: setting({
-    env: 'CONSENT_TEXT', group, doc: 'a consent checkbox beside the contact form with this text (at most 500 characters); `POST /api/contact` then needs `consent: true` and stores the time', default: 'unset: no checkbox',
-    read: (p) => p.text('CONSENT_TEXT', 500), public: (consentText) => (consentText === undefined ? {} : { consentText }),
+    env: 'CONSENT_TEXT', group, default: 'unset: no checkbox',
+    doc: 'a consent checkbox beside the contact form with this text (at most 500 characters), plain or JSON by two-letter language like `WIDGET_TITLE` (a language not listed reads the English entry, else the first); `POST /api/contact` then needs `consent: true` and stores the time and the text the visitor read',
+    read: (p) => readConsent(p), public: (consentText) => (consentText === undefined ? {} : { consentText }),
   }),
   prechatFields: setting({
     env: 'PRECHAT_FIELDS', group, doc: '`name`, `email` or `name,email`: a form before an anonymous visitor\'s first message', default: 'unset: no form',
@@ -124,6 +125,16 @@ function splitStarters(p: Parser, raw: string, which: string): string[] {
   const starters = raw.split('|').map((s) => s.trim()).filter(Boolean);
   if (starters.length > 6 || starters.some((s) => s.length > 100)) p.report(`WIDGET_STARTERS${which} takes at most 6 questions of 100 characters each, separated by |`);
   return starters.slice(0, 6).map((s) => s.slice(0, 100));
+}
+
+/** Plain or per language, like WIDGET_TITLE; every language's text at most 500 characters. */
+function readConsent(p: Parser): LocalizedText | undefined {
+  const text = p.localizedText('CONSENT_TEXT');
+  const texts = typeof text === 'object' ? Object.entries(text) : text === undefined ? [] : [['', text] as const];
+  const long = texts.filter(([, t]) => [...t].length > 500).map(([lang]) => lang);
+  if (long.length === 0) return text;
+  p.report(`CONSENT_TEXT${long[0] ? ` (${long.join(', ')})` : ''} may be at most 500 characters`);
+  return undefined;
 }
 
 function readContactNames(p: Parser): { email: string; name: string } {

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 /**
  * A body being read, as the watch sees it: when its last byte came and when it must be done, and a
  * link of the watch's list. `cut` says what becomes of it when the watch cuts it. A reader may be
- * one itself (`BodyRead` in http.ts: one object per read, not a reader and a record).
+ * one itself (`BodyRead` in body-read.ts: one object per read, not a reader and a record).
  */
 export abstract class WatchedBody {
   /** Neighbours in the watch's list of reads. */

@@ -1,12 +1,13 @@
 // Request bodies by schema: the raw JSON bytes are read and parsed by readJsonText (media type, size, idle and
-// nesting limits, lib/http.ts), then Hono's validator middleware checks that body against a schema from shared/bodies.ts.
+// nesting limits, lib/json-body.ts), then Hono's validator middleware checks that body against a schema from shared/bodies.ts.
 import type { Context, MiddlewareHandler } from 'hono';
 import { validator } from 'hono/validator';
 import * as v from 'valibot';
 import type { AppEnv } from '../context.js';
 import { bodyProblem } from '../../../shared/bodies.js';
 import { ValidationError } from '../errors.js';
-import { MAX_JSON_BYTES, readJsonText } from './http.js';
+import { MAX_JSON_BYTES } from './body-limits.js';
+import { readJsonText } from './json-body.js';
 
 /**
  * Reads the JSON body once with the byte limits (415, 413, invalid_json, too deep, not an object)

@@ -1,4 +1,6 @@
 import { BlockList, isIP } from 'node:net';
+import type { Context } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
 
 /**
  * Which hops in front of the BFF are proxies it trusts (`TRUST_PROXY`): the nearest `hops` of
@@ -82,4 +84,15 @@ function withoutPort(entry: string): string {
   if (bracketed) return bracketed[1]!;
   const v4 = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(entry);
   return v4 ? v4[1]! : entry;
+}
+
+/** The client's IP (`clientAddress`): the socket's address, or behind trusted proxies the one they saw. */
+export function clientIp(c: Context, trust: ProxyTrust | undefined): string {
+  let socket: string;
+  try {
+    socket = getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    socket = 'unknown'; // no socket: app.request() in tests
+  }
+  return clientAddress(socket, trust && c.req.header('x-forwarded-for'), trust);
 }

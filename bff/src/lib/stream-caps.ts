@@ -18,8 +18,11 @@ export class StreamCaps {
   /**
    * Counts one stream of `conversationId` from `client`, or throws `429 too_many_streams` and
    * counts nothing. The returned function gives the place back (call it once, when the stream ends).
+   * A stream that `replaces` one open here (a ticket's reconnect, which closes its predecessor once
+   * it opens) is counted whatever the caps: the count is back where it was when the old one ends.
    */
-  take(conversationId: string, client: string, refused?: (reason: 'conversation' | 'client') => void): () => void {
+  take(conversationId: string, client: string, refused?: (reason: 'conversation' | 'client') => void, replaces = false): () => void {
+    if (replaces) return this.count(conversationId, client);
     if ((this.conversations.get(conversationId) ?? 0) >= this.perConversation) {
       refused?.('conversation');
       throw new AppError('too_many_streams', `This conversation already has ${this.perConversation} open streams; close one first`);
@@ -28,6 +31,10 @@ export class StreamCaps {
       refused?.('client');
       throw new AppError('too_many_streams', 'Too many open streams from this address');
     }
+    return this.count(conversationId, client);
+  }
+
+  private count(conversationId: string, client: string): () => void {
     add(this.conversations, conversationId, 1);
     add(this.clients, client, 1);
     let given = false;

@@ -64,9 +64,17 @@ export class TokenService {
     this.now = options.now ?? Date.now;
   }
 
-  /** A fresh access + refresh pair for a conversation, bound to the signed-in user when there is one. */
-  async issue(conversationId: string, origin: string | undefined, user?: TokenUser): Promise<TokenPair> {
-    return this.issueInChain(conversationId, origin, user, randomUUID(), randomUUID());
+  /**
+   * A fresh access + refresh pair for a conversation, bound to the signed-in user when there is one,
+   * in a new chain or in `chainId` (a repeated start: revoking the chain ends both pairs).
+   */
+  async issue(conversationId: string, origin: string | undefined, user?: TokenUser, chainId: string = randomUUID()): Promise<TokenPair> {
+    return this.issueInChain(conversationId, origin, user, chainId, randomUUID());
+  }
+
+  /** Whether the chain `chainId` was revoked (`revoke`): none of its tokens works. */
+  async chainEnded(chainId: string): Promise<boolean> {
+    return this.options.onceStore.has(`chain:${chainId}`);
   }
 
   private async issueInChain(conversationId: string, origin: string | undefined, user: TokenUser | undefined, chainId: string, refreshId: string): Promise<TokenPair> {

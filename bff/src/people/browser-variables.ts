@@ -1,5 +1,5 @@
 /**
- * The user variables the visitor's browser may see on the stream (issue 18 item 17): those named in
+ * The user variables the visitor's browser may see on the stream, so no secret the service holds leaks to it: those named in
  * USER_VARIABLES the contact and CSAT values the visitor gave; everything else the service holds stays there.
  */
 const CSAT_VARIABLES = ['csat', 'csat_comment'];

@@ -18,3 +18,15 @@ export function handoffNow(config: HandoffSettings, nowMs: number): HandoffConfi
     launcher: config.closedLauncher,
   };
 }
+
+/**
+ * The one start-up line `CLOSED_LAUNCHER=hide` gets: the BFF cannot hide a launcher by itself (the
+ * loader is the same file for every BFF), so it says what else the setting needs. Undefined for `show`.
+ */
+export function closedLauncherNote(config: Pick<HandoffSettings, 'supportHours' | 'closedLauncher'>): string | undefined {
+  if (config.closedLauncher !== 'hide') return undefined;
+  const embed = 'only on pages whose script tag has data-launcher="hours" (or init({launcher: "hours"})), see docs/embedding.md';
+  return config.supportHours === undefined
+    ? `CLOSED_LAUNCHER=hide does nothing without SUPPORT_HOURS (always open); with them it hides the launcher while the team is away ${embed}`
+    : `CLOSED_LAUNCHER=hide hides the launcher while the team is away ${embed}`;
+}

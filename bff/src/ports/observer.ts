@@ -1,3 +1,5 @@
+import type { VerifyFailure } from '../lib/webhook-verify.js';
+
 /** What happened to one incoming webhook. */
 export type WebhookOutcome =
   | 'stored'
@@ -11,6 +13,8 @@ export type WebhookOutcome =
 
 export interface WebhookObservation {
   outcome: WebhookOutcome;
+  /** With `invalid_signature`: what the check found (`missing_signature` for an unsigned request). */
+  reason?: VerifyFailure;
   eventId?: string;
   kind?: string;
   conversationId?: string;

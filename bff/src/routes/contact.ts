@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import { ContactBody } from '../../../shared/bodies.js';
+import { textIn } from '../../../shared/localized.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError } from '../errors.js';
 import { jsonBody, jsonBytes } from '../lib/body.js';
-import { requireSession } from '../middleware.js';
-import { callAllowance } from './conversation.js';
+import { callAllowance, requireSession } from '../middleware.js';
 
 /** POST /api/contact: an address the team can answer at, e.g. while nobody is there (docs/api.md "People"). */
 export function contactRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -15,7 +15,7 @@ export function contactRoutes(deps: AppDeps): Hono<AppEnv> {
     const { conversationId, user } = c.get('session');
     // The site told us this user's address in their identity token (VERIFIED_VARIABLES has it upstream).
     if (user?.emailKnown) throw new AppError('contact_known', 'This site already knows your address');
-    const { email, name, consent } = c.req.valid('json');
+    const { email, name, consent, locale } = c.req.valid('json');
     if (config.consentText !== undefined && consent !== true) throw new AppError('consent_required', 'Tick the consent box to leave your address');
     const names = config.contactVariables;
     const consentAt = config.consentText === undefined ? undefined : new Date(deps.now?.() ?? Date.now()).toISOString();
@@ -23,7 +23,8 @@ export function contactRoutes(deps: AppDeps): Hono<AppEnv> {
       [names.email]: email,
       ...(name !== undefined && { [names.name]: name }),
       // What was agreed to, and when: the record a consent needs.
-      ...(consentAt !== undefined && { consent_at: consentAt, consent_text: config.consentText! }),
+      // In the language the visitor read it: the same pick as the widget's (textIn).
+      ...(consentAt !== undefined && { consent_at: consentAt, consent_text: textIn(config.consentText!, locale) }),
     });
     const data = { email, ...(name !== undefined && { name }), ...(consentAt !== undefined && { consentAt }) };
     await deps.store.append(conversationId, { event: 'contact', data });

@@ -8,7 +8,7 @@ import { ForbiddenError, ValidationError } from '../errors.js';
 import { checkBody, jsonBody, jsonBytes } from '../lib/body.js';
 import { withVotes } from '../chat/feedback-log.js';
 import { sendMessageOnce } from '../chat/send-once.js';
-import { rateLimit, requireFeature, requireSession } from '../middleware.js';
+import { callAllowance, rateLimit, requireFeature, requireSession } from '../middleware.js';
 
 // The service's own maximum is not documented; one more than this is asked for to learn hasMore.
 const MAX_PAGE = 50;
@@ -76,20 +76,6 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   return app;
-}
-
-/**
- * History, variables, escalation, archive, feedback and stop share one allowance per conversation,
- * four times the message rate: each may cost the service or the store several calls, so none is unlimited.
- */
-export function callAllowance(deps: AppDeps): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    // A user token (GET /api/messages?sessionId=) has no conversation of its own: the user's allowance.
-    const session: SessionClaims | undefined = c.get('session');
-    const key = session ? session.conversationId : `user:${c.get('user')?.id}`;
-    await rateLimit(deps, `calls:${key}`, deps.config.rateLimitMessagesPerMin * 4);
-    await next();
-  };
 }
 
 function queryInt(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {

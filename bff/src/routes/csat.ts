@@ -4,8 +4,11 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { conversationFacts } from '../chat/conversation-facts.js';
 import { AppError } from '../errors.js';
 import { jsonBody, jsonBytes } from '../lib/body.js';
-import { requireSession } from '../middleware.js';
-import { callAllowance } from './conversation.js';
+import { callAllowance, requireSession } from '../middleware.js';
+
+/** How long a rating's claim holds while its write to the service runs (a server gone mid-way frees it then). */
+const CLAIM_RUNNING_MS = 2 * 60_000;
+const CLAIM_DONE_MS = 60 * 60_000;
 
 /** POST /api/csat: the visitor rates the whole conversation once, after it was archived (docs/api.md "People"). */
 export function csatRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -20,9 +23,20 @@ export function csatRoutes(deps: AppDeps): Hono<AppEnv> {
     if (policy === 'off' || !seen.archived || (policy === 'after_operator' && !seen.operator)) {
       throw new AppError('not_rateable', 'This conversation is not asking for a rating');
     }
-    // Upstream first: two tabs rating at once both write the same variables, and only one is stored below.
-    await deps.chat.setUserVariables(conversationId, { csat: score, ...(comment !== undefined && { csat_comment: comment }) });
+    // Claimed before anything is written: of two tabs rating at once, the one that loses the claim
+    // writes nowhere, so the service, the stream, the metric and the forward all hold the winner's score.
+    const claim = `csat:${conversationId}`;
+    const held = await deps.starts.begin(claim, CLAIM_RUNNING_MS);
+    if (held.status !== 'claimed') throw new AppError('already_rated', 'This conversation has been rated already');
+    try {
+      await deps.chat.setUserVariables(conversationId, { csat: score, ...(comment !== undefined && { csat_comment: comment }) });
+    } catch (err) {
+      await deps.starts.abandon(claim).catch(() => {}); // the visitor may try again
+      throw err;
+    }
     const stored = await deps.store.append(conversationId, { event: 'csat', data: comment === undefined ? { score } : { score, comment } }, { dedupKey: `csat:${conversationId}` });
+    // Kept as long as the claim is useful: past it, the stored event says the conversation was rated.
+    await deps.starts.finish(claim, String(score), CLAIM_DONE_MS).catch(() => {});
     if (stored.status === 'duplicate') throw new AppError('already_rated', 'This conversation has been rated already');
     deps.observer?.csat?.(score);
     const createdAt = new Date(deps.now?.() ?? Date.now()).toISOString();

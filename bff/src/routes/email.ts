@@ -8,7 +8,7 @@ import { escapeHtml } from '../email/markdown.js';
 import { directionOf, emailLanguage, stringsOf } from '../email/strings.js';
 import { AppError, AuthError, ForbiddenError } from '../errors.js';
 import { jsonBody, jsonBytes } from '../lib/body.js';
-import { clientIp } from '../lib/http.js';
+import { clientIp } from '../lib/client-ip.js';
 import { rateLimit } from '../middleware.js';
 
 /**

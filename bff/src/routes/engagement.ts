@@ -3,9 +3,8 @@ import { FeedbackBody } from '../../../shared/bodies.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { ValidationError } from '../errors.js';
 import { jsonBody, jsonBytes } from '../lib/body.js';
-import { requireFeature, requireSession } from '../middleware.js';
+import { callAllowance, requireFeature, requireSession } from '../middleware.js';
 import { answerVote } from '../chat/feedback-log.js';
-import { callAllowance } from './conversation.js';
 
 /** Engagement routes of one conversation (docs/api.md "Engagement"): votes on answers, stopping a model reply. */
 export function engagementRoutes(deps: AppDeps): Hono<AppEnv> {

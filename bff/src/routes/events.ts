@@ -4,9 +4,9 @@ import type { StoredEvent } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, ValidationError } from '../errors.js';
 import { frame, nodeSink, webSink, type SseSink } from '../lib/sse.js';
-import { nodeResponse } from '../lib/http.js';
+import { nodeResponse } from '../lib/node-response.js';
 import { rateLimit, requireSession } from '../middleware.js';
-import { clientIp } from '../lib/http.js';
+import { clientIp } from '../lib/client-ip.js';
 import { StreamCaps } from '../lib/stream-caps.js';
 
 const REPLAY_PAGE = 200;
@@ -46,7 +46,11 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
       throw new ValidationError('Last-Event-ID must be a whole number');
     }
     let lastSent = rawLast ? Number(rawLast) : 0;
-    const release = caps.take(conversationId, clientIp(c, deps.config.trustProxy), refused);
+    // A ticket's reconnect replaces the stream it holds here (closed below once this one opens), so
+    // it is never refused for the place its own predecessor takes: a drop the server has not noticed
+    // yet would otherwise keep a conversation at its cap out of its stream.
+    const replaces = session.ticketId !== undefined && byTicket.has(session.ticketId);
+    const release = caps.take(conversationId, clientIp(c, deps.config.trustProxy), refused, replaces);
 
     // Subscribe before reading, and hold live events until the replay is written:
     // nothing appended in between is missed, and the id check drops what both paths saw.

@@ -13,7 +13,7 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, AuthError, ForbiddenError } from '../errors.js';
 import { jsonBody, jsonBytes } from '../lib/body.js';
 import { startKeyOf, startOnce } from '../chat/start-once.js';
-import { clientIp } from '../lib/http.js';
+import { clientIp } from '../lib/client-ip.js';
 import { checkPageUrl, notePage } from '../email/page-url.js';
 import type { TokenUser } from '../lib/tokens.js';
 import { rateLimit, requireSession } from '../middleware.js';

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
 import type * as v from 'valibot';
 import { SessionBody, TEXT_MISSING, TokenBody } from '../../../shared/bodies.js';
@@ -10,7 +11,7 @@ import { AuthError, ForbiddenError } from '../errors.js';
 import { featureOn } from '../features.js';
 import { rateLimit } from '../middleware.js';
 import { bodyError, jsonBody, jsonBytes } from '../lib/body.js';
-import { clientIp } from '../lib/http.js';
+import { clientIp } from '../lib/client-ip.js';
 import { checkPageUrl, notePage } from '../email/page-url.js';
 
 /** `POST /api/session` (start or, for a signed-in user, resume a conversation) and `POST /api/token` (rotate a refresh token). */
@@ -46,12 +47,19 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
 
     const { text, profileName, clientId, context, locale, startKey } = body;
     if (text === undefined) throw bodyError(TEXT_MISSING);
-    const { conversationId, ...state } = await startOnce(deps, startKeyOf({ startKey, text }, origin), async () => {
-      const { conversationId } = await deps.chat.startConversation({ text, profileName, clientId, context, locale });
-      return { conversationId, ...(await escalated(deps, conversationId, body.escalate)) };
-    });
+    const { conversationId, chainId, ...state } = await startOnce(
+      deps,
+      startKeyOf({ startKey, text }, origin),
+      async () => {
+        const { conversationId } = await deps.chat.startConversation({ text, profileName, clientId, context, locale });
+        return { conversationId, chainId: randomUUID(), ...(await escalated(deps, conversationId, body.escalate)) };
+      },
+      // A repeat's tokens join the first try's chain, so a sign-in (which revokes it) or a theft
+      // ends them too, even one issued while the sign-in runs.
+      async (started) => (started.chainId === undefined || !(await deps.tokens.chainEnded(started.chainId))) && (await deps.users.ownerOf(started.conversationId)) === undefined,
+    );
     await notePage(deps, conversationId, pageUrl, locale);
-    const pair = await deps.tokens.issue(conversationId, origin);
+    const pair = await deps.tokens.issue(conversationId, origin, undefined, chainId);
     const response: SessionResponse = { sessionId: conversationId, ...pair, ...state };
     return c.json(response, 201);
   });

@@ -9,7 +9,7 @@ import { MemoryEventStore } from '../adapters/memory-store.js';
 import { createLogger } from '../logger.js';
 import { signWebhook } from '../lib/webhook-verify.js';
 import type { WebhookObservation } from '../ports/observer.js';
-import { withWebhookFastPath } from './webhook-fast-path.js';
+import { REPRODUCED_MIDDLEWARE, withWebhookFastPath } from './webhook-fast-path.js';
 
 const SECRET = 'fast-path-webhook-secret';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -204,5 +204,30 @@ describe('webhook fast path (Node, before Hono)', () => {
     const tooLarge = await fetch(`${base}/webhooks/agent`, { method: 'POST', ...signed('x'.repeat(1024 * 1024 + 1)) });
     expect(tooLarge.status).toBe(413);
     expect(((await tooLarge.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
+  });
+});
+
+describe('the app\'s middleware on the webhook route', () => {
+  /** Whether a path Hono registered (`*`, `:name`) matches `path`. */
+  const matches = (pattern: string, path: string) =>
+    new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/\*$/, '(?:/.*)?').replace(/\*/g, '.*').replace(/:[^/]+/g, '[^/]+')}$`).test(path);
+
+  it('is all reproduced by the fast path, which answers the route before the app: middleware added to the app must be added there too', () => {
+    const { app } = bff();
+    const onRoute = app.routes.filter((r) => (r.method === 'ALL' || r.method === 'POST') && matches(r.path, '/webhooks/agent'));
+    // The last one is the route's own handler (routes/webhooks.ts); everything before it runs first.
+    const middleware = onRoute.slice(0, -1).map((r) => r.handler.name || '(unnamed: name it)');
+    expect(onRoute.at(-1)?.path).toBe('/webhooks/agent');
+    expect(middleware).toEqual(REPRODUCED_MIDDLEWARE);
+  });
+
+  it('counts middleware the app would run on the route, so a new one fails the check above', () => {
+    const { app } = bff();
+    app.use('/webhooks/*', async function audit(_c, next) {
+      await next();
+    });
+    const onRoute = app.routes.filter((r) => (r.method === 'ALL' || r.method === 'POST') && matches(r.path, '/webhooks/agent'));
+    expect(onRoute.map((r) => r.handler.name)).toContain('audit');
+    expect(onRoute.slice(0, -1).map((r) => r.handler.name)).not.toEqual(REPRODUCED_MIDDLEWARE);
   });
 });

@@ -1,11 +1,19 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { AppDeps } from '../context.js';
 import { errorAnswer } from '../error-response.js';
-import { BodyRead, type BodyLimits } from '../lib/http.js';
+import type { BodyLimits } from '../lib/body-limits.js';
+import { BodyRead } from '../lib/body-read.js';
 import { requestIdFrom, requestLogger } from '../middleware.js';
 import { ingestBody, MAX_WEBHOOK_BYTES, webhookBodyLimits, webhookReadFailed, webhookShapesOf, type WebhookShapes } from './webhook-ingest.js';
 
 const PATH = '/webhooks/agent';
+
+/**
+ * The app's middleware on `POST /webhooks/agent` (by function name) whose work this path does itself.
+ * A test compares it with what `app.ts` registers: middleware added there that would reach the
+ * webhook must be added here too, or the fast path would skip it unseen.
+ */
+export const REPRODUCED_MIDDLEWARE: readonly string[] = ['requestLog'];
 
 /**
  * Answers `POST /webhooks/agent` on Node's request and response, and hands every other request

@@ -3,11 +3,12 @@ import { authorBookOf, type AuthorBook } from '../people/authors.js';
 import { recordStateChange } from '../chat/signed-in.js';
 import type { AppDeps } from '../context.js';
 import { AppError, PayloadTooLargeError, StoreUnavailableError, ValidationError } from '../errors.js';
-import type { BodyLimits } from '../lib/http.js';
+import type { BodyLimits } from '../lib/body-limits.js';
 import { jsonDepthWithin, MAX_JSON_DEPTH } from '../lib/json-depth.js';
 import { EnvelopeError, normalizeWebhook, type NormalizedWebhook } from '../adapters/agent-shapes.js';
 import type { AppendResult } from '../ports/event-store.js';
 import type { WebhookOutcome } from '../ports/observer.js';
+import type { VerifyFailure } from '../lib/webhook-verify.js';
 import type { StreamEvent } from '../../../shared/types.js';
 
 /** Largest webhook body accepted (docs/api.md "Webhooks"). */
@@ -79,7 +80,8 @@ export function ingestBody(deps: AppDeps, raw: Uint8Array, request: WebhookReque
   const verdict = deps.verifier.verify(raw, request.signature, request.timestamp);
   if (!verdict.ok) {
     const stale = verdict.reason === 'stale_timestamp';
-    report(deps, started, stale ? 'stale_timestamp' : 'invalid_signature');
+    // The observer (the demo's inspector) may tell an unsigned request from a forged signature; the sender may not.
+    report(deps, started, stale ? 'stale_timestamp' : 'invalid_signature', undefined, stale ? undefined : verdict.reason);
     // One message for every signature failure: the sender learns nothing about which part failed.
     throw new AppError(stale ? 'stale_timestamp' : 'invalid_signature', stale ? 'Timestamp outside the allowed window' : 'Signature check failed');
   }
@@ -162,7 +164,7 @@ function stored(deps: AppDeps, normalized: StorableWebhook, started: number, res
 }
 
 /** Tells the observer (metrics, the demo's inspector) what became of a webhook; never changes the answer. */
-function report(deps: AppDeps, started: number, outcome: WebhookOutcome, normalized?: NormalizedWebhook): void {
+function report(deps: AppDeps, started: number, outcome: WebhookOutcome, normalized?: NormalizedWebhook, reason?: VerifyFailure): void {
   const observer = deps.observer;
   if (!observer?.webhook) return;
   const durationMs = performance.now() - started;
@@ -171,7 +173,7 @@ function report(deps: AppDeps, started: number, outcome: WebhookOutcome, normali
     observer.webhook(
       normalized
         ? { eventId: normalized.dedupKey, kind: normalized.kind, conversationId: normalized.conversationId, outcome, durationMs }
-        : { outcome, durationMs },
+        : reason === undefined ? { outcome, durationMs } : { outcome, reason, durationMs },
     );
   } catch {
     // observers never change the answer

@@ -53,6 +53,19 @@ describe('webhook route with a failing store', () => {
     ]);
   });
 
+  it('tells the observer an unsigned request from a wrong signature; the sender hears the same 401 for both', async () => {
+    const observations: WebhookObservation[] = [];
+    const app = appWith(new MemoryEventStore({ maxEvents: 100, maxAgeMs: 60_000, dedupTtlMs: 60_000 }), observations);
+    const unsigned = await app.request('/webhooks/agent', { method: 'POST', body: JSON.stringify(event), headers: { 'content-type': 'application/json' } });
+    const forged = await app.request('/webhooks/agent', { ...signed(event), headers: { 'content-type': 'application/json', 'x-service-signature': 'f'.repeat(64), 'x-service-timestamp': String(Date.now()) } });
+    expect([unsigned.status, forged.status]).toEqual([401, 401]);
+    expect(await unsigned.json()).toEqual(await forged.json());
+    expect(observations.map((o) => [o.outcome, o.reason])).toEqual([
+      ['invalid_signature', 'missing_signature'],
+      ['invalid_signature', 'bad_signature'],
+    ]);
+  });
+
   it('without a body eventId, dedups on the signed timestamp and body; the unsigned header id never decides', async () => {
     const store = new MemoryEventStore({ maxEvents: 100, maxAgeMs: 60_000, dedupTtlMs: 60_000 });
     const app = appWith(store);

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../context.js';
-import { quickJson, readRequestBody } from '../lib/http.js';
+import { readRequestBody } from '../lib/body-read.js';
+import { quickJson } from '../lib/node-response.js';
 import { ingestWebhook, webhookBodyLimits } from './webhook-ingest.js';
 
 /**

@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { describe, expect, it } from 'vitest';
 import { FakeEventSource, flush, freshBrowserEachTest, MODEL_CONFIG, mountApp, seedSession } from '../../test/support.js';
 
-// Issue 21 items 4–6: thumbs on answers, a stopped answer, quick replies of an ended conversation.
+// Thumbs on answers, a stopped answer, quick replies of an ended conversation.
 const emit = (event: string, data: unknown, id: number) => act(() => FakeEventSource.last.emit(event, data, id));
 const open = () => fireEvent.click(screen.getByRole('button', { name: /^Open chat/ }));
 
@@ -91,7 +91,7 @@ describe('a stopped answer', () => {
   });
 });
 
-describe('a streaming answer in Markdown (issue 21 item 8)', () => {
+describe('a streaming answer in Markdown', () => {
   it('shows no raw marks: bold waits for its closer, an open code fence is a code block at once', async () => {
     seedSession();
     await mountApp({}, {}, MODEL_CONFIG);

@@ -63,6 +63,9 @@ export function App({ ctx }: { ctx: Ctx }) {
         '--pat': textOn(theme?.accent),
         '--parley-accent': options.theme?.accent,
         '--parley-accent-text': textOn(options.theme?.accent),
+        '--ox': px(options.theme?.offset?.x),
+        '--oy': px(options.theme?.offset?.y),
+        '--parley-z-index': Number.isFinite(options.theme?.zIndex) ? String(options.theme!.zIndex) : undefined,
       }}
     >
       {ctx.inline ? (
@@ -96,3 +99,6 @@ export function App({ ctx }: { ctx: Ctx }) {
     </div>
   );
 }
+
+/** A number of pixels as CSS; anything else leaves the default. */
+const px = (n: unknown) => (Number.isFinite(n) ? n + 'px' : undefined);

@@ -2,12 +2,14 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Badge } from '../../../shared/types.js';
 import { flush, freshBrowserEachTest, makeCtx, mockEventSource, mockFetch, sessionBody } from '../../test/support.js';
-import { BadgeView } from './Badge.js';
+import { BadgeView } from '../badges/index.js';
+import { loadParts } from '../lazy.js';
 
 async function show(badge: Badge, last = true, dir?: 'rtl') {
   const api = mockFetch({ 'POST /api/session': { status: 201, body: sessionBody() } });
   const { ctx } = await makeCtx();
   if (dir) ctx.dir = dir;
+  await loadParts(); // carousels and lists are drawn from the parts chunk (badges/rare.tsx: badges.test.tsx)
   render(<BadgeView badge={badge} ctx={ctx} last={last} />);
   return { api, ctx };
 }

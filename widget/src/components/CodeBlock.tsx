@@ -1,11 +1,11 @@
-/** A code block from Markdown, with a button that copies its text and then says so. */
+/** A code block from Markdown (in the Markdown chunk, markdown-render.ts), with a button that copies its text and then says so. */
 import { useState } from 'preact/hooks';
-import type { MarkdownStrings } from '../markdown.js';
+import type { Strings } from '../i18n.js';
 
 const COPIED_MS = 2000;
 
 /** `code` verbatim; the button is left out where the page gives no clipboard (an insecure origin). */
-export function CodeBlock({ code, strings }: { code: string; strings: MarkdownStrings }) {
+export function CodeBlock({ code, strings }: { code: string; strings: Pick<Strings, 'copyCode' | 'copied'> }) {
   const [copied, setCopied] = useState(false);
   const copy = () =>
     navigator.clipboard.writeText(code).then(() => {

@@ -6,12 +6,14 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
 import { addressOk } from '../address.js';
-import { fill } from '../i18n.js';
+import { textIn } from '../../../shared/localized.js';
+import { fill, localeTag } from '../i18n.js';
 import type { Ctx } from './ctx.js';
 
 export function ContactForm({ ctx }: { ctx: Ctx }) {
   const { store, strings } = ctx;
-  const consentText = store.config.value?.consentText;
+  const configured = store.config.value?.consentText;
+  const consentText = configured === undefined ? undefined : textIn(configured, localeTag(ctx.options.locale));
   const [email, setEmail] = useState('');
   const [consent, setConsent] = useState(false);
   const [problem, setProblem] = useState<{ text: string; n: number } | undefined>();

@@ -2,11 +2,13 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/pre
 import { describe, expect, it } from 'vitest';
 import type { Badge } from '../../../shared/types.js';
 import { freshBrowserEachTest, makeCtx, mockFetch, sessionBody } from '../../test/support.js';
-import { BadgeView } from './Badge.js';
+import { BadgeView } from '../badges/index.js';
+import { loadParts } from '../lazy.js';
 
 async function show(badge: Badge) {
   mockFetch({ 'POST /api/session': { status: 201, body: sessionBody() } });
   const { ctx } = await makeCtx();
+  await loadParts(); // a carousel is drawn from the parts chunk
   render(
     <div role="dialog" aria-label="Chat" onKeyDown={(e) => e.key === 'Escape' && e.currentTarget.setAttribute('data-closed', '')}>
       <BadgeView badge={badge} ctx={ctx} last />

@@ -1,11 +1,10 @@
 /** One message: its time, who wrote it, its text (Markdown for the agent's side), its badge and the vote on an answer. */
 import { startsGroup } from '../authors.js';
+import { BadgeView } from '../badges/index.js';
 import { markdown } from '../markdown.js';
 import type { ChatMessage } from '../messages.js';
-import { settle } from '../settle.js';
 import { formatTime, startsRun } from '../time.js';
 import { GroupHeader, Joined, whoOf } from './Author.js';
-import { BadgeView } from './Badge.js';
 import type { Ctx } from './ctx.js';
 import { Feedback } from './Feedback.js';
 
@@ -32,14 +31,14 @@ export function MessageItem({ m, ctx, last, prev, vote, joined }: { m: ChatMessa
   return (
     <>
       {joined && <Joined who={who} ctx={ctx} />}
-      <div class={`msg ${m.role}${m.badge?.type === 'carousel' ? ' wide' : ''}${first ? '' : ' more'}`}>
+      <div class={`msg ${m.role}${first ? '' : ' more'}`}>
         {/* A named group's first message has its time beside the name; otherwise above the bubble. */}
         {named ? <GroupHeader who={who} ctx={ctx} time={time} /> : time}
         {first && !named && <GroupHeader who={who} ctx={ctx} />}
         {/* dir=auto: each message reads in its own direction, so English in a right-to-left widget stays "Hello." */}
         {m.text && (
           <div class="bubble" dir="auto">
-            {m.role === 'user' ? m.text : markdown(m.streaming ? settle(m.text) : m.text, strings)}
+            {m.role === 'user' ? m.text : markdown(m.text, strings, m.streaming)}
           </div>
         )}
         {m.badge && <BadgeView badge={m.badge} ctx={ctx} last={last} />}

@@ -5,7 +5,9 @@
  * `required` every field must be filled, else blank boxes or Skip go on without them.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { textIn } from '../../../shared/localized.js';
 import { addressOk } from '../address.js';
+import { localeTag } from '../i18n.js';
 import { prechatOf } from '../prechat.js';
 import type { Ctx } from './ctx.js';
 
@@ -15,7 +17,8 @@ export function Prechat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void 
   const asksName = setting.fields.includes('name');
   const asksEmail = setting.fields.includes('email');
   // The consent belongs to the address: asked only where an address is.
-  const consentText = asksEmail ? store.config.value?.consentText : undefined;
+  const configured = asksEmail ? store.config.value?.consentText : undefined;
+  const consentText = configured === undefined ? undefined : textIn(configured, localeTag(ctx.options.locale));
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [consent, setConsent] = useState(false);

@@ -10,12 +10,12 @@ function request(parsed: { complete?: boolean; destroyed?: boolean; buffered?: B
 
 describe('readIncomingBody', () => {
   // One fake clock for the file, in place before the body watch (the process's one, made when
-  // http.js loads) takes its clock, and kept: the watch's timer outlives a test.
-  let readIncomingBody: typeof import('./http.js').readIncomingBody;
-  let BodyRead: typeof import('./http.js').BodyRead;
+  // body-read.js loads) takes its clock, and kept: the watch's timer outlives a test.
+  let readIncomingBody: typeof import('./body-read.js').readIncomingBody;
+  let BodyRead: typeof import('./body-read.js').BodyRead;
   beforeAll(async () => {
     vi.useFakeTimers();
-    ({ readIncomingBody, BodyRead } = await import('./http.js'));
+    ({ readIncomingBody, BodyRead } = await import('./body-read.js'));
   });
 
   /** A read started in the check phase; what it was told. */

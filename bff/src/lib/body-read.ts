@@ -1,48 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// Reading a request body as bytes: from a web `Request`, or straight from Node's request (`BodyRead`).
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
-import { getConnInfo } from '@hono/node-server/conninfo';
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { AppError, PayloadTooLargeError, RequestAbortedError, ValidationError } from '../errors.js';
-import { mediaTypeOf } from '../../../shared/media-type.js';
-import { isRecord } from '../../../shared/records.js';
+import { RequestAbortedError } from '../errors.js';
 import { bodyWatch, WatchedBody } from './body-watch.js';
-import { clientAddress, type ProxyTrust } from './client-ip.js';
-import { jsonDepthWithin, MAX_JSON_DEPTH } from './json-depth.js';
-
-/** Node's own response under @hono/node-server; undefined elsewhere (e.g. `app.request()` in tests). */
-export function nodeResponse(c: Context): ServerResponse | undefined {
-  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
-  return outgoing && typeof outgoing === 'object' && 'writeHead' in outgoing ? (outgoing as ServerResponse) : undefined;
-}
-
-/**
- * A small JSON answer for a hot path, written straight onto Node's response when there is one.
- * Building a web `Response` for node-server to copy back out cost more than the webhook's own
- * work (measured with the benchmark's Hono twin). Headers set on `c` do not apply: pass them.
- */
-export function quickJson(c: Context, json: string, headers: Record<string, string>): Response {
-  const res = nodeResponse(c);
-  if (!res) return c.body(json, 200, { 'content-type': 'application/json', ...headers });
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(json)), ...headers });
-  res.end(json);
-  return RESPONSE_ALREADY_SENT;
-}
-
-/** What reading a body may do besides the size cap (docs/api.md "Request bodies"). */
-export interface BodyLimits {
-  /** Cut the request when no byte arrives for this long (a stalled client must not hold anything). */
-  idleMs?: number;
-  /** Cut the request when its body is not complete this long after reading began (webhooks). */
-  totalMs?: number;
-  /** Called with each chunk's size before it is kept; false refuses the request (429 busy). */
-  take?: (bytes: number) => boolean;
-}
-
-/** After a refusal (413, 429) the rest of a body is discarded, not kept, for at most this long; then the connection closes. */
-const DISCARD_MS = 2_000;
-
-const tooLarge = (maxBytes: number) => new PayloadTooLargeError(`Body is larger than ${maxBytes} bytes`);
-const busy = () => new AppError('rate_limited', 'Too many uploads at once; try again in a moment', { retryAfterSec: 5 });
+import { busy, discardRest, tooLarge, type BodyLimits } from './body-limits.js';
 
 /** Reads a request body as bytes, refusing (413) as soon as it passes `maxBytes`. */
 export async function readBody(req: Request, maxBytes: number, limits: BodyLimits = {}): Promise<Uint8Array> {
@@ -253,67 +214,4 @@ class PromisedBody extends BodyRead {
     if (err) this.reject(err);
     else this.resolve(bytes!);
   }
-}
-
-/**
- * Throws away what is left of a refused body, so the answer can still reach the client on its
- * connection, but keeps none of it and gives it `DISCARD_MS` at most: a client that goes on
- * sending past that loses its connection.
- */
-function discardRest(incoming: IncomingMessage): void {
-  if (incoming.complete) return;
-  const watched = bodyWatch.watch(incoming, { totalMs: DISCARD_MS }, () => {});
-  const done = () => watched.done();
-  incoming.once('end', done).once('close', done);
-  incoming.resume();
-}
-
-/** The largest JSON body a widget route takes (flow variables: `MAX_FLOW_JSON_BYTES`). */
-export const MAX_JSON_BYTES = 16 * 1024;
-export const MAX_FLOW_JSON_BYTES = 64 * 1024;
-
-/**
- * Reads a JSON object body of at most `maxBytes`, cut after `idleMs` without a byte; 415 for
- * another media type, 400 for bad JSON or nesting deeper than `MAX_JSON_DEPTH`.
- */
-export async function readJsonObject(c: Context, idleMs: number, maxBytes = MAX_JSON_BYTES): Promise<Record<string, unknown>> {
-  return (await readJsonText(c, idleMs, maxBytes)).body;
-}
-
-/** `readJsonObject`, with the body's text as it came (for Hono's validator, which parses text). */
-export async function readJsonText(c: Context, idleMs: number, maxBytes = MAX_JSON_BYTES): Promise<{ text: string; body: Record<string, unknown> }> {
-  if (!isJsonMediaType(c.req.header('content-type'))) {
-    throw new AppError('unsupported_media_type', 'Send the body as application/json');
-  }
-  const bytes = await readRequestBody(c, maxBytes, { idleMs });
-  // Before parsing, so nothing deeper is built: code that walks a body (and JSON.stringify) would overflow the stack.
-  if (!jsonDepthWithin(bytes)) throw new ValidationError(`Body nests objects and arrays more than ${MAX_JSON_DEPTH} deep`);
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ValidationError('Body is not valid JSON', 'invalid_json');
-  }
-  if (!isRecord(body)) throw new ValidationError('Body must be a JSON object');
-  return { text, body };
-}
-
-/**
- * `application/json` or `application/<name>+json`, parameters after `;` aside. Anything else (`json-seq`,
- * a list such as a repeated header joined by commas) is not one JSON body: 415, not a guess.
- */
-export function isJsonMediaType(contentType: string | undefined): boolean {
-  return /^application\/(?:[\w.-]+\+)?json$/.test(mediaTypeOf(contentType));
-}
-
-/** The client's IP (`lib/client-ip.ts`): the socket's address, or behind trusted proxies the one they saw. */
-export function clientIp(c: Context, trust: ProxyTrust | undefined): string {
-  let socket: string;
-  try {
-    socket = getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    socket = 'unknown'; // no socket: app.request() in tests
-  }
-  return clientAddress(socket, trust && c.req.header('x-forwarded-for'), trust);
 }
