@@ -33,7 +33,7 @@ export interface WidgetAsset {
   locales: ReadonlyMap<string, Uint8Array>;
   /** `widget.css`, for browsers without constructable stylesheets. */
   css?: Uint8Array;
-  /** The chat the loader fetches and its parts chunk, by their hashed file names: their bytes, served immutable. */
+  /** The chat the loader fetches and its parts and Markdown chunks, by their hashed file names: their bytes, served immutable. */
   chunks: ReadonlyMap<string, { body: Uint8Array; gzip: Uint8Array; brotli: Uint8Array }>;
 }
 

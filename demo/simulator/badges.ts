@@ -4,8 +4,11 @@
  * `kind`-style), which keeps the BFF's tolerant parser honest.
  */
 
-export const BADGE_KINDS = ['buttons', 'quick_replies', 'card', 'carousel', 'list', 'image', 'file'] as const;
-export type BadgeKind = (typeof BADGE_KINDS)[number];
+import { BADGE_KINDS as KINDS, BADGE_TYPES, type NamedKind } from '../../shared/badge-kinds.js';
+
+/** Every kind of the `Badge` union a type name can name (all but `unsupported`). */
+export const BADGE_KINDS: readonly NamedKind[] = BADGE_TYPES.filter((kind): kind is NamedKind => kind !== 'unsupported');
+export type BadgeKind = NamedKind;
 
 /** Number of spellings every kind has. */
 export const BADGE_VARIANTS = 2;
@@ -33,10 +36,17 @@ const PRODUCTS: Product[] = [
 export function badgeJson(kind: BadgeKind, variant: number, origin: string): string {
   const asset = (file: string): string => `${origin}/demo/assets/${file}`;
   const alt = variant % BADGE_VARIANTS === 1;
-  return JSON.stringify(alt ? kindStyle(kind, asset) : typeStyle(kind, asset));
+  return JSON.stringify((alt ? kindStyle(kind, asset) : typeStyle(kind, asset)) ?? sampleOf(kind, alt));
 }
 
-function typeStyle(kind: BadgeKind, asset: (file: string) => string): Record<string, unknown> {
+/** A kind the shop has no example of: the parser's own sample (shared/badge-kinds.ts), its type under `kind` in the second spelling. */
+function sampleOf(kind: BadgeKind, alt: boolean): Record<string, unknown> {
+  const { type, ...rest } = KINDS[kind].sample as Record<string, unknown>;
+  return alt ? { kind: type, ...rest } : { type, ...rest };
+}
+
+// The shop's examples of each kind, in two spellings; a kind without one sends its sample.
+function typeStyle(kind: BadgeKind, asset: (file: string) => string): Record<string, unknown> | undefined {
   switch (kind) {
     case 'buttons':
       return {
@@ -98,9 +108,10 @@ function typeStyle(kind: BadgeKind, asset: (file: string) => string): Record<str
     case 'file':
       return { type: 'file', url: asset('nimbus-size-guide.txt'), name: 'nimbus-size-guide.txt', mimeType: 'text/plain', size: SIZE_GUIDE_BYTES };
   }
+  return undefined;
 }
 
-function kindStyle(kind: BadgeKind, asset: (file: string) => string): Record<string, unknown> {
+function kindStyle(kind: BadgeKind, asset: (file: string) => string): Record<string, unknown> | undefined {
   switch (kind) {
     case 'buttons':
       return {
@@ -158,6 +169,7 @@ function kindStyle(kind: BadgeKind, asset: (file: string) => string): Record<str
     case 'file':
       return { kind: 'file', url: asset('nimbus-size-guide.txt'), name: 'Nimbus size guide.txt', size: SIZE_GUIDE_BYTES };
   }
+  return undefined;
 }
 
 /** Names of the products, for the agent's product answers. */

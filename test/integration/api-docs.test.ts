@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { STATUS_BY_CODE } from '../../bff/src/errors.js';
 import { ERROR_CODES } from '../../shared/errors.js';
+import { BADGE_TYPES } from '../../shared/badge-kinds.js';
 import { STREAM_EVENT_NAMES } from '../../shared/types.js';
 
 // docs/api.md is the project's contract: these checks keep its tables and the code from drifting apart.
@@ -25,6 +26,13 @@ describe('docs/api.md', () => {
   it('lists exactly the stream events the code sends', () => {
     const documented = rows(section('Event stream')).map(([name]) => name);
     expect(documented.sort()).toEqual([...STREAM_EVENT_NAMES].sort());
+  });
+
+  it('lists exactly the badge kinds of the Badge union', () => {
+    const table = section('Widget-facing routes').split('\n#### Badge kinds\n')[1];
+    expect(table, '#### Badge kinds').toBeDefined();
+    const documented = rows(table!.split('\n#')[0]!).map(([kind]) => kind);
+    expect(documented.sort()).toEqual([...BADGE_TYPES].sort());
   });
 
   it('lists every error code once, with the status the one code table gives it', () => {

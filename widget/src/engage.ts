@@ -8,6 +8,7 @@ import { whoWrote, type Who } from './authors.js';
 import type { Strings } from './i18n.js';
 import type { State } from './state.js';
 import { serverCount, type ChatMessage } from './messages.js';
+import { loadMarkdown } from './markdown.js';
 import { loadParts } from './lazy.js';
 import type { TranscriptHead } from './transcript.js';
 
@@ -72,6 +73,7 @@ export function createEngage(st: State, auth: Auth, report: (e: unknown) => void
       report(e); // what is on screen is still saved
     }
     const parts = await loadParts().catch(report); // the file is written by the parts chunk (lazy.tsx)
+    await loadMarkdown(); // answers' text is read through the Markdown chunk (as written if it cannot come)
     if (!parts) return;
     const now = new Date();
     parts.saveTranscript(parts.transcriptText(st.messages.value, head, t, locale, who, now), parts.transcriptName(head.title, now));

@@ -2,7 +2,7 @@
  * The widget's strings: English here, every other language one file in `locales/` (served by the BFF).
  * Every string can be overridden through `options.strings`; `{n}`, `{i}` and `{name}` are placeholders
  * filled in by `fill` (`{n}` of `tooBig` is in megabytes: the unit's name differs by language;
- * `{names}` of `notAdded` is a list of file names).
+ * `{names}` of `notAdded` and `notAddedType` is a list of file names).
  */
 import type { Localized } from '../../shared/types.js';
 
@@ -60,6 +60,7 @@ const en = {
   removeFile: 'Remove {name}',
   fileFailed: 'Not sent',
   notAdded: 'Not added: {names}',
+  notAddedType: 'Not added: {names} (this type is not accepted)',
   conversations: 'Conversations',
   yourConversations: 'Your conversations',
   newConversation: 'New conversation',

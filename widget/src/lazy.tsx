@@ -6,7 +6,6 @@
 import { signal } from '@preact/signals';
 import type { FunctionComponent } from 'preact';
 import type { Ctx } from './components/ctx.js';
-import { loadMarkdown } from './markdown.js';
 import { pinned } from './pin.js';
 import { styleParts } from './styles.js';
 
@@ -32,9 +31,7 @@ export function loadedParts(): Parts {
 export function loadParts(): Promise<Parts> {
   failed.value = false;
   return (loading ??= pinned(FILE, INTEGRITY)
-    // The transcript's text (parts) reads answers through the Markdown chunk: both are there before it is written.
-    .then(() => Promise.all([import('./parts.js'), loadMarkdown()]))
-    .then(([p]) => p)
+    .then(() => import('./parts.js'))
     .then(
       (p) => {
         styleParts(p.PARTS_CSS);

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { whoWrote } from './authors.js';
 import { pickStrings } from './i18n.js';
+import { loadMarkdown } from './markdown.js';
 import type { ChatMessage } from './messages.js';
 import { badgeText } from './badges/index.js';
 import { loadParts } from './lazy.js';
@@ -10,8 +11,8 @@ const t = pickStrings();
 const who = (m: ChatMessage) => whoWrote(m, t);
 const now = new Date(2026, 10, 25, 9, 30);
 
-// The transcript is written by the parts chunk, which has the rare badge kinds' words too.
-beforeAll(() => loadParts());
+// The transcript is written by the parts chunk, which has the rare badge kinds' words too; answers are read through the Markdown chunk.
+beforeAll(() => Promise.all([loadParts(), loadMarkdown()]));
 
 describe('transcript', () => {
   it('starts with the title, the date and the greeting, and names every author', () => {

@@ -51,7 +51,7 @@ export function textOf(node: ComponentChildren): string {
 
 /**
  * Markdown as the plain text a reader sees (`t` names what has no text, such as a table's region):
- * as written when the Markdown chunk has not come (the parts chunk waits for it, lazy.tsx) or the
+ * as written when the Markdown chunk could not come (saving waits for it, engage.ts) or the
  * message is past its limits, as the widget then shows it too.
  */
 export function plainText(src: string, t: Strings): string {

@@ -53,16 +53,19 @@ export function createUploads(bff: string, st: State, auth: Auth, out: Outbox) {
     }
   }
 
-  /** Adds `files` as chips; those over the limits are refused here, by name. */
+  /** Adds `files` as chips; those of a type not taken or over the limits are refused here, by name. */
   function attach(picked: File[]) {
-    const files = picked.map(sendable);
     const lim = st.config.value?.limits;
+    const types = lim?.uploadTypes;
+    const refusedType = picked.filter((f) => types && !acceptedType(f, types));
+    if (refusedType.length) st.upload.value = { code: 'file_type_not_accepted', names: refusedType.map((f) => f.name) };
+    const files = picked.filter((f) => !refusedType.includes(f)).map(sendable);
     const fit = files.filter((f) => !lim || f.size <= lim.maxUploadBytes);
     const room = lim ? Math.max(0, lim.maxUploadFiles - st.chosen.value.length) : fit.length;
     const left = files.filter((f) => !fit.includes(f)).concat(fit.slice(room));
     // A refused send's message (with its Retry) stands until dealt with; an earlier limits message goes.
     if (left.length) st.upload.value = { code: fit.length > room ? 'too_many' : 'too_big', names: left.map((f) => f.name) };
-    else if (st.upload.value?.names) st.upload.value = undefined;
+    else if (st.upload.value?.names && !refusedType.length) st.upload.value = undefined;
     st.chosen.value = [...st.chosen.value, ...fit.slice(0, room).map((file) => ({ id: newId(), file }))];
   }
 
@@ -110,6 +113,17 @@ export function createUploads(bff: string, st: State, auth: Auth, out: Outbox) {
   }
 
   return { upload, attach, send, refused, retry, remove };
+}
+
+/**
+ * Whether the file's extension and declared type are on `UPLOAD_TYPES` (`types`), as the BFF checks
+ * them before its bytes: a file refused here never waits as a chip only to be refused on send.
+ */
+function acceptedType(file: File, types: readonly string[]): boolean {
+  const extension = /\.[^.]+$/.exec(file.name)?.[0]?.toLowerCase();
+  const type = file.type.split(';')[0]!.trim().toLowerCase();
+  const typeOk = type === '' || type === 'application/octet-stream' || types.some((t) => t === type || (t.endsWith('/*') && type.startsWith(t.slice(0, -1))));
+  return extension !== undefined && types.includes(extension) && typeOk;
 }
 
 /** The file under a name the BFF takes (shared/file-name.ts): what it refuses is left out, a name too long is cut. */

@@ -40,7 +40,7 @@ export function loadWidgetAsset(root = projectRoot()): WidgetAsset | undefined {
   }
   const css = join(dir, 'widget.css');
   const chunks = new Map<string, Chunk>();
-  for (const name of readdirSync(dir).filter((f) => /^parley-(chat|parts)\.[\w-]+\.js$/.test(f))) {
+  for (const name of readdirSync(dir).filter((f) => /^parley-(chat|parts|markdown)\.[\w-]+\.js$/.test(f))) {
     const body = readFileSync(join(dir, name));
     chunks.set(name, { body, gzip: gzipSync(body, { level: 9 }), brotli: brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }) });
   }

@@ -94,7 +94,7 @@ export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.body(body as Uint8Array<ArrayBuffer>, 200, headers);
   });
 
-  // The chat the loader fetches, and its parts chunk: each name carries its content hash, so it never
+  // The chat the loader fetches, and its parts and Markdown chunks: each name carries its content hash, so it never
   // changes (and a cached copy always matches the integrity written into the loader or the chat).
   for (const [name, chat] of widget?.chunks ?? []) {
     app.on(['GET', 'HEAD'], `/${name}`, (c) => {

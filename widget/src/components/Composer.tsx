@@ -25,9 +25,14 @@ export function Composer({ ctx }: { ctx: Ctx }) {
   const picker = useRef<HTMLInputElement>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   const chosen = store.chosen.value;
+  const listed = (names: string[]) => new Intl.ListFormat(ctx.locale, { type: 'unit' }).format(names);
+  // A type refused here names its files; one the BFF refused names the chips it failed.
+  const typeNames = up?.code === 'file_type_not_accepted' ? (up.names ?? chosen.filter((c) => c.failed).map((c) => c.file.name)) : undefined;
   const upText =
     up &&
-    (up.code === 'too_many'
+    (typeNames
+      ? fill(strings.notAddedType, { names: listed(typeNames) })
+      : up.code === 'too_many'
       ? fill(strings.tooMany, { n: localNumber(lim!.maxUploadFiles, ctx.locale) })
       : up.code === 'too_big'
         ? fill(strings.tooBig, { n: localNumber(Math.round(lim!.maxUploadBytes / 104857.6) / 10, ctx.locale) })
@@ -51,7 +56,7 @@ export function Composer({ ctx }: { ctx: Ctx }) {
           {/* One flowing text beside the buttons; a space between the sentences, which the alert's text (what is read out) needs. */}
           <span>
             {upText}
-            {up.names && <> <bdi>{fill(strings.notAdded, { names: new Intl.ListFormat(ctx.locale, { type: 'unit' }).format(up.names) })}</bdi></>}
+            {up.names && !typeNames && <> <bdi>{fill(strings.notAdded, { names: listed(up.names) })}</bdi></>}
           </span>
           {(up.item || chosen.some((c) => c.failed)) && (
             <button type="button" onClick={store.retryUpload}>
@@ -86,6 +91,7 @@ export function Composer({ ctx }: { ctx: Ctx }) {
               type="file"
               multiple
               hidden
+              accept={lim?.uploadTypes?.join(',')}
               onChange={(e) => {
                 store.attach(Array.from(e.currentTarget.files || []));
                 e.currentTarget.value = ''; // the same file again must fire `change` again

@@ -53,6 +53,7 @@ const ar: Strings = {
   removeFile: 'إزالة {name}',
   fileFailed: 'لم يُرسل',
   notAdded: 'لم تُضف: {names}',
+  notAddedType: 'لم تُضف: {names} (هذا النوع من الملفات غير مقبول)',
   conversations: 'المحادثات',
   yourConversations: 'محادثاتك',
   newConversation: 'محادثة جديدة',

@@ -55,6 +55,7 @@ const de: Strings = {
   removeFile: '{name} entfernen',
   fileFailed: 'Nicht gesendet',
   notAdded: 'Nicht hinzugefügt: {names}',
+  notAddedType: 'Nicht hinzugefügt: {names} (dieser Dateityp wird nicht angenommen)',
   conversations: 'Unterhaltungen',
   yourConversations: 'Ihre Unterhaltungen',
   newConversation: 'Neue Unterhaltung',

@@ -55,6 +55,7 @@ const fr: Strings = {
   removeFile: 'Retirer {name}',
   fileFailed: 'Non envoyé',
   notAdded: 'Non ajoutés : {names}',
+  notAddedType: 'Non ajoutés : {names} (ce type de fichier n’est pas accepté)',
   conversations: 'Conversations',
   yourConversations: 'Vos conversations',
   newConversation: 'Nouvelle conversation',

@@ -53,6 +53,7 @@ const he: Strings = {
   removeFile: 'הסרת {name}',
   fileFailed: 'לא נשלח',
   notAdded: 'לא נוספו: {names}',
+  notAddedType: 'לא נוספו: {names} (סוג קובץ זה אינו מתקבל)',
   conversations: 'שיחות',
   yourConversations: 'השיחות שלך',
   newConversation: 'שיחה חדשה',
