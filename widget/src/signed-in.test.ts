@@ -63,7 +63,7 @@ describe('signed-in users', () => {
     await store.actions.boot();
     store.actions.send('Hello');
     await flush();
-    expect(api.to('POST', '/api/session')[0]!.body).toEqual({ text: 'Hello', clientId: expect.any(String), startKey: expect.any(String), locale: navigator.language });
+    expect(api.to('POST', '/api/session')[0]!.body).toEqual({ text: 'Hello', clientId: expect.any(String), startKey: expect.any(String), locale: navigator.language, pageUrl: location.href.split('#')[0] });
   });
 
   it('asks the page’s function again once the token it gave has expired', async () => {
@@ -183,6 +183,6 @@ describe('signed-in users', () => {
     expect([s.state.user.value, s.state.messages.value, FakeEventSource.last.closed]).toEqual([undefined, [], true]);
     s.actions.send('Still signed in?');
     await flush();
-    expect(api.to('POST', '/api/session').at(-1)!.body).toEqual({ text: 'Still signed in?', clientId: expect.any(String), startKey: expect.any(String), locale: navigator.language });
+    expect(api.to('POST', '/api/session').at(-1)!.body).toEqual({ text: 'Still signed in?', clientId: expect.any(String), startKey: expect.any(String), locale: navigator.language, pageUrl: location.href.split('#')[0] });
   });
 });

@@ -127,7 +127,7 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
   }
 
   /** Starts a conversation with its first message: a new one of the user, or through `POST /api/session`. */
-  async function start(body: { text: string; clientId: string; startKey?: string; locale: string; profileName?: string; escalate?: boolean }): Promise<SessionResponse> {
+  async function start(body: { text: string; clientId: string; startKey?: string; locale: string; pageUrl: string; profileName?: string; escalate?: boolean }): Promise<SessionResponse> {
     const token = await identityToken();
     // Names come from the identity token, and the proactive message goes along only without one.
     const signed = token ? { ...body, profileName: undefined, context: undefined, identityToken: token } : body;

@@ -40,7 +40,7 @@ describe('sending', () => {
 
     const [call] = api.to('POST', '/api/session');
     // The browser's language goes along, for the agent to answer in (LOCALE_VARIABLE).
-    expect(call!.body).toEqual({ text: 'Hello', clientId: s.state.messages.value[0]!.clientId, startKey: expect.stringMatching(/^[\d_]{16,64}$/), locale: navigator.language });
+    expect(call!.body).toEqual({ text: 'Hello', clientId: s.state.messages.value[0]!.clientId, startKey: expect.stringMatching(/^[\d_]{16,64}$/), locale: navigator.language, pageUrl: location.href.split('#')[0] });
     expect(stored()).toMatchObject({ sessionId: 's1', token: 'tok1', refreshToken: 'ref1' });
     expect(FakeEventSource.last.token).toBe('tok1');
     expect(s.state.typing.value).toBe(true);

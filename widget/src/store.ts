@@ -22,6 +22,7 @@ import { loadSession, markConversation } from './session.js';
 import { createSignedIn, sessionOf, type IdentitySource } from './signed-in.js';
 import type { Outgoing } from './state.js';
 import { keep, kept } from './storage.js';
+import type { SessionResponse } from '../../shared/types.js';
 import { createSync, type Emit } from './sync.js';
 
 export type { Convo } from './state.js';
@@ -90,7 +91,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     // so the agent is not asked to answer it first.
     const escalate = conv.value.escalating;
     // The visitor's language goes along, so the agent can answer in it (LOCALE_VARIABLE).
-    const body = { text: item.text, clientId: item.clientId, startKey: item.key, locale: localeTag(locale), ...(named ? { profileName: profile } : {}), ...(context ? { context } : {}), ...(escalate && { escalate }) };
+    // The page goes along too: an email's continue link brings the visitor back to it.
+    const body = { text: item.text, clientId: item.clientId, startKey: item.key, locale: localeTag(locale), pageUrl: pageUrl(), ...(named ? { profileName: profile } : {}), ...(context ? { context } : {}), ...(escalate && { escalate }) };
     const r = await signedIn.start(body);
     auth.set(sessionOf(r));
     emit('conversation', { sessionId: r.sessionId, state: 'started' });
@@ -222,9 +224,21 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     addEventListener('online', onOnline);
     addEventListener('offline', onOffline);
     document.addEventListener('visibilitychange', onVisible);
-    const s = loadSession(auth.key);
+    let s = loadSession(auth.key);
+    // An email's continue link (docs/api.md "Continuity by email"): its token leaves the address bar
+    // at once, and its conversation replaces the one this browser held, in every tab.
+    const link = /^#parley-resume=(.+)/.exec(location.hash)?.[1];
+    if (link) {
+      history.replaceState(history.state, '', pageUrl());
+      try {
+        auth.set((s = sessionOf(await request<SessionResponse>(bff, '/api/resume', { body: { token: link } }))));
+      } catch (e) {
+        report(e); // spent, expired or a signed-in user's: the conversation stored here stays
+      }
+    }
     markConversation(auth.key, !!s); // also for a conversation begun before the loader looked for the mark
     if (s) conversation.resume(s);
+    if (link) setOpen(true);
     if (kept('sessionStorage', openKey)) setOpen(true);
     // A half-typed message survives a reload, in this tab, as the queue does.
     if (!outbox.draft.value) outbox.setDraft(kept<string>('sessionStorage', draftKey) || '');
@@ -380,3 +394,6 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
 export type Store = ReturnType<typeof createStore>;
 /** The state as components see it. */
 export type State = Store['state'];
+
+/** The page without its fragment: where a conversation started, for an email's continue link. */
+const pageUrl = () => location.href.split('#')[0]!;
