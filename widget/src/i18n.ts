@@ -92,6 +92,8 @@ const en = {
   copied: 'Copied',
   /** The name of a table's region, which scrolls sideways when the table is wider than the bubble. */
   table: 'Table',
+  /** Under a very long message shown as plain text, cut: shows the next part of it. */
+  showMore: 'Show more',
 };
 
 /** Every string the widget shows: the chat's (`en`, inside the chat) and its parts' (parts-strings.ts, with the parts). */
