@@ -10,11 +10,8 @@
  */
 import { signal } from '@preact/signals';
 import { Component, h, type ComponentChildren } from 'preact';
-import type { Strings } from './i18n.js';
+import type { MarkdownStrings } from './i18n.js';
 import { pinned } from './pin.js';
-
-/** The strings Markdown needs: the code block's button, the name of a table's scroll region, and "Show more". */
-export type MarkdownStrings = Pick<Strings, 'copyCode' | 'copied' | 'table' | 'showMore'>;
 
 type Renderer = typeof import('./markdown-render.js');
 
