@@ -99,6 +99,10 @@ export function summarize(conversation: Conversation): ConversationSummary {
   if (conversation.profileName !== undefined) summary.profileName = conversation.profileName;
   // Set by the BFF for signed-in users only: the operator can trust who is writing.
   if (typeof conversation.variables.verifiedUserId === 'string') summary.verifiedUserId = conversation.variables.verifiedUserId;
+  const { locale, page, pageUrl } = conversation.variables;
+  if (typeof locale === 'string' && locale !== '') summary.locale = locale;
+  const shownPage = typeof page === 'string' && page !== '' ? page : pageUrl;
+  if (typeof shownPage === 'string' && shownPage !== '') summary.page = shownPage;
   if (conversation.operatorEmail !== undefined) summary.operatorEmail = conversation.operatorEmail;
   if (conversation.operatorName !== undefined) summary.operatorName = conversation.operatorName;
   return summary;
