@@ -171,11 +171,12 @@ it("the shop's header on a 375 px phone: nothing lies over the brand, and it tak
   const header = shop.page.locator('header.top');
   await header.waitFor();
   const layout = await header.evaluate((top) => {
-    const brand = top.querySelector('.brand')!.getBoundingClientRect();
-    // Every point along the brand's middle belongs to the brand itself.
-    const covered = [0.1, 0.3, 0.5, 0.7, 0.9]
-      .map((f) => document.elementFromPoint(brand.left + brand.width * f, brand.top + brand.height / 2))
-      .filter((hit) => !hit?.closest('.brand')).map((hit) => `${hit?.tagName}.${hit?.className}`);
+    // Every point along the middle of each line of the brand's words belongs to the brand itself.
+    const words = document.createRange();
+    words.selectNodeContents(top.querySelector('.brand')!);
+    const covered = [...words.getClientRects()].filter((r) => r.width > 0).flatMap((r) => [0.05, 0.3, 0.5, 0.7, 0.95]
+      .map((f) => document.elementFromPoint(r.left + r.width * f, r.top + r.height / 2))
+      .filter((hit) => !hit?.closest('.brand')).map((hit) => `${hit?.tagName}.${hit?.className}`));
     // The rows the lines of text of the header's visible parts take.
     const parts = [...top.querySelectorAll('.brand, nav > :not([hidden]), .account > :not([hidden])')].filter((el) => el.getClientRects().length > 0);
     const lines = parts.flatMap((el) => {
