@@ -68,7 +68,9 @@ const rows = new Map();
 
 function renderList(all) {
   state.conversations = all;
-  const conversations = filterConversations(all, state.filter);
+  // The open conversation stays listed whatever the filter: archiving it leaves focus on its entry.
+  const kept = new Set(filterConversations(all, state.filter));
+  const conversations = all.filter((c) => kept.has(c) || c.id === state.selected);
   for (const input of document.querySelectorAll('input[name="filter"]')) {
     const count = filterConversations(all, input.value).length;
     input.nextElementSibling.textContent = `${FILTERS[input.value]} (${count})`;
