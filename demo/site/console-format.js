@@ -6,7 +6,7 @@ export const STALE_MS = 24 * 60 * 60 * 1000;
 /** The list's filters: the default leaves out archived and long-untouched chats. */
 export const FILTERS = {
   open: 'Open',
-  waiting: 'Waiting on a person',
+  waiting: 'Waiting',
   all: 'All',
 };
 

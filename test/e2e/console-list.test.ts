@@ -65,7 +65,7 @@ it('on a desktop: rows differ in their names, filters, rich previews, the rating
   // The handed-over chat: its last message previewed as what it is, and marked as waiting.
   await expect.poll(() => row(page, ids[1]!).locator('.preview').textContent(), { timeout: ANSWER_MS }).toBe('Customer: Is it waterproof?');
 
-  await page.getByRole('radio', { name: /Waiting on a person/ }).check();
+  await page.getByRole('radio', { name: /^Waiting/ }).check();
   await expect.poll(() => rows(page).count()).toBe(1);
   expect(await row(page, ids[1]!).count()).toBe(1);
   await row(page, ids[1]!).click();
