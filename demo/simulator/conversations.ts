@@ -99,6 +99,10 @@ export function summarize(conversation: Conversation): ConversationSummary {
   if (conversation.profileName !== undefined) summary.profileName = conversation.profileName;
   // Set by the BFF for signed-in users only: the operator can trust who is writing.
   if (typeof conversation.variables.verifiedUserId === 'string') summary.verifiedUserId = conversation.variables.verifiedUserId;
+  const { locale, page, pageUrl } = conversation.variables;
+  if (typeof locale === 'string' && locale !== '') summary.locale = locale;
+  const shownPage = typeof page === 'string' && page !== '' ? page : pageUrl;
+  if (typeof shownPage === 'string' && shownPage !== '') summary.page = shownPage;
   if (conversation.operatorEmail !== undefined) summary.operatorEmail = conversation.operatorEmail;
   if (conversation.operatorName !== undefined) summary.operatorName = conversation.operatorName;
   return summary;
@@ -110,12 +114,34 @@ export function preview(message: string): string {
   if (trimmed.startsWith('{')) {
     try {
       const badge = JSON.parse(trimmed) as Record<string, unknown>;
-      const kind = badge.type ?? badge.kind;
-      if (typeof kind === 'string') return `[${kind}]`;
+      const described = describeBadge(badge);
+      if (described !== undefined) return clip(described);
     } catch {
       // Not JSON after all: fall through and show it as text.
     }
   }
-  const text = markdownToText(trimmed);
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+  return clip(markdownToText(trimmed));
+}
+
+const clip = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
+
+const KIND_NAMES: Record<string, string> = { quick_replies: 'Quick replies' };
+
+/**
+ * A rich element as an operator would name it: its kind and what it is about ("Card: Summit Shell
+ * Jacket", "Carousel: 3 cards (Summit Shell Jacket, …)", "File: size-guide.txt"); undefined when it
+ * has no kind (then it is no badge).
+ */
+export function describeBadge(badge: Record<string, unknown>): string | undefined {
+  const kind = badge.type ?? badge.kind;
+  if (typeof kind !== 'string' || kind === '') return undefined;
+  const name = KIND_NAMES[kind] ?? kind.charAt(0).toUpperCase() + kind.slice(1).replace(/_/g, ' ');
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? markdownToText(value.trim()) : undefined);
+  const items = [badge.cards, badge.elements, badge.items].find(Array.isArray) as unknown[] | undefined;
+  const itemTitles = (items ?? []).map((item) => (item && typeof item === 'object' ? text((item as Record<string, unknown>).title) ?? text((item as Record<string, unknown>).label) : undefined)).filter((t): t is string => t !== undefined);
+  const about = text(badge.title) ?? text(badge.label) ?? text(badge.name) ?? text(badge.text) ?? text(badge.alt) ?? text(badge.caption);
+  if (kind === 'carousel' && items) return `${name}: ${items.length} ${items.length === 1 ? 'card' : 'cards'}${itemTitles.length ? ` (${itemTitles.join(', ')})` : ''}`;
+  if (about) return `${name}: ${about}`;
+  if (itemTitles.length) return `${name}: ${itemTitles.join(', ')}`;
+  return name;
 }

@@ -92,4 +92,7 @@ export interface ConversationSummary {
   unread: number;
   messageCount: number;
   lastMessage: { hbo: Hbo; preview: string; createdAt: number } | null;
+  /** The visitor's language tag (user variable `locale`) and the page they chat on (`page` or `pageUrl`), when the BFF sent them. */
+  locale?: string;
+  page?: string;
 }

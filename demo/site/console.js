@@ -1,11 +1,13 @@
 // Operator console: polls the simulator's operator API (demo-only, no auth) every 1.5 s,
 // shows conversations, and lets a human take over, reply, send example badges and archive.
 import { ago, api, badgeOf, clock, el, status } from './dom.js';
+import { FILTERS, filterConversations, isWaiting, languageName, otherVariables, pagePath, ratingLabel, ratingOf, shortClock, stars, visitorName } from './console-format.js';
 import { markdownNodes } from './markdown.js';
 
 const SIM = document.body.dataset.simBase || '/sim';
 const POLL_MS = 1500;
 const NAME_KEY = 'parley-demo-operator-name';
+const FILTER_KEY = 'parley-demo-console-filter';
 /** OPERATOR_PROFILES by username, filled from /demo/operators.json. */
 let operators = {};
 const $ = (id) => document.getElementById(id);
@@ -14,7 +16,7 @@ const $ = (id) => document.getElementById(id);
  * `drawn`: the conversation the detail pane shows and its state there, so a poll can tell that it
  * was archived meanwhile. `archiving`: the id this console is archiving itself (that is no news).
  */
-const state = { selected: null, threadKey: '', drawn: null, archiving: null, toEnd: false };
+const state = { selected: null, threadKey: '', drawn: null, archiving: null, toEnd: false, filter: FILTERS[localStorage.getItem(FILTER_KEY)] ? localStorage.getItem(FILTER_KEY) : 'open', conversations: [] };
 /** Unsent replies by conversation id: a draft stays with its customer when the operator opens another. */
 const drafts = new Map();
 
@@ -36,12 +38,14 @@ function rowParts(c) {
   const last = c.lastMessage;
   return [
     el('span', { class: 'row' },
-      el('strong', { text: c.profileName || `Visitor #${c.id}` }),
+      el('strong', { text: visitorName(c) }),
       el('span', { class: `pill ${c.state}`, text: stateLabel(c) }),
       c.unread > 0 ? el('span', { class: 'unread', text: String(c.unread), title: 'Unread customer messages' }) : null,
     ),
     el('span', { class: 'preview', text: last ? `${ROLE_LABEL[last.hbo] || last.hbo}: ${last.preview}` : 'No messages' }),
-    el('span', { class: 'when' }, `#${c.id} · `, ...(c.verifiedUserId ? [verifiedMark(c), ` ${c.verifiedUserId} · `] : []), ago(c.updatedAt)),
+    el('span', { class: 'when' },
+      ...(c.verifiedUserId ? [verifiedMark(c), ` ${c.verifiedUserId} · `] : []),
+      [`#${c.id}`, languageName(c.locale), pagePath(c.page), isWaiting(c) ? 'waiting' : null, ago(c.updatedAt)].filter(Boolean).join(' · ')),
   ];
 }
 
@@ -62,8 +66,17 @@ function patchChildren(node, parts) {
  */
 const rows = new Map();
 
-function renderList(conversations) {
-  $('list-empty').hidden = conversations.length > 0;
+function renderList(all) {
+  state.conversations = all;
+  // The open conversation stays listed whatever the filter: archiving it leaves focus on its entry.
+  const kept = new Set(filterConversations(all, state.filter));
+  const conversations = all.filter((c) => kept.has(c) || c.id === state.selected);
+  for (const input of document.querySelectorAll('input[name="filter"]')) {
+    const count = filterConversations(all, input.value).length;
+    input.nextElementSibling.textContent = `${FILTERS[input.value]} (${count})`;
+  }
+  $('list-empty').hidden = all.length > 0;
+  $('list-empty-filtered').hidden = conversations.length > 0 || all.length === 0;
   const list = $('conversations');
   const wanted = new Set(conversations.map((c) => c.id));
   for (const [id, li] of rows) {
@@ -115,7 +128,7 @@ function renderMessage(m) {
   const who = m.hbo === 'operator' && m.username ? shownName(m.username) : ROLE_LABEL[m.hbo] || m.hbo;
   const body = badge
     ? el('details', { class: 'badge' },
-        el('summary', { text: `Rich element: ${badge.type || badge.kind || 'unknown'}` }),
+        el('summary', { text: `Rich element: ${badge.type || badge.kind || 'unknown'}${badgeSubject(badge)}` }),
         el('pre', { text: JSON.stringify(badge, null, 2) }))
     : m.hbo === 'user'
       ? el('p', { class: 'text' }, String(m.message)) // what the customer typed, exactly
@@ -123,7 +136,7 @@ function renderMessage(m) {
   // Tables and code scroll sideways on a phone: focusable, so the keyboard can scroll them too.
   for (const wide of body.querySelectorAll('pre, table')) wide.tabIndex = 0;
   return el('li', { class: `msg ${m.hbo}` },
-    el('span', { class: 'who', text: `${who} · ${clock(m.createdAt)}` }),
+    el('span', { class: 'who', text: `${who} · ${shortClock(m.createdAt)}` }),
     body);
 }
 
@@ -140,9 +153,10 @@ function renderDetail(data) {
   const shownAs = JSON.stringify([c.id, c.profileName, c.verifiedUserId]);
   if (heading.dataset.shownAs !== shownAs) {
     heading.dataset.shownAs = shownAs;
-    heading.replaceChildren(c.profileName ? `${c.profileName} (#${c.id})` : `Visitor #${c.id}`, ...(c.verifiedUserId ? [' ', verifiedMark(c), el('span', { class: 'user-id', text: ` user ${c.verifiedUserId}` })] : []));
+    heading.replaceChildren(`${visitorName(c)} (#${c.id})`, ...(c.verifiedUserId ? [' ', verifiedMark(c), el('span', { class: 'user-id', text: ` user ${c.verifiedUserId}` })] : []));
   }
-  const vars = Object.entries(data.variables || {}).map(([k, v]) => `${k}=${v}`).join(', ');
+  const vars = otherVariables(data.variables).map(([k, v]) => `${k}=${v}`).join(', ');
+  renderRating(ratingOf(data.variables));
   $('detail-meta').textContent = [
     `State: ${c.state}`,
     // Who has it (the console's operators by their display name), else the queue it waits in.
@@ -193,6 +207,27 @@ function renderDetail(data) {
       ),
     ),
   );
+}
+
+/** The visitor's rating of the conversation, as stars and their comment; hidden when unrated. */
+function renderRating(rating) {
+  const box = $('rating');
+  box.hidden = !rating;
+  const shown = rating ? JSON.stringify(rating) : '';
+  if (box.dataset.shown === shown) return;
+  box.dataset.shown = shown;
+  box.replaceChildren(...(rating ? [
+    'Rating: ',
+    el('span', { class: 'stars', role: 'img', 'aria-label': ratingLabel(rating.score), text: stars(rating.score) }),
+    el('span', { class: 'score', 'aria-hidden': 'true', text: ` ${rating.score}/5 ` }),
+    rating.comment ? el('q', { class: 'comment', text: rating.comment }) : el('span', { class: 'comment none', text: '(no comment)' }),
+  ] : []));
+}
+
+/** " · Summit Shell Jacket": what a badge is about, for its summary line. */
+function badgeSubject(badge) {
+  const about = [badge.title, badge.label, badge.name, badge.text, badge.alt].find((v) => typeof v === 'string' && v.trim() !== '');
+  return about ? ` · ${about.trim()}` : '';
 }
 
 /** True when `control` had focus in the detail pane and a redraw just disabled, hid or locked it. */
@@ -323,6 +358,15 @@ $('archive').addEventListener('click', async () => {
   // Back to the list, on the archived entry: this conversation needs nothing more.
   if (archived) (rows.get(id)?.firstElementChild ?? $('detail-title')).focus();
 });
+
+for (const input of document.querySelectorAll('input[name="filter"]')) {
+  input.checked = input.value === state.filter;
+  input.addEventListener('change', () => {
+    state.filter = input.value;
+    localStorage.setItem(FILTER_KEY, input.value);
+    renderList(state.conversations);
+  });
+}
 
 refresh();
 setInterval(refresh, POLL_MS);

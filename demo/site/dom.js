@@ -34,14 +34,17 @@ export function clock(ms) {
 }
 
 /**
- * "just now", "3 min ago", or a clock time for older moments. Minutes, not seconds: the console's
+ * "just now", "3 min ago", or the time for older moments ("18:25" or "6:25 PM" by the viewer's
+ * locale, with the day when it was not today). Minutes, not seconds: the console's
  * list entries carry this in their names, which a screen reader reads again whenever it changes.
  */
 export function ago(ms) {
   const s = Math.round((Date.now() - ms) / 1000);
   if (s < 60) return 'just now';
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  return clock(ms);
+  const date = new Date(ms);
+  const time = date.toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
+  return date.toDateString() === new Date().toDateString() ? time : `${date.toLocaleDateString([], { month: 'short', day: 'numeric' })}, ${time}`;
 }
 
 /** Parses a badge JSON string; undefined when the message is plain text. */

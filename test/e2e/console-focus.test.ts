@@ -220,6 +220,9 @@ it('a conversation archived elsewhere while the operator types a reply moves foc
   await expect.poll(() => notice.textContent(), { timeout: ANSWER_MS }).toBe('');
   // The draft stays with its customer: not in the other conversation's box, and back in its own.
   expect(await page.locator('#op-text').inputValue()).toBe('');
+  // Archived and no longer open, it left the default list: "All" shows it.
+  expect(await page.locator('#conversations button.conversation').filter({ hasText: `#${id} ·` }).count()).toBe(0);
+  await page.getByRole('radio', { name: /^All/ }).check();
   await page.locator('#conversations button.conversation').filter({ hasText: `#${id} ·` }).focus();
   await page.keyboard.press('Enter');
   await expect.poll(() => page.locator('#op-text').inputValue(), { timeout: ANSWER_MS }).toBe(draft);
@@ -252,6 +255,9 @@ it('axe finds nothing on the console and the inspector, and the shop ribbon is i
   const id = (await storedSessionId(world, shop.page))!;
   await page.setViewportSize({ width: 375, height: 740 });
   await expect.poll(() => rowIds(page), { timeout: ANSWER_MS }).toContain(id);
+  // Archived and no longer open, it left the default list: "All" shows it.
+  expect(await page.locator('#conversations button.conversation').filter({ hasText: `#${id} ·` }).count()).toBe(0);
+  await page.getByRole('radio', { name: /^All/ }).check();
   await page.locator('#conversations button.conversation').filter({ hasText: `#${id} ·` }).focus();
   await page.keyboard.press('Enter');
   await page.locator('#thread .md table').first().waitFor({ timeout: ANSWER_MS });

@@ -165,3 +165,37 @@ it('the shop in model mode promises no person: the chat is a model with no hand-
     await model?.stop();
   }
 });
+
+it("the shop's header on a 375 px phone: nothing lies over the brand, and it takes two rows, not three", async () => {
+  const shop = await openHostPage(world, { url: `${world.bffOrigin}/`, viewport: PHONE });
+  const header = shop.page.locator('header.top');
+  await header.waitFor();
+  const layout = await header.evaluate((top) => {
+    // Every point along the middle of each line of the brand's words belongs to the brand itself.
+    const words = document.createRange();
+    words.selectNodeContents(top.querySelector('.brand')!);
+    const covered = [...words.getClientRects()].filter((r) => r.width > 0).flatMap((r) => [0.05, 0.3, 0.5, 0.7, 0.95]
+      .map((f) => document.elementFromPoint(r.left + r.width * f, r.top + r.height / 2))
+      .filter((hit) => !hit?.closest('.brand')).map((hit) => `${hit?.tagName}.${hit?.className}`));
+    // The rows the lines of text of the header's visible parts take.
+    const parts = [...top.querySelectorAll('.brand, nav > :not([hidden]), .account > :not([hidden])')].filter((el) => el.getClientRects().length > 0);
+    const lines = parts.flatMap((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return [...range.getClientRects()].filter((r) => r.width > 0);
+    }).sort((a, b) => a.top - b.top);
+    // A line whose middle lies below the row so far starts a new row.
+    let rows = 0;
+    let bottom = -Infinity;
+    for (const line of lines) {
+      if (line.top + line.height / 2 > bottom) rows++;
+      bottom = Math.max(bottom, line.bottom);
+    }
+    return { covered, rows, sideways: document.documentElement.scrollWidth - window.innerWidth };
+  });
+  expect(layout.covered).toEqual([]);
+  expect(layout.rows).toBeLessThanOrEqual(2);
+  expect(layout.sideways).toBe(0);
+  await shop.page.screenshot({ path: `${SCREENSHOTS}phone-shop-header.png` });
+  await shop.context.close();
+});
