@@ -31,3 +31,11 @@ describe('the demo on this machine or the network', () => {
     }
   });
 });
+
+describe('the demo launcher while the team is away', () => {
+  it('hides the launcher while away only when there are support hours to be away from', () => {
+    expect(withDemoDefaults({}).CLOSED_LAUNCHER).toBeUndefined();
+    expect(withDemoDefaults({ SUPPORT_HOURS: 'Mon 00:00-00:01' }).CLOSED_LAUNCHER).toBe('hide');
+    expect(withDemoDefaults({ SUPPORT_HOURS: 'Mon 00:00-00:01', CLOSED_LAUNCHER: 'show' }).CLOSED_LAUNCHER).toBe('show');
+  });
+});

@@ -68,8 +68,6 @@ export function withDemoDefaults(env: Record<string, string | undefined>): Recor
     // The people behind the chat (docs/api.md "People"): the console's operators by username, open
     // all week by default; SUPPORT_HOURS="Mon 00:00-00:01" (any window not now) shows the away state.
     OPERATOR_PROFILES: JSON.stringify(DEMO_OPERATORS),
-    // With the shop's data-launcher="hours" (demo/site/index.html): while away, no launcher for new visitors.
-    CLOSED_LAUNCHER: 'hide',
     WIDGET_BOT_NAME: 'Juniper',
     WIDGET_STARTERS: JSON.stringify(DEMO_STARTERS),
     // The visitor's language reaches the simulated agent, which answers its topics in it.
@@ -82,6 +80,9 @@ export function withDemoDefaults(env: Record<string, string | undefined>): Recor
     // The simulated model gateway and the BFF share a key made up for this run.
     GATEWAY_API_KEY: randomBytes(24).toString('base64url'),
   };
+  // With the shop's data-launcher="hours" (demo/site/index.html): while away, no launcher for new
+  // visitors. Only with hours to be away from: always open, the setting would do nothing.
+  if (env.SUPPORT_HOURS !== undefined) demo.CLOSED_LAUNCHER = 'hide';
   if (env.FLOW_TOKENS === undefined && env.UPLOAD_FLOW === undefined) {
     demo.FLOW_TOKENS = 'upload:demo-upload-token';
     demo.UPLOAD_FLOW = 'upload';
