@@ -21,7 +21,7 @@ export function createEngage(st: State, auth: Auth, report: (e: unknown) => void
     const before = st.votes.value[messageId];
     st.votes.value = { ...st.votes.value, [messageId]: value };
     try {
-      await auth.authed('/api/feedback', { body: { messageId, value, comment } });
+      await auth.authed('POST /api/feedback', { body: { messageId, value, comment } });
     } catch (e) {
       st.votes.value = { ...st.votes.value, [messageId]: before };
       report(e);
@@ -31,7 +31,7 @@ export function createEngage(st: State, auth: Auth, report: (e: unknown) => void
   function stop() {
     // The button goes at once and the answer says it was stopped; the last words may still arrive.
     st.messages.value = st.messages.value.map((m) => (m.streaming ? { ...m, stopped: true } : m));
-    auth.authed('/api/stop', { method: 'POST' }).catch(report);
+    auth.authed('POST /api/stop').catch(report);
   }
 
   /**

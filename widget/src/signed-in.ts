@@ -4,7 +4,8 @@
  * claiming or switching after a login, the user's conversations and read-only past ones.
  */
 import type { ConversationSummary, ConversationsList, IdentifyResponse, MessagesPage, SessionResponse, UserTokenResponse } from '../../shared/types.js';
-import { ApiError, request, type RequestInit } from './api.js';
+import { ApiError, call, type CallArgs } from './api.js';
+import type { Answer, RouteKey } from '../../shared/routes.js';
 import type { Auth } from './auth.js';
 import { mergeMessages } from './messages.js';
 import type { SessionData } from './session.js';
@@ -63,7 +64,7 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
    * Conversations view reaches their history until the first message starts a conversation.
    */
   async function resume(token: string) {
-    const r = await request<SessionResponse | UserTokenResponse>(bff, '/api/session', { body: { identityToken: token } });
+    const r = await call(bff, 'POST /api/session', { body: { identityToken: token } });
     if ('sessionId' in r) {
       userToken = undefined;
       return adopt(r);
@@ -73,15 +74,16 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
   }
 
   /** A request about the user's own conversations: as the current conversation, else with the user token (asked again once expired). */
-  async function asUser<T>(path: string, init: RequestInit = {}): Promise<T> {
-    if (auth.session?.user) return auth.authed<T>(path, init);
+  async function asUser<K extends RouteKey>(key: K, ...[init]: CallArgs<K>): Promise<Answer<K>> {
+    const args = [init] as CallArgs<K>;
+    if (auth.session?.user) return auth.authed(key, ...args);
     if (!userToken || Date.parse(userToken.expiresAt) - Date.now() < 10_000) {
       const token = await identityToken();
       if (token) await resume(token);
-      if (auth.session?.user) return auth.authed<T>(path, init);
+      if (auth.session?.user) return auth.authed(key, ...args);
     }
     if (!userToken) throw new ApiError(401, 'unauthorized', 'Not signed in');
-    return request<T>(bff, path, { ...init, token: userToken.token });
+    return call(bff, key, ...([{ ...init, token: userToken.token }] as CallArgs<K>));
   }
 
   /** Signs in with `next` (or the page's source at boot): claims this browser's anonymous conversation or switches to the user's. */
@@ -99,7 +101,7 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
       auth.set(undefined);
     }
     if (!auth.session || auth.session.user) return resume(token);
-    const r = await auth.authed<IdentifyResponse>('/api/identify', { body: { identityToken: token } });
+    const r = await auth.authed('POST /api/identify', { body: { identityToken: token } });
     adopt(r);
     st.switched.value = r.switched;
   }
@@ -111,8 +113,8 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
     const signed = token ? { ...body, profileName: undefined, context: undefined, identityToken: token } : body;
     const r =
       fresh && auth.session?.user
-        ? await auth.authed<SessionResponse>('/api/conversations', { body: signed })
-        : await request<SessionResponse>(bff, '/api/session', { body: signed });
+        ? await auth.authed('POST /api/conversations', { body: signed })
+        : ((await call(bff, 'POST /api/session', { body: signed })) as SessionResponse);
     fresh = false;
     return r;
   }
@@ -126,7 +128,7 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
   /** Reads the list again: when it is shown, and when its tab shows again (another device or an operator may have changed it). */
   async function refresh() {
     try {
-      st.conversations.value = (await asUser<ConversationsList>('/api/conversations')).items;
+      st.conversations.value = (await asUser('GET /api/conversations')).items;
     } catch (e) {
       report(e);
     }
@@ -135,7 +137,7 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
   /** Makes an open conversation the current one; false when it ended meanwhile (it is then shown read-only). */
   async function continueIn(sessionId: string): Promise<boolean> {
     try {
-      const r = await asUser<SessionResponse>(`/api/conversations/${encodeURIComponent(sessionId)}/current`, { body: {} });
+      const r = await asUser('POST /api/conversations/:sessionId/current', { params: { sessionId } });
       fresh = false;
       adopt(r);
       st.view.value = 'chat';
@@ -154,7 +156,7 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
     if (c.sessionId === auth.session?.sessionId && !fresh) return (st.view.value = 'chat');
     try {
       if (c.state !== 'archived' && (await continueIn(c.sessionId))) return;
-      const page = await asUser<MessagesPage>(`/api/messages?limit=50&sessionId=${encodeURIComponent(c.sessionId)}`);
+      const page = await asUser('GET /api/messages', { query: { limit: 50, sessionId: c.sessionId } });
       st.past.value = { summary: c, messages: mergeMessages([], page.items, 'h') };
       st.view.value = 'past';
     } catch (e) {

@@ -6,7 +6,7 @@
  */
 import { effect, type ReadonlySignal } from '@preact/signals';
 import type { PublicConfig } from '../../shared/types.js';
-import { ApiError, request } from './api.js';
+import { ApiError, call } from './api.js';
 import { createAuth } from './auth.js';
 import { beep, titleCount } from './alerts.js';
 import { createConversation } from './conversation.js';
@@ -102,7 +102,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     if (pendingVars) {
       const variables = pendingVars;
       pendingVars = undefined;
-      auth.authed('/api/user', { method: 'PATCH', body: variables }).catch(report);
+      auth.authed('PATCH /api/user', { body: variables }).catch(report);
     }
   }
 
@@ -170,7 +170,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
 
   async function askForPerson() {
     try {
-      await auth.authed('/api/escalate', { method: 'POST' });
+      await auth.authed('POST /api/escalate');
     } catch (e) {
       st.escalating.value = false;
       report(e);
@@ -194,7 +194,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     if (p.identityToken) void signedIn.identify(p.identityToken);
     if (p.profileName) name = p.profileName;
     if (!p.variables) return;
-    if (auth.session) auth.authed('/api/user', { method: 'PATCH', body: p.variables }).catch(report);
+    if (auth.session) auth.authed('PATCH /api/user', { body: p.variables }).catch(report);
     else pendingVars = { ...pendingVars, ...p.variables };
   }
 
@@ -251,7 +251,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
    */
   async function loadConfig(fresh?: boolean) {
     try {
-      const config = await request<PublicConfig>(bff, '/api/config', fresh ? { cache: 'no-cache' } : {});
+      const config = await call(bff, 'GET /api/config', fresh ? { cache: 'no-cache' } : {});
       st.config.value = config;
       configAt = Date.now();
       const opens = config.handoff?.open === false && Date.parse(config.handoff.opensAt!);
@@ -307,7 +307,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     /** Leaves an address for the team (POST /api/contact); every tab learns it from the stream. */
     leaveContact: async (email: string, consent?: boolean) => {
       // `locale`: which language's consent text the visitor read.
-      await auth.authed('/api/contact', { body: { email, ...(consent !== undefined && { consent, locale: localeTag(locale) }) } });
+      await auth.authed('POST /api/contact', { body: { email, ...(consent !== undefined && { consent, locale: localeTag(locale) }) } });
       conversation.contacted(email);
     },
     /** The pre-chat form's answers (`{}`: skipped); they go along once the first message starts a conversation. */

@@ -6,6 +6,7 @@
  */
 import { safeFileName } from '../../shared/file-name.js';
 import { ApiError, refusal } from './api.js';
+import type { RouteKey } from '../../shared/routes.js';
 import type { Auth } from './auth.js';
 import { newId } from './messages.js';
 import type { Chosen, Outgoing, State } from './state.js';
@@ -131,7 +132,9 @@ function post(bff: string, token: string, item: Outgoing, progress: (loaded: num
   }
   return new Promise((ok, fail) => {
     const x = new XMLHttpRequest();
-    x.open('POST', bff + '/api/upload');
+    // Its key in the route table: the method, a space and the path.
+    const [method, path] = ('POST /api/upload' satisfies RouteKey).split(' ') as [string, string];
+    x.open(method, bff + path);
     x.setRequestHeader('authorization', 'Bearer ' + token);
     // The multipart framing is spread over the files in proportion: `loaded` in file bytes.
     const bytes = item.files!.reduce((n, f) => n + f.size, 0);
