@@ -58,10 +58,14 @@ export function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-/** Opens a raw SSE connection (cheapest possible client) and resolves once the 200 head arrives. */
-export function rawStream(port: number, token: string, onData?: (text: string) => void): Promise<Socket> {
+/**
+ * Opens a raw SSE connection (cheapest possible client) and resolves once the 200 head arrives.
+ * `from` is the loopback source address: one address has about 28,000 ports to connect from
+ * (net.ipv4.ip_local_port_range), so more streams than that to one server need several.
+ */
+export function rawStream(port: number, token: string, onData?: (text: string) => void, from = '127.0.0.1'): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect({ port, host: '127.0.0.1', localAddress: from });
     let head = '';
     let open = false;
     socket.setEncoding('utf8');

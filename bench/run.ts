@@ -1,6 +1,7 @@
-// `npm run bench`: webhook throughput against a bare node:http twin, webhook → stream latency,
-// RSS per idle stream, and the same with Redis and two instances. Servers are pinned to core 0
-// and the load runs on core 1 (when taskset exists); everything talks to 127.0.0.1 only.
+// `npm run bench`: webhook throughput against a bare node:http twin, webhook → stream latency
+// (alone, and at 500 webhooks/s across 20,000 open streams), RSS per idle stream up to 100,000 on
+// one instance, and the same with Redis and two instances. Servers are pinned to core 0 and the
+// load runs on core 1 (when taskset exists); everything talks over loopback only (127.0.0.x).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
@@ -14,10 +15,55 @@ import { hasWrk, wrkBlast, wrkTogether } from './wrk.js';
 import { Agent } from 'node:http';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const STREAMS = Number(process.env.BENCH_STREAMS ?? 10_000);
+const STREAMS = Number(process.env.BENCH_STREAMS ?? 100_000);
+const STREAM_COUNTS = (process.env.BENCH_STREAM_COUNTS ?? `10000,${STREAMS}`).split(',').map(Number);
+const FANOUT_STREAMS = Number(process.env.BENCH_FANOUT_STREAMS ?? 20_000);
+const FANOUT_RATE = Number(process.env.BENCH_FANOUT_RATE ?? 500);
+const FANOUT_SECONDS = Number(process.env.BENCH_FANOUT_SECONDS ?? 10);
 const REDIS_STREAMS = Number(process.env.BENCH_REDIS_STREAMS ?? 10_000);
 const pin = existsSync('/usr/bin/taskset') ? ['taskset', '-c', '0'] : [];
+
+/**
+ * Open files a process of this run may need: a socket per stream on each side (the bench holds
+ * the client's, the server its own), and some to spare. Most shells allow 1,024 or 20,000.
+ */
+const FILES = Math.max(...(process.env.BENCH_ONLY === 'ingest' ? [0] : [STREAMS, ...STREAM_COUNTS, FANOUT_STREAMS, REDIS_STREAMS])) + 10_000;
+const fileLimit = () => Number(spawnSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).stdout.trim()) || Infinity;
+if (fileLimit() < FILES && process.env.BENCH_FILES_RAISED !== '1') {
+  // A process cannot raise its own limit from Node: run again through a shell that raised it
+  // (root, or a hard limit high enough, may; else the soft limit goes up to the hard one). The
+  // servers this run starts inherit it.
+  const again = spawnSync('sh', ['-c', `ulimit -n ${FILES} 2>/dev/null || ulimit -Sn "$(ulimit -Hn)"; exec "$@"`, 'sh', process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_FILES_RAISED: '1' },
+  });
+  process.exit(again.status ?? 1);
+}
 if (pin.length) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+
+/** Fails before any server starts when `count` streams cannot be held open under this process's file limit. */
+function checkFileLimit(count: number): void {
+  const limit = fileLimit();
+  if (count + 1_000 > limit) {
+    throw new Error(`${count} streams need about ${count + 1_000} open files per process and this shell allows ${limit}: raise the hard limit (as root \`ulimit -n ${count + 10_000}\`, or LimitNOFILE / limits.conf) and run again`);
+  }
+}
+
+/** Streams per loopback source address (127.0.0.1, 127.0.0.2, …): under the ~28,000 ports one address has. */
+const STREAMS_PER_ADDRESS = 25_000;
+const sourceAddress = (i: number) => `127.0.0.${1 + Math.floor(i / STREAMS_PER_ADDRESS)}`;
+
+/**
+ * Every server this run started, stopped however the run ends (finished, failed, interrupted): a
+ * benchmark that fails must not leave a BFF holding a core and its streams.
+ */
+const started = new Set<{ stop(): Promise<void> | void }>();
+function own<T extends { stop(): Promise<void> | void }>(server: T): T {
+  started.add(server);
+  return server;
+}
+const stopAll = () => Promise.allSettled([...started].map((s) => s.stop()));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopAll().finally(() => process.exit(130)));
 
 const tokens = new TokenService({ secret: JWT_SECRET, accessTtlSec: 3600, refreshTtlSec: 3600, onceStore: new MemoryOnceStore() });
 const env = (extra: Record<string, string> = {}) =>
@@ -36,6 +82,7 @@ const report = (name: string, value: string) => {
 async function spawnTwin(file: string): Promise<{ url: string; child: ChildProcess }> {
   const argv = [...pin, process.execPath, file];
   const child = spawn(argv[0]!, argv.slice(1), { env: { ...process.env, WEBHOOK_SECRET: SECRET }, stdio: ['ignore', 'pipe', 'inherit'] });
+  own({ stop: () => void child.kill('SIGKILL') });
   const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()).port)));
   return { url: `http://127.0.0.1:${port}`, child };
 }
@@ -162,18 +209,29 @@ async function latency(postTo: string, streamFrom: SpawnedServer, samples = 1000
   return times.sort((a, b) => a - b);
 }
 
-/** Opens `count` idle streams (one conversation each) and returns the server's RSS growth per stream. */
-async function rssPerStream(servers: SpawnedServer[], count: number): Promise<number> {
+/**
+ * Opens `count` streams (one conversation each, 200 at a time), spread over `servers` and over
+ * loopback source addresses; `onData` hears what stream `i` receives. The caller closes them.
+ */
+async function openStreams(servers: SpawnedServer[], count: number, onData?: (i: number, text: string) => void): Promise<Socket[]> {
+  checkFileLimit(count);
   const sockets: Socket[] = [];
-  const before = await Promise.all(servers.map((s) => rss(s.process.pid!)));
   for (let i = 0; i < count; i += 200) {
     const batch = [];
     for (let j = i; j < Math.min(count, i + 200); j++) {
       const { token } = await tokens.issue(String(500_000 + j), undefined);
-      batch.push(rawStream(servers[j % servers.length]!.port, token));
+      batch.push(rawStream(servers[j % servers.length]!.port, token, onData && ((text) => onData(j, text)), sourceAddress(j)));
     }
     sockets.push(...(await Promise.all(batch)));
   }
+  return sockets;
+}
+
+/** Opens `count` idle streams and returns the servers' RSS growth per stream. */
+async function rssPerStream(servers: SpawnedServer[], count: number): Promise<number> {
+  const before = await Promise.all(servers.map((s) => rss(s.process.pid!)));
+  const sockets = await openStreams(servers, count);
+  // Settled (why a fixed wait): RSS is read once the last streams' first writes and any GC they set off are done.
   await new Promise((r) => setTimeout(r, 2000));
   const after = await Promise.all(servers.map((s) => rss(s.process.pid!)));
   for (const s of sockets) s.destroy();
@@ -181,18 +239,77 @@ async function rssPerStream(servers: SpawnedServer[], count: number): Promise<nu
   return grown / count;
 }
 
+/**
+ * Webhook → stream latency under load: `streams` streams open (one conversation each), webhooks
+ * sent at `rate` a second for `seconds` to those conversations in turn, each sent without waiting
+ * for the one before (as the service sends them). A sample runs from the send to the frame on its
+ * stream; the first second is warm-up. Returns the sorted samples, the rate reached and how many
+ * never arrived.
+ */
+async function fanOutLatency(server: SpawnedServer, streams: number, rate: number, seconds: number): Promise<{ times: number[]; rate: number; lost: number; failed: number }> {
+  const sentAt = new Map<number, number>();
+  const times: number[] = [];
+  let warm = Infinity;
+  const sockets = await openStreams([server], streams, (_i, text) => {
+    const now = performance.now();
+    for (const m of text.matchAll(/"text":"fan-(\d+)"/g)) {
+      const n = Number(m[1]);
+      const at = sentAt.get(n);
+      if (at === undefined) continue;
+      sentAt.delete(n);
+      if (n >= warm) times.push(now - at);
+    }
+  });
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const url = new URL('/webhooks/agent', server.url);
+  let failed = 0;
+  let sent = 0;
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  warm = Math.round(rate); // the first second's webhooks are not counted
+  while (performance.now() < end) {
+    const due = Math.floor(((performance.now() - start) * rate) / 1000);
+    for (; sent < due; sent++) {
+      const { body, headers } = webhook(500_000 + (sent % streams), `fan-${sent}`);
+      sentAt.set(sent, performance.now());
+      post(agent, url, body, headers).then(
+        (status) => {
+          if (status !== 200) failed++;
+        },
+        () => failed++,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  const elapsed = (performance.now() - start) / 1000;
+  // The last frames: waited for by condition, up to 5 s (those still missing are reported lost).
+  const deadline = performance.now() + 5000;
+  while (sentAt.size > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const lost = sentAt.size;
+  for (const s of sockets) s.destroy();
+  agent.destroy();
+  return { times: times.sort((a, b) => a - b), rate: sent / elapsed, lost, failed };
+}
+
 async function main() {
   // Measure what production runs: the compiled server, not the sources through a loader.
   // The demo build too: with no UPSTREAM_BASE_URL the simulator stands in for the service.
-  for (const script of ['build:widget', 'build:server', 'build:demo']) {
+  // BENCH_BUILD=0 measures the dist/ already built (a run straight after another).
+  for (const script of process.env.BENCH_BUILD === '0' ? [] : ['build:widget', 'build:server', 'build:demo']) {
     if (spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit' }).status !== 0) throw new Error(`${script} failed`);
   }
   console.log(`Parley benchmarks — ${SECONDS}s runs, servers on core 0 (${pin.length ? 'pinned' : 'unpinned'}), load from ${hasWrk ? 'wrk' : 'the Node http client (apt-get install wrk for a faster one)'}, node ${process.version}\n`);
   widgetSizes();
   // Each comparison starts fresh servers: a memory BFF that has taken a million webhooks holds
   // a million retained events in its heap, and its GC would be measured instead of the code.
-  const memory = () => startServer(env(), { prefix: pin, compiled: true });
-  if (process.env.BENCH_ONLY === 'streams') return idleStreams(memory);
+  const memory = async () => own(await startServer(env(), { prefix: pin, compiled: true }));
+  // BENCH_ONLY=fanout,streams runs both of these parts (and builds once).
+  const only = new Set(process.env.BENCH_ONLY?.split(','));
+  if (only.has('fanout') || only.has('streams')) {
+    if (only.has('fanout')) await fanOut(memory);
+    if (only.has('streams')) await idleStreams(memory);
+    return;
+  }
 
   // 1. Memory mode against the bare twin, with the same work on Hono between them. The figure to go by (docs/benchmarks.md): CPU per webhook side by side, each against the bare
   // twin, every server fresh.
@@ -236,12 +353,13 @@ async function main() {
   report('webhook → stream latency, memory (p50 / p99)', `${pct(lat, 50).toFixed(2)} / ${pct(lat, 99).toFixed(2)} ms`);
   await finish([bff]);
   if (process.env.BENCH_ONLY === 'ingest') return;
+  await fanOut(memory);
 
   // 2. Redis mode, two instances and redis-server all on core 0, against a fresh memory BFF.
   let redis;
   if (process.env.BENCH_SKIP_REDIS !== '1') {
     try {
-      redis = await startRedisServer();
+      redis = own(await startRedisServer());
       if (pin.length) spawnSync('taskset', ['-p', '-c', '0', String(redis.pid)], { stdio: 'ignore' });
     } catch (err) {
       console.log(`\nRedis part skipped: ${(err as Error).message}`);
@@ -251,8 +369,8 @@ async function main() {
   let b: SpawnedServer | undefined;
   if (redis) {
     const mem = await memory();
-    a = await startServer(env({ REDIS_URL: redis.url }), { prefix: pin, compiled: true });
-    b = await startServer(env({ REDIS_URL: redis.url }), { prefix: pin, compiled: true });
+    a = own(await startServer(env({ REDIS_URL: redis.url }), { prefix: pin, compiled: true }));
+    b = own(await startServer(env({ REDIS_URL: redis.url }), { prefix: pin, compiled: true }));
     // B is up and subscribed, load goes to A; Redis belongs to that side.
     const [memRun, redisRun] = await throughput([
       { targets: [mem.url], pids: [mem.process.pid!] },
@@ -278,13 +396,24 @@ async function main() {
   }
 }
 
+/** Webhook → stream p50 / p99 at `FANOUT_RATE` webhooks/s across `FANOUT_STREAMS` open streams, on a fresh memory-mode server. */
+async function fanOut(memory: () => Promise<SpawnedServer>): Promise<void> {
+  const server = await memory();
+  const r = await fanOutLatency(server, FANOUT_STREAMS, FANOUT_RATE, FANOUT_SECONDS);
+  if (r.times.length === 0) throw new Error(`no webhook reached its stream (${r.lost} lost, ${r.failed} refused)`);
+  report(
+    `webhook → stream at ${FANOUT_RATE}/s, ${FANOUT_STREAMS} streams open (p50 / p99)`,
+    `${pct(r.times, 50).toFixed(2)} / ${pct(r.times, 99).toFixed(2)} ms (${r.rate.toFixed(0)} webhooks/s sent, ${r.times.length} samples, ${r.lost} lost, ${r.failed} refused)`,
+  );
+  await finish([server]);
+}
+
 /**
- * `BENCH_ONLY=streams`: RSS per idle stream at each of BENCH_STREAM_COUNTS (default 2,000, 5,000
- * and 10,000), a fresh memory-mode server for each count.
+ * `BENCH_ONLY=streams`: RSS per idle stream at each of BENCH_STREAM_COUNTS (default 10,000 and
+ * `BENCH_STREAMS`, 100,000), a fresh memory-mode server for each count.
  */
 async function idleStreams(memory: () => Promise<SpawnedServer>): Promise<void> {
-  const counts = (process.env.BENCH_STREAM_COUNTS ?? '2000,5000,10000').split(',').map(Number);
-  for (const count of counts) {
+  for (const count of STREAM_COUNTS) {
     const server = await memory();
     report(`RSS per idle stream, memory (${count} streams)`, `${((await rssPerStream([server], count)) / 1024).toFixed(1)} KB`);
     await finish([server]);
@@ -310,8 +439,9 @@ async function finish(servers: SpawnedServer[]) {
 
 main().then(
   () => process.exit(0),
-  (err) => {
+  async (err) => {
     console.error(err);
+    await stopAll();
     process.exit(1);
   },
 );

@@ -5,16 +5,25 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import type { Config } from '../bff/src/config.js';
 import { main, SIMULATOR_PATH, start, type Extension, type RunningServer } from '../bff/src/server.js';
+import { availability } from '../bff/src/people/support-hours.js';
 import { AGENT_DEMO_GREETING, MODEL_DEMO_GREETING } from './greetings.js';
 import { createInspector } from './inspector.js';
+import { outboxRoutes, startOutbox, type Outbox } from './outbox.js';
 import { createDemoRoutes } from './routes.js';
 import { createFlowSimulator } from './simulator/flows.js';
 import { createGatewaySimulator } from './simulator/gateway.js';
 import { createSimulator } from './simulator/index.js';
 
 /** Starts the BFF as the demo. Anything `env` sets wins over the demo's dressing. */
-export function startDemo(env: Record<string, string | undefined> = process.env): Promise<RunningServer> {
-  return start(withDemoDefaults(env), { extend: demoExtension });
+export async function startDemo(env: Record<string, string | undefined> = process.env): Promise<RunningServer> {
+  // With no mail server of its own, the demo catches its emails itself and shows them at /outbox.
+  const outbox = env.SMTP_URL === undefined ? await startOutbox() : undefined;
+  try {
+    return await start(withDemoDefaults(outbox ? { ...env, SMTP_URL: outbox.url } : env), { extend: (config) => demoExtension(config, outbox) });
+  } catch (err) {
+    await outbox?.close();
+    throw err;
+  }
 }
 
 /**
@@ -67,6 +76,9 @@ export function withDemoDefaults(env: Record<string, string | undefined>): Recor
     LOCALE_VARIABLE: 'locale',
     // The shop signs in its sample customers with identity tokens it mints itself (demo/routes.ts).
     IDENTITY_SECRET: randomBytes(32).toString('base64url'),
+    // Emails to visitors who left (docs/api.md "Continuity by email"), soon enough to watch.
+    EMAIL_FROM: 'chat@nimbus-outdoor.example',
+    EMAIL_AFTER_SEC: '20',
     // The simulated model gateway and the BFF share a key made up for this run.
     GATEWAY_API_KEY: randomBytes(24).toString('base64url'),
   };
@@ -83,7 +95,7 @@ export function withDemoDefaults(env: Record<string, string | undefined>): Recor
  * The simulators (agent service, model gateway, flows) under SIMULATOR_PATH and the demo pages,
  * created once the port is known, so the simulator's signed webhooks reach this very server.
  */
-function demoExtension(config: Readonly<Config>): Extension {
+function demoExtension(config: Readonly<Config>, outbox: Outbox | undefined): Extension {
   const inspector = createInspector();
   return {
     observer: inspector.observer,
@@ -99,6 +111,8 @@ function demoExtension(config: Readonly<Config>): Extension {
         replyDelayMs: config.demo?.replyDelayMs,
         firstConversationId: firstConversationId(Date.now()),
         duplicateRate: config.demo?.duplicateRate,
+        // The agent follows the support hours: while the team is away, its hand-off promises no answer now.
+        teamHere: () => config.supportHours === undefined || availability(config.supportHours, Date.now()).open,
       });
       // Ahead of the agent simulator's catch-all mount.
       app.route(SIMULATOR_PATH, createGatewaySimulator({ apiKey: config.gatewayApiKey }));
@@ -112,8 +126,12 @@ function demoExtension(config: Readonly<Config>): Extension {
       } }));
       app.mount(SIMULATOR_PATH, (req, env) => simulator.app.fetch(req, env)); // env: Node's socket, for the reset fault
       app.route('/', inspector.app);
+      if (outbox) app.route('/', outboxRoutes(outbox.mails, config.emailAfterSec));
       app.route('/', createDemoRoutes({ inspector, simulator, publicOrigin, simulatorBase: SIMULATOR_PATH, identitySecret: config.identitySecret, chatMode: config.chatMode, operators: config.operatorProfiles }));
-      return simulator;
+      return { close: async () => {
+        await simulator.close();
+        await outbox?.close();
+      } };
     },
   };
 }
@@ -142,6 +160,7 @@ export function demoPages(origin: string, host = '127.0.0.1'): string {
     `  Shop (the chat in the corner)   ${base}/`,
     `  Operator console                ${base}/console`,
     `  Webhook inspector               ${base}/inspector`,
+    `  Outbox (emails to visitors)     ${base}/outbox`,
     ...(open
       ? [`It listens on every network interface (HOST=${host || '0.0.0.0'}): the console and the simulator have no sign-in,`, 'so anyone who can reach this port can read and write its conversations.']
       : ['Only this machine can reach it; HOST=0.0.0.0 opens it to the network (the console has no sign-in).']),

@@ -24,7 +24,7 @@ export function badgeCss(dir) {
     .filter((file) => file.endsWith('.tsx'))
     .sort()
     .map((file) => {
-      const found = /export const CSS = `([^`]*)`/.exec(readFileSync(join(dir, file), 'utf8'));
+      const found = /const CSS = `([^`]*)`/.exec(readFileSync(join(dir, file), 'utf8'));
       if (found?.[1]?.includes('${')) throw new Error(`${file}: its CSS must be plain text`);
       return found ? found[1] : '';
     })
@@ -37,7 +37,7 @@ export function cssLines() {
     name: 'parley-css-lines',
     transform(code, id) {
       if (!/[\\/]widget[\\/]src[\\/](?:[\w-]*styles\.ts|badges[\\/][\w-]+\.tsx)$/.test(id)) return undefined;
-      return { code: code.replace(/(export const \w*CSS = `)([^`]*)`/g, (_, head, body) => head + joinRules(body, id) + '`'), map: null };
+      return { code: code.replace(/((?:export )?const \w*CSS = `)([^`]*)`/g, (_, head, body) => head + joinRules(body, id) + '`'), map: null };
     },
   };
 }

@@ -64,7 +64,7 @@ describe('flow variables', () => {
     [{ variables: { 'a\u0085': 1 } }, ['invalid_request', 'Variable names must be 1 to 100 printable characters']],
     [{ variables: { '\u202eevil': 1 } }, ['invalid_request', 'Variable names must be 1 to 100 printable characters']],
     [{ variables: { ['é'.repeat(101)]: 1 } }, ['invalid_request', 'Variable names must be 1 to 100 printable characters']],
-    [{ variables: { ok: 1, bad: { deep: true } } }, ['invalid_request', 'Variable "bad" must be a string (up to 10000 characters), a number or a boolean']],
+    [{ variables: { ok: 1, bad: { deep: true } } }, ['invalid_request', 'Variable "bad" must be a string (up to 10000 characters, without control characters or direction overrides), a number or a boolean']],
     [{ variables: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`v${i}`, i])) }, ['invalid_request', 'At most 100 variables may be sent']],
   ])('%#: refuses %j', (body, expected) => {
     expect(check(FlowBody, body)).toEqual(expected);
@@ -90,10 +90,10 @@ describe('PATCH /api/user variables', () => {
     [{ role: 'admin' }, ['variable_not_allowed', 'Variable "role" may not be set from the browser']],
     [JSON.parse('{"__proto__": "x"}'), ['variable_not_allowed', 'Variable "__proto__" may not be set from the browser']],
     [{ constructor: 'x' }, ['variable_not_allowed', 'Variable "constructor" may not be set from the browser']],
-    [{ email: { $ne: 1 } }, ['invalid_request', 'Variable "email" must be a string (up to 1000 characters), a number or a boolean']],
-    [{ plan: Infinity }, ['invalid_request', 'Variable "plan" must be a string (up to 1000 characters), a number or a boolean']],
+    [{ email: { $ne: 1 } }, ['invalid_request', 'Variable "email" must be a string (up to 1000 characters, without control characters or direction overrides), a number or a boolean']],
+    [{ plan: Infinity }, ['invalid_request', 'Variable "plan" must be a string (up to 1000 characters, without control characters or direction overrides), a number or a boolean']],
     // The first name in order decides, as the hand-written loop did.
-    [{ email: 'x'.repeat(1001), role: 'admin' }, ['invalid_request', 'Variable "email" must be a string (up to 1000 characters), a number or a boolean']],
+    [{ email: 'x'.repeat(1001), role: 'admin' }, ['invalid_request', 'Variable "email" must be a string (up to 1000 characters, without control characters or direction overrides), a number or a boolean']],
   ])('%#: refuses %j', (input, expected) => {
     expect(check(body, input)).toEqual(expected);
   });
@@ -110,7 +110,7 @@ describe('multipart text parts', () => {
     [UploadFields, { clientId: 'a b' }, ['invalid_request', '"clientId" must be 1 to 64 letters, digits, _ or -']],
     [FlowFields, { text: 'hi' }, ['invalid_request', 'Unknown form field "text"']],
     [FlowFields, { variables: '{nope' }, ['invalid_json', '"variables" must be a JSON object']],
-    [FlowFields, { variables: '{"a": {"b": 1}}' }, ['invalid_request', 'Variable "a" must be a string (up to 10000 characters), a number or a boolean']],
+    [FlowFields, { variables: '{"a": {"b": 1}}' }, ['invalid_request', 'Variable "a" must be a string (up to 10000 characters, without control characters or direction overrides), a number or a boolean']],
   ] as const)('%#: refuses %j', (schema, parts, expected) => {
     expect(check(schema, parts)).toEqual(expected);
   });

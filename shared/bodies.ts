@@ -4,6 +4,7 @@
 import * as v from 'valibot';
 import { hasDottedDomain } from './email.js';
 import type { ErrorCode } from './errors.js';
+import { FREE_TEXT_RULE, isSafeLine, isSafeText } from './free-text.js';
 import { isRecord } from './records.js';
 import { FEEDBACK_COMMENT_MAX_LENGTH, PROACTIVE_MAX_LENGTH, TEXT_MAX_LENGTH } from './types.js';
 
@@ -59,6 +60,11 @@ const ClientId = optionalString('clientId', 64, CLIENT_ID, '1 to 64 letters, dig
  */
 const StartKey = optionalString('startKey', 64, /^[A-Za-z0-9_-]{16,64}$/, '16 to 64 letters, digits, _ or -');
 
+/** An optional name (a profile name): `optionalString`, held to the free-text rule for one line (shared/free-text.ts). */
+function optionalName(key: string, max: number) {
+  return v.pipe(optionalString(key, max), v.check((x) => x === undefined || isSafeLine(x), `"${key}" ${FREE_TEXT_RULE}`));
+}
+
 /** A BCP 47 language tag as browsers write them (`de`, `pt-BR`, `zh-Hant-TW`), at most 35 characters. */
 const LOCALE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,4}$/;
 /** The visitor's language, given to the agent when a conversation starts (`LOCALE_VARIABLE`): absent, null or '' is none. */
@@ -113,9 +119,9 @@ export function pageUrlOf(raw: string): string | undefined {
 export const SessionBody = v.object({
   identityToken: anything(),
   text: OptionalText,
-  profileName: optionalString('profileName', 100),
+  profileName: optionalName('profileName', 100),
   clientId: ClientId,
-  context: optionalString('context', PROACTIVE_MAX_LENGTH),
+  context: v.pipe(optionalString('context', PROACTIVE_MAX_LENGTH), v.check((x) => x === undefined || isSafeText(x), `"context" ${FREE_TEXT_RULE}`)),
   locale: Locale,
   startKey: StartKey,
   pageUrl: PageUrl,
@@ -167,6 +173,7 @@ export const ContactBody = v.object({
     anything(),
     v.check((x) => x === undefined || x === null || (isString(x) && x.trim().length <= 100), coded('contact_invalid', '"name" must be text of at most 100 characters')),
     v.transform((x) => (isString(x) && x.trim() !== '' ? x.trim() : undefined)),
+    v.check((x) => x === undefined || isSafeLine(x), coded('contact_invalid', `"name" ${FREE_TEXT_RULE}`)),
   ),
   consent: v.pipe(anything(), v.check((x) => x === undefined || typeof x === 'boolean', coded('contact_invalid', '"consent" must be true or false'))),
   /** The visitor's language: which of a per-language CONSENT_TEXT they read and agreed to. */
@@ -180,6 +187,7 @@ export const CsatBody = v.object({
     anything(),
     v.check((x) => x === undefined || x === null || isString(x), coded('csat_invalid', '"comment" must be a string')),
     v.transform((x) => (isString(x) ? x.replace(/\r\n?/g, '\n').trim() : '')),
+    v.check(isSafeText, coded('csat_invalid', `"comment" ${FREE_TEXT_RULE}`)),
     v.maxLength(FEEDBACK_COMMENT_MAX_LENGTH, coded('comment_too_long', `"comment" must be at most ${FEEDBACK_COMMENT_MAX_LENGTH} characters`)),
     v.transform((x) => (x === '' ? undefined : x)),
   ),
@@ -198,14 +206,15 @@ export const FeedbackBody = v.object({
     anything(),
     v.check((x) => x === undefined || x === null || isString(x), coded('feedback_invalid', '"comment" must be a string')),
     v.transform((x) => (isString(x) ? x.replace(/\r\n?/g, '\n').trim() : '')),
+    v.check(isSafeText, coded('feedback_invalid', `"comment" ${FREE_TEXT_RULE}`)),
     v.maxLength(FEEDBACK_COMMENT_MAX_LENGTH, coded('comment_too_long', `"comment" must be at most ${FEEDBACK_COMMENT_MAX_LENGTH} characters`)),
     v.transform((x) => (x === '' ? undefined : x)),
   ),
 });
 
-/** A user variable's value (PATCH /api/user, identity tokens): a string up to 1000 characters, a finite number or a boolean. */
+/** A user variable's value (PATCH /api/user, identity tokens): a string up to 1000 characters (the free-text rule), a finite number or a boolean. */
 export function isUserVariableValue(x: unknown): x is string | number | boolean {
-  return (isString(x) && x.length <= 1000) || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x));
+  return (isString(x) && x.length <= 1000 && isSafeText(x)) || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x));
 }
 
 /** The first name of `variables`, in order, that is not in `allowed` or has a bad value. */
@@ -229,7 +238,7 @@ export function UserVariablesBody(allowed: readonly string[]) {
         const { kind, name } = userVariableProblem(issue.input as Record<string, unknown>, allowed)!;
         return kind === 'not_allowed'
           ? coded('variable_not_allowed', `Variable "${name}" may not be set from the browser`)
-          : `Variable "${name}" must be a string (up to 1000 characters), a number or a boolean`;
+          : `Variable "${name}" must be a string (up to 1000 characters, without control characters or direction overrides), a number or a boolean`;
       },
     ),
     v.transform((x) => x as Record<string, string | number | boolean>),
@@ -240,7 +249,7 @@ const MAX_VARIABLES = 100;
 const MAX_STRING_VALUE = 10_000;
 // Printable: no control, format (direction overrides, zero widths) or unassigned code points, not only spaces; 100 code points.
 const VARIABLE_NAME = /^(?!\s*$)[^\p{C}]{1,100}$/u;
-const isVariableValue = (x: unknown) => (isString(x) && x.length <= MAX_STRING_VALUE) || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x));
+const isVariableValue = (x: unknown) => (isString(x) && x.length <= MAX_STRING_VALUE && isSafeText(x)) || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x));
 
 /** A flow's inputs: string, number (finite) or boolean values under plain names (the seed's `data`); none is `{}`. */
 export const FlowVariables = v.pipe(
@@ -254,7 +263,7 @@ export const FlowVariables = v.pipe(
     (entries) => entries.every(([, value]) => isVariableValue(value)),
     (issue) => {
       const [name] = (issue.input as Array<[string, unknown]>).find(([, value]) => !isVariableValue(value))!;
-      return `Variable "${name.slice(0, 40)}" must be a string (up to ${MAX_STRING_VALUE} characters), a number or a boolean`;
+      return `Variable "${name.slice(0, 40)}" must be a string (up to ${MAX_STRING_VALUE} characters, without control characters or direction overrides), a number or a boolean`;
     },
   ),
   v.transform((entries) => Object.fromEntries(entries) as Record<string, string | number | boolean>),

@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'not_rateable',
   'payload_too_large',
   'unsupported_media_type',
+  'file_type_not_accepted',
   'unauthorized',
   'invalid_token',
   'token_expired',

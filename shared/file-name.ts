@@ -1,13 +1,15 @@
+import { UNSAFE_IN_LINE_CLASS } from './free-text.js';
+
 /**
  * The file name rule, shared by the BFF (`POST /api/upload` and flows refuse a name that breaks it)
  * and the widget (which sends a picked file under a name that keeps it). A name reaches the service
- * and the operator as it is, so it may hold no control characters, no direction overrides or
- * isolates (which show "gpj.exe" as "exe.jpg", and run on into the next name), and no path
- * separators.
+ * and the operator as it is, so it keeps the free-text rule for one line (shared/free-text.ts: no
+ * control characters, no direction overrides or isolates, which show "gpj.exe" as "exe.jpg") and
+ * holds no path separators.
  */
 export const FILE_NAME_MAX = 255;
 
-const UNSAFE = /[\p{Cc}\u202A-\u202E\u2066-\u2069/\\]/gu;
+const UNSAFE = new RegExp(`[${UNSAFE_IN_LINE_CLASS}/\\\\]`, 'gu');
 
 /** True when `name` holds something the rule refuses. */
 export function hasUnsafeFileNameChars(name: string): boolean {

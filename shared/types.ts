@@ -156,7 +156,8 @@ export interface PublicConfig {
   /** Set only when the operator chose one (WIDGET_GREETING), like `title`. */
   greeting?: LocalizedText;
   theme: { accent: string; position: 'right' | 'left'; scheme: 'light' | 'dark' | 'auto' };
-  limits: { textMaxLength: number; maxUploadBytes: number; maxUploadFiles: number };
+  /** `uploadTypes`: the media types and extensions an upload may have (`UPLOAD_TYPES`), as an `accept` attribute takes them. */
+  limits: { textMaxLength: number; maxUploadBytes: number; maxUploadFiles: number; uploadTypes?: string[] };
   userVariables: string[];
   /** WIDGET_BOT_NAME and WIDGET_BOT_AVATAR. */
   bot?: { name?: string; avatarUrl?: string };

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { DEFAULT_UPLOAD_TYPES } from './lib/upload-types.js';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, NOTHING_CONFIGURED, wantsDemo } from './config.js';
 import { ENTRIES, publicSettings } from './config-schema/index.js';
@@ -227,7 +228,7 @@ describe('loadConfig', () => {
 
   it('sends exactly the settings marked public to browsers', () => {
     const c = loadConfig({ DEMO: 'true', WIDGET_TITLE: 'Help', WIDGET_ACCENT: '#123', MAX_UPLOAD_FILES: '3', USER_VARIABLES: 'plan' });
-    expect(publicSettings(c)).toEqual({ mode: 'agent', userVariables: ['plan'], title: 'Help', theme: { accent: '#123', position: 'right', scheme: 'auto' }, limits: { maxUploadBytes: 10485760, maxUploadFiles: 3 }, csat: 'always' });
+    expect(publicSettings(c)).toEqual({ mode: 'agent', userVariables: ['plan'], title: 'Help', theme: { accent: '#123', position: 'right', scheme: 'auto' }, limits: { maxUploadBytes: 10485760, maxUploadFiles: 3, uploadTypes: [...DEFAULT_UPLOAD_TYPES] }, csat: 'always' });
     expect(JSON.stringify(publicSettings(c))).not.toContain(c.sessionJwtSecret);
   });
 

@@ -96,6 +96,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   not_rateable: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  // A file of a type UPLOAD_TYPES does not take, by its name, its declared type or its bytes.
+  file_type_not_accepted: 415,
   unauthorized: 401,
   invalid_token: 401,
   token_expired: 401,

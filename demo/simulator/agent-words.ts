@@ -1,13 +1,12 @@
 // What the scripted agent says on its topics, in the demo's languages. The BFF gives the agent the
 // visitor's language as the user variable `locale` (LOCALE_VARIABLE); a language not here gets English.
-// The badge keywords (`carousel`, `card`, `markdown`…) and their answers stay English: they show
-// how badges render, not what the shop says.
+// The badge keywords (`carousel`, `card`, `markdown`…) stay English; the badges they answer with
+// speak the visitor's language (badge-words.ts).
 
 export interface AgentWords {
   files: string;
   /** The hand-off button's title, also its payload: the widget's own "Talk to a person" in the language. */
   handoffButton: string;
-  handoff: string;
   order: [string, string];
   hours: string;
   returns: string;
@@ -17,8 +16,22 @@ export interface AgentWords {
   thanks: string;
   hello: (name: string | undefined) => [string, string];
   fallbacks: [string, string, string];
-  /** Sent at escalation, before the operator picks up: no promise of when (the team may be away; the widget says when it is back). */
+  /** Before the carousel of favourites. */
+  favourites: string;
+  /** Before the size guide file. */
+  sizeGuide: string;
+  /** After the trail map. */
+  gpx: string;
+  /** A product the visitor named, with its blurb in the language. */
+  product: (name: string, blurb: string) => string;
+  /** Gear asked about without naming a product. */
+  gear: string;
+  /** Sent at escalation while the team is there, before the operator picks up. */
   escalation: string;
+  /** Sent at escalation while the team is away: no promise of an answer now (the widget says when it is back). */
+  escalationAway: string;
+  /** Something broke: how repairs and the warranty work. */
+  repair: string;
 }
 
 const TRACK = 'https://nimbus-outdoor.example/track/NO-48213';
@@ -28,7 +41,6 @@ const named = (name: string | undefined) => (name ? ` ${name}` : '');
 const en: AgentWords = {
   files: 'Thanks, I have your files. Give me a moment to look at them.',
   handoffButton: 'Talk to a person',
-  handoff: 'Of course. Press Talk to a person, here or at the top of the chat, and a Nimbus gear expert will join this conversation.',
   order: [
     'Let me check that for you… 🔎',
     `Order \`NO-48213\` left our warehouse yesterday with **TrailPost** and should arrive on **Thursday**. You can follow it on the [tracking page](${TRACK}).`,
@@ -48,13 +60,19 @@ const en: AgentWords = {
     'Good question! I may not know that one yet. Try asking about an _order_, _returns_ or _shipping_, or type `buttons` for shortcuts.',
     'I am not sure I got that. You can ask me about our gear (try `carousel`), or type `human` to reach our team.',
   ],
+  favourites: 'Here are a few favourites from the shop 👇',
+  sizeGuide: 'Here is our size guide:',
+  gpx: 'Want the route as a GPX file? Ask in store, we are happy to help.',
+  product: (name, blurb) => `The **${name}** is one of our favourites: ${blurb}. Type \`card\` to see one up close.`,
+  gear: 'We have packs, shells, boots and tents for every trail. Type `carousel` to browse the bestsellers.',
   escalation: 'Connecting you to a human. A member of our team will reply here.',
+  escalationAway: 'Our team is away right now, so nobody can answer here yet. Leave your email address and they will write to you when they are back.',
+  repair: 'Sorry to hear that! Gear that breaks in normal use is covered by our **2-year warranty**, and we repair tent poles, zips and seams at Boulder Basecamp. Send us a photo and your order number, or press Talk to a person.',
 };
 
 const de: AgentWords = {
   files: 'Danke, Ihre Dateien sind da. Einen Moment, ich sehe sie mir an.',
   handoffButton: 'Mit einem Menschen sprechen',
-  handoff: 'Gern. Drücken Sie „Mit einem Menschen sprechen“, hier oder oben im Chat, und eine Fachperson von Nimbus kommt in dieses Gespräch.',
   order: [
     'Ich sehe gleich nach… 🔎',
     `Die Bestellung \`NO-48213\` hat gestern unser Lager mit **TrailPost** verlassen und sollte am **Donnerstag** ankommen. Sie können sie auf der [Sendungsverfolgung](${TRACK}) verfolgen.`,
@@ -74,13 +92,19 @@ const de: AgentWords = {
     'Gute Frage! Das weiß ich vielleicht noch nicht. Fragen Sie nach einer _Bestellung_, nach _Rücksendungen_ oder dem _Versand_, oder schreiben Sie `buttons` für Abkürzungen.',
     'Das habe ich nicht ganz verstanden. Fragen Sie mich nach unserer Ausrüstung (probieren Sie `carousel`), oder schreiben Sie `Mensch`, um unser Team zu erreichen.',
   ],
+  favourites: 'Hier ein paar Lieblingsstücke aus dem Shop 👇',
+  sizeGuide: 'Hier ist unsere Größentabelle:',
+  gpx: 'Möchten Sie die Route als GPX-Datei? Fragen Sie im Laden, wir helfen gern.',
+  product: (name, blurb) => `**${name}** gehört zu unseren Lieblingsstücken: ${blurb}. Schreiben Sie \`card\`, um eins aus der Nähe zu sehen.`,
+  gear: 'Wir haben Rucksäcke, Jacken, Schuhe und Zelte für jeden Weg. Schreiben Sie `carousel`, um die Bestseller zu sehen.',
   escalation: 'Ich verbinde Sie mit einem Menschen. Jemand aus unserem Team antwortet hier.',
+  escalationAway: 'Unser Team ist gerade nicht da, daher kann hier noch niemand antworten. Hinterlassen Sie Ihre E-Mail-Adresse, dann schreibt man Ihnen, sobald das Team zurück ist.',
+  repair: 'Das tut uns leid! Was bei normalem Gebrauch kaputtgeht, deckt unsere **2-Jahres-Garantie**, und Zeltstangen, Reißverschlüsse und Nähte reparieren wir in Boulder Basecamp. Schicken Sie uns ein Foto und Ihre Bestellnummer, oder drücken Sie „Mit einem Menschen sprechen“.',
 };
 
 const fr: AgentWords = {
   files: 'Merci, j’ai bien vos fichiers. Un instant, je les regarde.',
   handoffButton: 'Parler à une personne',
-  handoff: 'Bien sûr. Appuyez sur « Parler à une personne », ici ou en haut du chat, et un expert Nimbus rejoindra la conversation.',
   order: [
     'Je vérifie tout de suite… 🔎',
     `La commande \`NO-48213\` a quitté notre entrepôt hier avec **TrailPost** et devrait arriver **jeudi**. Vous pouvez la suivre sur la [page de suivi](${TRACK}).`,
@@ -100,13 +124,19 @@ const fr: AgentWords = {
     'Bonne question ! Je ne le sais peut-être pas encore. Demandez-moi une _commande_, les _retours_ ou la _livraison_, ou tapez `buttons` pour des raccourcis.',
     'Je ne suis pas sûre d’avoir compris. Demandez-moi notre équipement (essayez `carousel`), ou tapez `humain` pour joindre notre équipe.',
   ],
+  favourites: 'Voici quelques coups de cœur de la boutique 👇',
+  sizeGuide: 'Voici notre guide des tailles :',
+  gpx: 'Vous voulez l’itinéraire en fichier GPX ? Demandez en magasin, nous vous aiderons volontiers.',
+  product: (name, blurb) => `Le **${name}** fait partie de nos coups de cœur : ${blurb}. Tapez \`card\` pour en voir un de près.`,
+  gear: 'Nous avons des sacs, des vestes, des chaussures et des tentes pour chaque sentier. Tapez `carousel` pour voir les meilleures ventes.',
   escalation: 'Je vous mets en relation avec une personne. Un membre de notre équipe vous répondra ici.',
+  escalationAway: 'Notre équipe est absente pour le moment, personne ne peut donc répondre ici. Laissez votre adresse e-mail et elle vous écrira à son retour.',
+  repair: 'Désolés ! Ce qui casse en usage normal est couvert par notre **garantie de 2 ans**, et nous réparons arceaux, fermetures éclair et coutures à Boulder Basecamp. Envoyez-nous une photo et votre numéro de commande, ou appuyez sur « Parler à une personne ».',
 };
 
 const ar: AgentWords = {
   files: 'شكرًا، وصلتني ملفاتك. لحظة من فضلك لأطّلع عليها.',
   handoffButton: 'التحدث إلى شخص',
-  handoff: 'بالتأكيد. اضغط «التحدث إلى شخص» هنا أو في أعلى المحادثة، وسينضم إليك أحد خبراء Nimbus.',
   order: [
     'دعني أتحقق من ذلك… 🔎',
     `غادر الطلب \`NO-48213\` مستودعنا أمس مع **TrailPost** ومن المتوقع أن يصل يوم **الخميس**. يمكنك متابعته على [صفحة التتبع](${TRACK}).`,
@@ -126,13 +156,19 @@ const ar: AgentWords = {
     'سؤال جيد! ربما لا أعرف الإجابة بعد. اسأل عن _طلب_ أو _الإرجاع_ أو _الشحن_، أو اكتب `buttons` للاختصارات.',
     'لست متأكدة أنني فهمت. اسألني عن معداتنا (جرّب `carousel`)، أو اكتب `موظف` للتواصل مع فريقنا.',
   ],
+  favourites: 'إليك بعض المنتجات المفضلة من المتجر 👇',
+  sizeGuide: 'إليك دليل المقاسات:',
+  gpx: 'هل تريد المسار كملف GPX؟ اسأل في المتجر ويسعدنا مساعدتك.',
+  product: (name, blurb) => `**${name}** من منتجاتنا المفضلة: ${blurb}. اكتب \`card\` لتراه عن قرب.`,
+  gear: 'لدينا حقائب وسترات وأحذية وخيام لكل مسار. اكتب `carousel` لتتصفح الأكثر مبيعًا.',
   escalation: 'جارٍ تحويلك إلى شخص من فريقنا. سيرد عليك أحد الزملاء هنا.',
+  escalationAway: 'فريقنا غير متواجد الآن، لذا لا يمكن لأحد الرد هنا بعد. اترك بريدك الإلكتروني وسيكتبون إليك عند عودتهم.',
+  repair: 'نأسف لذلك! ما ينكسر في الاستخدام العادي يشمله **ضمان لمدة سنتين**، ونصلح أعمدة الخيام والسحابات والخياطة في Boulder Basecamp. أرسل لنا صورة ورقم طلبك، أو اضغط «التحدث إلى شخص».',
 };
 
 const he: AgentWords = {
   files: 'תודה, הקבצים שלך אצלי. רגע, אני מעיינת בהם.',
   handoffButton: 'שיחה עם נציג',
-  handoff: 'בטח. לחצו על "שיחה עם נציג", כאן או בראש הצ׳אט, ומומחה ציוד של Nimbus יצטרף לשיחה.',
   order: [
     'רגע, אני בודקת… 🔎',
     `ההזמנה \`NO-48213\` יצאה אתמול מהמחסן שלנו עם **TrailPost** ואמורה להגיע ביום **חמישי**. אפשר לעקוב אחריה ב[דף המעקב](${TRACK}).`,
@@ -152,7 +188,14 @@ const he: AgentWords = {
     'שאלה טובה! ייתכן שאני עוד לא יודעת. נסו לשאול על _הזמנה_, _החזרות_ או _משלוח_, או כתבו `buttons` לקיצורי דרך.',
     'לא בטוח שהבנתי. אפשר לשאול אותי על הציוד שלנו (נסו `carousel`), או לכתוב `נציג` כדי להגיע לצוות.',
   ],
+  favourites: 'הנה כמה מהמועדפים של החנות 👇',
+  sizeGuide: 'הנה מדריך המידות שלנו:',
+  gpx: 'רוצים את המסלול כקובץ GPX? שאלו בחנות, נשמח לעזור.',
+  product: (name, blurb) => `**${name}** הוא מהמועדפים שלנו: ${blurb}. כתבו \`card\` כדי לראות אותו מקרוב.`,
+  gear: 'יש לנו תרמילים, מעילים, נעליים ואוהלים לכל שביל. כתבו `carousel` כדי לראות את רבי המכר.',
   escalation: 'מעבירים אותך לנציג. מישהו מהצוות שלנו יענה כאן.',
+  escalationAway: 'הצוות שלנו לא זמין כרגע, כך שאף אחד לא יכול לענות כאן עדיין. השאירו כתובת אימייל ונכתוב לכם כשנחזור.',
+  repair: 'מצטערים לשמוע! מה שנשבר בשימוש רגיל מכוסה ב**אחריות לשנתיים**, ואנחנו מתקנים מוטות אוהל, רוכסנים ותפרים ב־Boulder Basecamp. שלחו לנו תמונה ואת מספר ההזמנה, או לחצו על "שיחה עם נציג".',
 };
 
 const WORDS: Record<string, AgentWords> = { en, de, fr, ar, he };

@@ -101,11 +101,11 @@ describe('scripted agent', () => {
     setup();
     const help = (await ask('help')).join('\n');
     for (const word of ['buttons', 'carousel', 'human', 'order']) expect(help).toContain(word);
-    // A button that hands over, and no "chat menu" (the widget has none).
-    for (const question of ['can I talk to a person?', 'agent please']) {
-      const [offer] = await ask(question);
-      expect(JSON.parse(offer ?? '')).toMatchObject({ type: 'buttons', buttons: [{ title: 'Talk to a person', payload: 'Talk to a person' }] });
-      expect(offer).not.toMatch(/menu/);
+    // A request for a person, typed or pressed, hands over at once: no reply, no second button to press.
+    for (const question of ['can I talk to a person?', 'agent please', "I'd like to talk to a human", 'Talk to a person']) {
+      const { session, replies } = await exchange(question);
+      expect(replies, question).toEqual([]);
+      expect(sim.conversation(session)!.conversation.state, question).toBe('escalated');
     }
     // An upload's message (files after 📎) is acknowledged, even when a file name is a keyword.
     expect(await ask('📎 buttons.png')).toEqual(['Thanks, I have your files. Give me a moment to look at them.']);
@@ -150,15 +150,62 @@ describe('scripted agent', () => {
       const questions = DEMO_STARTERS[lang as keyof typeof DEMO_STARTERS].split('|').map((q) => q.trim());
       for (const [i, question] of questions.entries()) expect((await ask(question, session)).join('\n'), `${lang}: ${question}`).toMatch(expected[i]!);
       expect((await ask('hello', session))[0], lang).not.toMatch(/^Hi/);
-      // The hand-off button in the widget's own words for "Talk to a person"; pressing it hands over.
-      const [offer] = await ask(lang === 'de' ? 'Kann ich mit einem Menschen sprechen?' : 'human', session);
-      const title = (JSON.parse(offer ?? '') as { buttons: { title: string }[] }).buttons[0]!.title;
+      // The hand-off in the widget's own words for "Talk to a person", typed or pressed, hands over.
       const strings = (await import(`../../widget/src/locales/${lang}.ts`)) as Record<string, { human: string }>;
-      expect(title).toBe(Object.values(strings)[0]!.human);
-      expect(await ask(title, session)).toEqual([]);
+      const { agentWords } = await import('./agent-words.js');
+      expect(agentWords(lang).handoffButton).toBe(Object.values(strings)[0]!.human);
+      const typed = lang === 'de' ? 'Kann ich mit einem Menschen sprechen?' : lang === 'fr' ? 'Je veux un conseiller humain' : lang === 'ar' ? 'أريد التحدث إلى موظف' : 'אפשר נציג?';
+      for (const request of [typed, agentWords(lang).handoffButton]) {
+        const other = await conversationIn(lang);
+        expect(await ask(request, other), `${lang}: ${request}`).toEqual([]);
+        expect(sim.conversation(other)!.conversation.state).toBe('escalated');
+      }
     }
     // A language without answers here gets English.
     expect((await ask('Where is my order?', await conversationIn('pt-BR'))).join('\n')).toMatch(/^Order `NO-48213`/m);
+  });
+
+  it("shows its rich answers in the visitor's language, and understands every button it offers there", async () => {
+    setup();
+    const { agentWords } = await import('./agent-words.js');
+    const expected: Record<string, { view: string; more: string; carousel: RegExp }> = {
+      de: { view: 'Produkt ansehen', more: 'Mehr erfahren', carousel: /^Unsere Bestseller/ },
+      fr: { view: 'Voir le produit', more: 'En savoir plus', carousel: /^Nos meilleures ventes/ },
+      ar: { view: 'عرض المنتج', more: 'أخبرني المزيد', carousel: /^الأكثر مبيعًا/ },
+      he: { view: 'לצפייה במוצר', more: 'ספרו לי עוד', carousel: /^רבי המכר/ },
+    };
+    for (const [lang, words] of Object.entries(expected)) {
+      const session = await conversationIn(lang);
+      const badges: Record<string, unknown>[] = [];
+      for (const keyword of ['carousel', 'carousel', 'card', 'card', 'buttons', 'buttons', 'quick', 'quick', 'list', 'list', 'image', 'image']) {
+        badges.push(...badgesIn(await ask(keyword, session)));
+      }
+      const json = JSON.stringify(badges);
+      expect(json, lang).toContain(`"${words.view}"`);
+      expect(json, lang).toContain(`"${words.more}"`);
+      expect(json, lang).not.toMatch(/View product|Tell me more|Our bestsellers|What can I help|Day-hike|Pick one|rain cover|Map of the/);
+      expect(badges.map((b) => String(b.text)).some((text) => words.carousel.test(text)), lang).toBe(true);
+      // Every button that sends a question gets an answer on its topic, never the fallback.
+      const fallbacks = agentWords(lang).fallbacks as string[];
+      const asks = json.match(/"(?:payload|value)":"[^"]+"/g)!.map((m) => JSON.parse(m.slice(m.indexOf(':') + 1)) as string);
+      expect(asks.length, lang).toBeGreaterThan(8);
+      for (const question of new Set(asks)) {
+        const replies = await ask(question, session);
+        expect(replies.length, `${lang}: ${question}`).toBeGreaterThan(0);
+        expect(fallbacks, `${lang}: ${question}`).not.toContain(replies[0]);
+      }
+    }
+  });
+
+  it('answers "something broke" with repairs and the warranty, not the shop, in each language', async () => {
+    setup();
+    const { agentWords } = await import('./agent-words.js');
+    const broken: Record<string, string> = { en: 'my tent pole broke', de: 'Meine Zeltstange ist gebrochen', fr: 'mon arceau de tente est cassé', ar: 'عمود الخيمة مكسور', he: 'מוט האוהל נשבר' };
+    for (const [lang, text] of Object.entries(broken)) {
+      const session = await conversationIn(lang);
+      expect(await ask(text, session), lang).toEqual([agentWords(lang).repair]);
+    }
+    expect((await ask('my jacket zip is broken')).join(' ')).toMatch(/warranty/);
   });
 
   it('sometimes answers with two messages', async () => {

@@ -15,7 +15,7 @@ export interface AgentContext {
 
 type Rule = { test: RegExp; reply: (ctx: AgentContext, text: string, words: AgentWords) => string[] };
 
-const badge = (kind: BadgeKind) => (ctx: AgentContext) => [badgeJson(kind, ctx.variant(kind), ctx.origin)];
+const badge = (kind: BadgeKind) => (ctx: AgentContext) => [badgeJson(kind, ctx.variant(kind), ctx.origin, ctx.locale)];
 
 // Order matters: the first matching rule answers. Badge keywords come before topics so that
 // typing "list" in the demo always shows a list.
@@ -24,11 +24,6 @@ const RULES: Rule[] = [
     // The widget names uploaded files after a 📎 in the user's message; the upload flow answers about them.
     test: /📎/u,
     reply: (_ctx, _text, w) => [w.files],
-  },
-  {
-    test: /\b(human|agent|person|operator|someone real|mensch\w*|mitarbeiter\w*|humain|conseill\w+)\b|موظف|إنسان|נציג|אדם/i,
-    // A button, like the one at the top of the chat: pressing it hands over (see isHandoffRequest).
-    reply: (_ctx, _text, w) => [JSON.stringify({ type: 'buttons', text: w.handoff, buttons: [{ title: w.handoffButton, payload: w.handoffButton }] })],
   },
   {
     test: /\bhelp\b/i,
@@ -51,11 +46,11 @@ const RULES: Rule[] = [
   },
   { test: /\bbuttons?\b/i, reply: badge('buttons') },
   { test: /\bquick\b/i, reply: badge('quick_replies') },
-  { test: /\bcarousel\b|\bbestsellers?\b/i, reply: (ctx) => ['Here are a few favourites from the shop 👇', ...badge('carousel')(ctx)] },
+  { test: /\bcarousel\b|\bbestsellers?\b|meilleures ventes|الأكثر مبيع|רבי המכר/i, reply: (ctx, _text, w) => [w.favourites, ...badge('carousel')(ctx)] },
   { test: /\bcards?\b/i, reply: badge('card') },
-  { test: /\blist\b|\bday hike\b/i, reply: badge('list') },
-  { test: /\b(image|picture|photo|map)\b/i, reply: (ctx) => [...badge('image')(ctx), 'Want the route as a GPX file? Ask in store, we are happy to help.'] },
-  { test: /\b(file|size guide)\b/i, reply: (ctx) => ['Here is our size guide:', ...badge('file')(ctx)] },
+  { test: /\blist\b|\bday hike\b|tageswanderung|randonnée à la journée|نزهة ليوم|טיול יום/i, reply: badge('list') },
+  { test: /\b(image|picture|photo|map)\b/i, reply: (ctx, _text, w) => [...badge('image')(ctx), w.gpx] },
+  { test: /\b(file|size guide)\b/i, reply: (ctx, _text, w) => [w.sizeGuide, ...badge('file')(ctx)] },
   {
     // The demo's starters in its other languages (demo/main.ts) hit the same topics.
     test: /\b(order|tracking|track|parcel|package)\b|bestell|sendung|paket|\bcommande|\bcolis|طلب|شحنت|הזמנ|חבילה/i,
@@ -66,7 +61,7 @@ const RULES: Rule[] = [
     reply: (_ctx, _text, w) => [w.hours],
   },
   {
-    test: /\b(return|returns|refund|exchange)\b|zurückgeb|zurücksend|rückgabe|umtausch|\bretour|rembours|إرجاع|استرجاع|להחזיר|החזר/i,
+    test: /\b(return|returns|refund|exchange)\b|zurückgeb|rücksend|rückgabe|umtausch|\bretour|rembours|إرجاع|استرجاع|להחזיר|החזר/i,
     reply: (_ctx, _text, w) => [w.returns],
   },
   {
@@ -82,11 +77,15 @@ const RULES: Rule[] = [
     reply: (_ctx, _text, w) => [w.stock],
   },
   {
-    test: /\b(tent|jacket|boots?|pack|backpack|ridgeline|summit|trailhead|cirrus)\b/i,
-    reply: (_ctx, text) => {
-      const p = productNamed(text);
-      if (p) return [`The **${p.name}** is one of our favourites: ${p.blurb}. Type \`card\` to see one up close.`];
-      return ['We have packs, shells, boots and tents for every trail. Type `carousel` to browse the bestsellers.'];
+    // Before the products: "my tent pole broke" is a repair question, not a wish to shop.
+    test: /\b(broke|broken|break|torn|ripped|damaged|defect\w*|faulty|leak\w*|repair|warranty)\b|kaputt|gebrochen|gerissen|defekt|undicht|reparat|garantie|cass[ée]|déchir|abîm|répar|مكسور|انكسر|ممزق|تالف|إصلاح|ضمان|שבור|נשבר|קרוע|פגום|תיקון|אחריות/i,
+    reply: (_ctx, _text, w) => [w.repair],
+  },
+  {
+    test: /\b(tent|jacket|boots?|pack|backpack|ridgeline|summit|trailhead|cirrus)\b|zelt|\btente|خيمة|אוהל/i,
+    reply: (ctx, text, w) => {
+      const p = productNamed(text, ctx.locale);
+      return [p ? w.product(p.name, p.blurb) : w.gear];
     },
   },
   { test: /\b(thanks|thank you|cheers|danke|merci)\b|شكر|תודה/i, reply: (_ctx, _text, w) => [w.thanks] },
@@ -133,14 +132,19 @@ export function agentReply(text: string, ctx: AgentContext): string[] {
   return [fallbacks[Math.floor(ctx.random() * fallbacks.length)] ?? fallbacks[0]];
 }
 
-/** True for the hand-off button's message in any language (or the same words typed), which escalates instead of a reply. */
+/** A request for a person in the demo's languages ("talk to a human", "Mensch", "humain", "נציג"…). */
+const PERSON = /\b(human|agent|person|operator|someone real|mensch\w*|mitarbeiter\w*|humain)\b|موظف|إنسان|شخص|נציג|אדם/i;
+
+/** True for the hand-off button's message in any language, or a request for a person typed: it escalates instead of a reply. */
 export function isHandoffRequest(text: string): boolean {
-  return HANDOFF_REQUESTS.includes(text.trim().toLowerCase());
+  const t = text.trim().toLowerCase();
+  return HANDOFF_REQUESTS.includes(t) || (PERSON.test(t) && !/📎/u.test(t));
 }
 
-/** The message sent right at escalation, before the operator picks up, in the visitor's language. */
-export function escalationNotice(locale: unknown): string {
-  return agentWords(locale).escalation;
+/** The message sent right at escalation, before the operator picks up, in the visitor's language; while the team is away it promises no answer now. */
+export function escalationNotice(locale: unknown, teamHere = true): string {
+  const words = agentWords(locale);
+  return teamHere ? words.escalation : words.escalationAway;
 }
 
 export { BADGE_KINDS };

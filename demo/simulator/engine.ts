@@ -13,6 +13,8 @@ export interface EngineOptions {
   random: () => number;
   /** Probability that `createdAt` is left out of a `message.added` envelope (the seed shows both). */
   omitCreatedAtRate: number;
+  /** Whether the team is there now (support hours): the hand-off notice promises an answer only then. */
+  teamHere: () => boolean;
 }
 
 /** A validated send request (REST validates; the engine trusts it). */
@@ -69,8 +71,8 @@ export class SimulatorEngine {
     }
     // The user's own message is history, not an event: the seed lists agent and operator messages only.
     this.store.addMessage(conversation, { message: input.message, hbo: 'user' });
-    // The agent hands over when asked to by its own button, as agents with a hand-off action do.
-    if (conversation.state === 'active' && isHandoffRequest(input.message)) this.escalate(conversation, DEFAULT_OPERATOR_EMAIL);
+    // The agent hands over when asked for a person (its own button, or the words typed), as agents with a hand-off action do.
+    if (conversation.state === 'active' && isHandoffRequest(input.message)) this.escalate(conversation, DEFAULT_OPERATOR_EMAIL, undefined, 'visitor');
     const replies = conversation.state === 'active' ? this.scheduleReplies(conversation, input.message) : Promise.resolve([]);
     const session = String(conversation.id);
     if (input.webhookOnly) return { session };
@@ -87,8 +89,13 @@ export class SimulatorEngine {
     return conversation;
   }
 
-  /** Hands the conversation to a human: the agent stops replying. Repeating it changes nothing. */
-  escalate(conversation: Conversation, operatorEmail: string, operatorName?: string): void {
+  /**
+   * Hands the conversation to a human: the agent stops replying. Repeating it changes nothing. When
+   * the visitor asked (`by: 'visitor'`), the agent says it handed over, in the visitor's language
+   * and by the support hours; an operator taking a conversation over says nothing (their own first
+   * message is the visitor's news).
+   */
+  escalate(conversation: Conversation, operatorEmail: string, operatorName?: string, by: 'visitor' | 'operator' = 'visitor'): void {
     if (conversation.state === 'archived') throw archivedError();
     if (conversation.state === 'escalated') return;
     conversation.state = 'escalated';
@@ -96,7 +103,7 @@ export class SimulatorEngine {
     if (operatorName !== undefined) conversation.operatorName = operatorName;
     conversation.updatedAt = Date.now();
     this.emit(conversation, 'conversation.state_changed', { state: 'escalated', operatorEmail });
-    this.addAndEmit(conversation, escalationNotice(conversation.variables[LOCALE]), 'bot');
+    if (by === 'visitor') this.addAndEmit(conversation, escalationNotice(conversation.variables[LOCALE], this.o.teamHere()), 'bot');
   }
 
   /** Closes the conversation; later sends get 409. Archiving twice emits one event. */
@@ -121,7 +128,7 @@ export class SimulatorEngine {
     if (conversation.state !== 'escalated') {
       throw new SimError(409, 'not_escalated', 'Operators answer only escalated conversations; take it over first');
     }
-    const text = 'text' in input ? input.text : badgeJson(input.badge, this.nextVariant(input.badge), this.o.origin);
+    const text = 'text' in input ? input.text : badgeJson(input.badge, this.nextVariant(input.badge), this.o.origin, conversation.variables[LOCALE]);
     conversation.unread = 0;
     // A conversation the visitor handed over goes to the team's queue: the first operator to answer has it.
     conversation.operatorName ??= input.name;

@@ -165,12 +165,15 @@ function checkFileItems(v: unknown): FlowFileItem[] {
   return v.map(({ name, mimeType, size, fileUri, md5 }) => ({ name, mimeType, size, fileUri, md5 }));
 }
 
-/** The flow's scripted result, e.g. `Received 2 files: a.pdf (12.0 KB, md5 0cc175b9…), …`. */
+/**
+ * The flow's scripted result, e.g. `Received 2 files: a.pdf (12.0 KB), b.png (3.1 KB).`: what a
+ * customer reads, so names and sizes, no checksums (the job record keeps each file's md5).
+ */
 function resultText(job: FlowJobRecord): string {
   const vars = Object.entries(job.variables).map(([k, v]) => `${k}=${String(v)}`);
   const withVars = vars.length > 0 ? ` Variables: ${vars.join(', ')}.` : '';
   if (job.files.length === 0) return `Flow "${job.flow}" finished (job ${job.jobId}).${withVars}`;
-  const list = job.files.map((f) => `${f.name} (${humanSize(f.size)}, md5 ${f.md5.slice(0, 8)}…)`).join(', ');
+  const list = job.files.map((f) => `${f.name} (${humanSize(f.size)})`).join(', ');
   return `Received ${job.files.length} file${job.files.length === 1 ? '' : 's'}: ${list}.${withVars}`;
 }
 

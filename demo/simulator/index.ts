@@ -37,6 +37,8 @@ export interface SimulatorOptions {
   deliveryTimeoutMs?: number;
   /** Id of the first conversation (default 1001). */
   firstConversationId?: number;
+  /** Whether the team is there now (the BFF's SUPPORT_HOURS); the agent promises no answer while it is away. Default: always. */
+  teamHere?: () => boolean;
 }
 
 /** A running simulator of area B: mount `app`, and use the methods from tests and demo routes. */
@@ -88,6 +90,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     origin: publicOrigin,
     random,
     omitCreatedAtRate: 0.2,
+    teamHere: options.teamHere ?? (() => true),
   });
   const faults = new FaultInjector();
 

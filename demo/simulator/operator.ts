@@ -67,7 +67,7 @@ export function createOperatorRoutes(engine: SimulatorEngine, dispatcher: Webhoo
     const name = operatorNameOf(taken.name);
     // Escalated to the operator who took it, not the team's queue: the service's event and the
     // console's view then name the same person.
-    engine.escalate(conversation, taken.operatorEmail ?? operatorAddress(name), name);
+    engine.escalate(conversation, taken.operatorEmail ?? operatorAddress(name), name, 'operator');
     return c.json({ conversation: summarize(conversation) });
   });
 

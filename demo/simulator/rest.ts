@@ -70,11 +70,13 @@ export function createRestRoutes(engine: SimulatorEngine, faults: FaultInjector,
   return app;
 }
 
-/** A history item: `{messageId, message, hbo, createdAt, username?}` (userId kept internal). */
+/**
+ * A history item: `{messageId, message, hbo, createdAt}`. Operators are not named in history, as the
+ * service's own history does not name them (only `message.added` events carry `username`): the
+ * BFF must remember who wrote what.
+ */
 function historyItem(m: StoredMessage): Record<string, unknown> {
-  const item: Record<string, unknown> = { messageId: m.messageId, message: m.message, hbo: m.hbo, createdAt: m.createdAt };
-  if (m.username !== undefined) item.username = m.username;
-  return item;
+  return { messageId: m.messageId, message: m.message, hbo: m.hbo, createdAt: m.createdAt };
 }
 
 function intParam(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {

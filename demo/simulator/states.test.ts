@@ -5,9 +5,9 @@ import { startReceiver, type Receiver } from './testing.js';
 let sim: Simulator;
 let receiver: Receiver;
 
-async function setup(): Promise<void> {
+async function setup(options: { teamHere?: () => boolean } = {}): Promise<void> {
   receiver = await startReceiver();
-  sim = createSimulator({ accessToken: 't', botKey: 'b', webhookSecret: 's', webhookUrl: receiver.url, duplicateRate: 0, replyDelayMs: 5, retryBaseMs: 5 });
+  sim = createSimulator({ accessToken: 't', botKey: 'b', webhookSecret: 's', webhookUrl: receiver.url, duplicateRate: 0, replyDelayMs: 5, retryBaseMs: 5, ...options });
 }
 
 afterEach(async () => {
@@ -21,6 +21,8 @@ function call(method: string, path: string, body?: unknown, auth = true): Promis
   return Promise.resolve(sim.app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
 }
 const send = (body: Record<string, unknown>) => call('POST', '/v1/bots/b/messages/', { webhookOnly: true, ...body });
+/** The console's side (the operator routes), which takes no bearer token. */
+const fetchOperator = (method: string, path: string, body?: unknown) => call(method, path, body, false);
 const events = (kind: string) => receiver.received.filter((h) => h.body.event === kind);
 
 describe('escalation and the operator', () => {
@@ -48,20 +50,40 @@ describe('escalation and the operator', () => {
     expect(last?.body.data).toMatchObject({ hbo: 'operator', username: 'Maya', message: 'Hi, I am Maya. How can I help?' });
 
     const history = (await (await call('GET', '/v1/conversations/1001/messages?limit=1')).json()) as { messages: unknown[] };
-    expect(history.messages[0]).toMatchObject({ hbo: 'operator', username: 'Maya' });
+    // The service's history does not name operators; only the event does (the BFF remembers it).
+    expect(history.messages[0]).toMatchObject({ hbo: 'operator', message: 'Hi, I am Maya. How can I help?' });
+    expect(history.messages[0]).not.toHaveProperty('username');
   });
 
-  it("the agent's hand-off button escalates: state_changed, the notice, and no scripted reply", async () => {
+  it('a request for a person hands over at once: state_changed, the notice, and no scripted reply', async () => {
     await setup();
     await send({ message: 'I would like to talk to a human' });
-    await sim.idle();
-    const offer = JSON.parse(String(events('message.added').pop()?.body.data.message)) as { buttons: { payload: string }[] };
-    await send({ message: offer.buttons[0]?.payload, session: '1001' });
     await new Promise((r) => setTimeout(r, 40));
     await sim.idle();
     expect(events('conversation.state_changed').map((h) => h.body.data)).toEqual([{ state: 'escalated', operatorEmail: 'support@nimbus-outdoor.example' }]);
-    expect(String(events('message.added').pop()?.body.data.message)).toMatch(/Connecting you to a human/);
+    expect(events('message.added').map((h) => String(h.body.data.message))).toEqual(['Connecting you to a human. A member of our team will reply here.']);
     expect(sim.conversation(1001)?.conversation.state).toBe('escalated');
+  });
+
+  it('while the team is away, the hand-off notice promises no answer now', async () => {
+    await setup({ teamHere: () => false });
+    await send({ message: 'Talk to a person' });
+    await new Promise((r) => setTimeout(r, 40));
+    await sim.idle();
+    const notices = events('message.added').map((h) => String(h.body.data.message));
+    expect(notices).toEqual([expect.stringMatching(/^Our team is away right now/)]);
+    expect(notices[0]).not.toMatch(/will reply here|Connecting/);
+  });
+
+  it('an operator taking a conversation over posts no notice: their own message is the one news (one unread)', async () => {
+    await setup();
+    await send({ message: 'hi' });
+    await sim.idle();
+    const before = events('message.added').length;
+    expect((await fetchOperator('POST', '/operator/conversations/1001/escalate', { name: 'theo' })).status).toBe(200);
+    sim.operatorReply(1001, { text: 'Hi, Theo here. Can I help with your order?', name: 'theo' });
+    await sim.idle();
+    expect(events('message.added').slice(before).map((h) => h.body.data)).toEqual([expect.objectContaining({ hbo: 'operator', message: 'Hi, Theo here. Can I help with your order?' })]);
   });
 
   it('cancels an agent reply that was still pending when the conversation was escalated', async () => {

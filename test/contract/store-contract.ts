@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventStore, RetentionOptions } from '../../bff/src/ports/event-store.js';
 import type { OnceStore } from '../../bff/src/ports/once-store.js';
 import type { RateLimiter } from '../../bff/src/ports/rate-limiter.js';
-import type { StoredEvent, StreamEvent } from '../../shared/types.js';
+import type { Author, StoredEvent, StreamEvent } from '../../shared/types.js';
 import { sleep, until } from '../helpers/wait.js';
 
 /** Builds a fresh, empty store for one test; `cleanup` releases it. */
@@ -221,6 +221,24 @@ export function describeEventStoreContract(name: string, makeStore: MakeStore): 
       await fence(store, conversation, second);
       expect(ids(first.events)).toEqual([1, 2, 3, 4]);
       expect(ids(second.events)).toEqual([1, 2, 3, 4]);
+    });
+
+    it('remembers who wrote each message per conversation, the latest write winning, beyond the events it keeps', async () => {
+      const store = await open({ maxEvents: 10, maxAgeMs: 300 });
+      const [a, b] = [unique('authors-a'), unique('authors-b')];
+      expect(await store.authorsOf(a)).toEqual(new Map());
+      const theo = { kind: 'operator' as const, name: 'Theo Adeyemi', avatarUrl: '/demo/assets/operator-theo.svg' };
+      await store.rememberAuthor(a, 'm1', theo);
+      await store.rememberAuthor(a, '50002', { kind: 'operator', name: 'Mara' });
+      await store.rememberAuthor(b, 'm1', { kind: 'operator', name: 'Ada' });
+      await store.rememberAuthor(a, '50002', { kind: 'operator', name: 'Mara Lindqvist' });
+      expect(await store.authorsOf(a)).toEqual(new Map<string, Author>([['m1', theo], ['50002', { kind: 'operator', name: 'Mara Lindqvist' }]]));
+      expect(await store.authorsOf(b)).toEqual(new Map([['m1', { kind: 'operator', name: 'Ada' }]]));
+      // The conversation's events expire; who wrote its messages does not.
+      await store.append(a, message(1));
+      await sleep(400);
+      expect(await store.read(a, 0, 10)).toEqual([]);
+      expect((await store.authorsOf(a)).get('m1')).toEqual(theo);
     });
 
     it('answers ping while it is reachable', async () => {

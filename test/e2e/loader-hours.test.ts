@@ -64,7 +64,13 @@ describe('a launcher that follows the support hours', () => {
 
   it('says when the team is back and takes an email address (phone, keyboard only)', async () => {
     const { page, context, problems } = await openHostPage(world, { url: host.url, viewport: { width: 375, height: 740 }, locale: 'en-GB' });
-    await page.evaluate(() => (window as unknown as { Parley(m: string): void }).Parley('open'));
+    // The page hears that an address was left, never the address.
+    await page.evaluate(() => {
+      const w = window as unknown as { Parley(m: string, ...a: unknown[]): void; left: unknown[] };
+      w.left = [];
+      w.Parley('on', 'contact', (data: unknown) => w.left.push(data));
+      w.Parley('open');
+    });
     await panel(page).getByText(/^We're away right now\. Back \w+day \d\d:00\.$/).waitFor();
     await sendMessage(page, 'Is my parcel lost?');
     const email = panel(page).getByRole('textbox', { name: 'Leave your email and we will get back to you:' });
@@ -77,6 +83,7 @@ describe('a launcher that follows the support hours', () => {
     await thanks.waitFor({ timeout: 20_000 });
     // Focus went to the thanks, not to <body>.
     expect(await thanks.evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { left: unknown[] }).left)).toEqual([{}]);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -47,6 +47,8 @@ export function storeThatFails(memory: EventStore): { store: EventStore; down: {
     append: (...args) => (down.now ? Promise.reject(new StoreUnavailableError()) : memory.append(...args)),
     read: (...args) => memory.read(...args),
     lastId: (id) => memory.lastId(id),
+    rememberAuthor: (...args) => memory.rememberAuthor(...args),
+    authorsOf: (id) => memory.authorsOf(id),
     subscribe: (...args) => memory.subscribe(...args),
     ping: () => (down.now ? Promise.reject(new StoreUnavailableError()) : memory.ping()),
     close: () => memory.close(),

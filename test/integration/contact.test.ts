@@ -41,6 +41,17 @@ describe('POST /api/contact', () => {
     sse.close();
   });
 
+  it('refuses a name with control or direction characters (400 contact_invalid): nothing reaches the service or other tabs', async () => {
+    const session = (await call(bff.url, 'POST', '/api/session', { body: { text: 'Hello' } })).body;
+    const res = await call(bff.url, 'POST', '/api/contact', { token: session.token, body: { email: 'eve@example.com', name: 'Eve\r\nX-Injected: 1\u0000\u202egnp.exe', consent: true } });
+    expect([res.status, res.body.error.code]).toEqual([400, 'contact_invalid']);
+    const upstream = (await call(bff.url, 'GET', `/sim/operator/conversations/${session.sessionId}`)).body;
+    expect(upstream.variables).not.toHaveProperty('name');
+    expect(upstream.variables).not.toHaveProperty('email');
+    const history = (await call(bff.url, 'GET', '/api/messages', { token: session.token })).body;
+    expect(JSON.stringify(history)).not.toContain('X-Injected');
+  });
+
   it('refuses a signed-in user whose identity token carried an email (409 contact_known), also after a refresh; one without an email may leave one', async () => {
     const known = (await call(bff.url, 'POST', '/api/session', { body: { text: 'Hi', identityToken: await identityToken(`ada-${process.pid}`, { email: 'ada@example.com' }) } })).body;
     expect(known.user).toEqual({ id: `ada-${process.pid}` });

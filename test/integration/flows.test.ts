@@ -28,6 +28,7 @@ beforeAll(async () => {
     UPLOAD_FLOW: 'upload',
     MAX_UPLOAD_BYTES: String(MAX_BYTES),
     MAX_UPLOAD_FILES: '2',
+    RATE_LIMIT_SESSIONS_PER_MIN: '100',
     LOG_LEVEL: 'debug',
   });
   base = bff.url;
@@ -54,6 +55,15 @@ async function session(text = 'Hi, I have a file for you') {
   const res = await widget('POST', '/api/session', { body: { text } });
   expect(res.status).toBe(201);
   return res.body as { sessionId: string; token: string };
+}
+
+/** `size` bytes (at least 45) laid out as a PNG is: its signature, a header chunk, then one data chunk of random bytes. */
+function png(size: number): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(randomBytes(size));
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+  new DataView(bytes.buffer).setUint32(33, size - 45);
+  bytes.set([0x49, 0x44, 0x41, 0x54], 37); // IDAT
+  return bytes;
 }
 
 const jobs = async () => (await call(base, 'GET', '/sim/__flows/jobs')).body.jobs as Array<Record<string, any>>;
@@ -180,7 +190,7 @@ describe('POST /api/upload', () => {
   it('runs the upload flow in this conversation; the text is sent as a chat message, and the result arrives', async () => {
     const s = await session();
     const sse = await openSse(`${base}/api/events?token=${s.token}`);
-    const file = randomBytes(1500);
+    const file = png(1500);
     const form = new FormData();
     form.append('files', new Blob([file], { type: 'image/png' }), 'photo.png');
     // Multipart text fields travel with CRLF line breaks (as browsers send them); the chat shows \n.
@@ -195,7 +205,8 @@ describe('POST /api/upload', () => {
     const text = await sse.next((e) => e.event === 'message' && JSON.parse(e.data).clientId === 'up-1');
     expect(JSON.parse(text.data)).toMatchObject({ role: 'user', text: 'Here is the photo\nof the damage' });
     const result = await sse.next((e) => e.event === 'message' && /^Received 1 file/.test(JSON.parse(e.data).text ?? ''));
-    expect(JSON.parse(result.data).text).toBe(`Received 1 file: photo.png (1.5 KB, md5 ${md5(file).slice(0, 8)}…).`);
+    // Names and sizes for the customer, no checksum (the record above holds the md5).
+    expect(JSON.parse(result.data).text).toBe('Received 1 file: photo.png (1.5 KB).');
     expect(Number(result.id)).toBeGreaterThan(Number(text.id));
     sse.close();
   });
@@ -227,6 +238,54 @@ describe('POST /api/upload', () => {
       expect([name, res.status, res.body.error.code]).toEqual([name, 400, 'invalid_request']);
     }
     expect(await jobs()).toHaveLength(before);
+  });
+
+  it('415 file_type_not_accepted for a type UPLOAD_TYPES does not take, by name, declared type or bytes; the flow saw nothing', async () => {
+    const s = await session();
+    const before = (await jobs()).length;
+    // What a Windows program starts with: "MZ", then its DOS header, and the PE header it points to.
+    const exe = new Uint8Array(512);
+    exe.set([0x4d, 0x5a, 0x90, 0x00, 0x03]);
+    exe.set([0x80, 0, 0, 0], 0x3c);
+    exe.set([0x50, 0x45, 0, 0], 0x80);
+    const refused: Array<[Uint8Array<ArrayBuffer> | string, string, string]> = [
+      [exe, 'setup.exe', 'application/x-msdownload'],
+      [exe, 'invoice.pdf', 'application/pdf'], // a program renamed
+      [exe, 'invoice.pdf', ''],
+      ['%PDF-1.7\n', 'invoice.pdf', 'application/x-msdownload'], // the declared type counts too
+      ['<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'logo.svg', 'image/svg+xml'],
+      [png(200), 'notes.txt', 'text/plain'], // bytes of an image under a text name
+      [new Uint8Array(randomBytes(300)), 'data.csv', 'text/csv'], // not text, of no known format
+    ];
+    for (const [bytes, name, type] of refused) {
+      const form = new FormData();
+      form.append('files', new Blob([bytes], { type }), name);
+      form.set('text', 'here it is');
+      const res = await post('/api/upload', s.token, form);
+      expect([name, type, res.status, res.body.error?.code]).toEqual([name, type, 415, 'file_type_not_accepted']);
+    }
+    expect(await jobs()).toHaveLength(before);
+    // The words of a refused upload were not sent either.
+    const history = (await widget('GET', '/api/messages', { token: s.token })).body.items as Array<{ text?: string }>;
+    expect(history.some((m) => m.text === 'here it is')).toBe(false);
+
+    const taken: Array<[Uint8Array<ArrayBuffer> | string, string, string]> = [
+      ['%PDF-1.7\n%âãÏÓ\n', 'invoice.pdf', 'application/pdf'],
+      ['order,qty\nA-1,2\nÖl,3\n', 'order.csv', 'text/csv'],
+      ['Plain words.\n', 'notes.txt', ''],
+      [png(300), 'shot.PNG', 'application/octet-stream'],
+    ];
+    for (const [bytes, name, type] of taken) {
+      const form = new FormData();
+      form.append('files', new Blob([bytes], { type }), name);
+      expect([name, (await post('/api/upload', s.token, form)).status]).toEqual([name, 202]);
+    }
+  });
+
+  it('GET /api/config lists the types an upload may have, for the widget’s picker', async () => {
+    const types = (await widget('GET', '/api/config')).body.limits.uploadTypes as string[];
+    expect(types).toEqual(expect.arrayContaining(['application/pdf', '.pdf', 'image/png', '.png', 'text/csv', '.csv', '.docx']));
+    expect(types.some((t) => /exe|svg|html/.test(t))).toBe(false);
   });
 
   it('refuses a declared Content-Length over the limit before reading the body', async () => {

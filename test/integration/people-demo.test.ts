@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../bff/src/server.js';
 import { call, startBff } from '../helpers/bff.js';
+import { openSse } from '../helpers/sse.js';
 import { until } from '../helpers/wait.js';
 
 let bff: RunningServer;
@@ -27,6 +28,34 @@ describe('the demo\'s people', () => {
     expect(history.find((m) => m.role === 'bot')!.author).toMatchObject({ kind: 'bot', name: 'Juniper' });
     expect((await call(bff.url, 'GET', '/demo/operators.json')).body).toMatchObject({ theo: { name: 'Theo Adeyemi' }, mara: { name: 'Mara Lindqvist' } });
     expect((await fetch(`${bff.url}/demo/assets/operator-theo.svg`)).status).toBe(200);
+  });
+
+  it("history names each operator as the live event did, also once the event has left the BFF's retained log", async () => {
+    const small = await startBff({ ESCALATION_OPERATOR_EMAIL: 'ops@nimbus.example', EVENT_RETENTION_COUNT: '10' });
+    try {
+      const session = (await call(small.url, 'POST', '/api/session', { body: { text: 'Where is my parcel?' } })).body;
+      expect((await call(small.url, 'POST', '/api/escalate', { token: session.token })).status).toBe(202);
+      const say = (text: string, name: string) =>
+        fetch(`${small.url}/sim/operator/conversations/${session.sessionId}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text, name }) });
+      expect((await say('Hi, Theo here.', 'theo')).status).toBe(201);
+      for (let i = 1; i <= 12; i++) expect((await say(`Mara, note ${i}`, 'mara')).status).toBe(201);
+      let items: Array<{ text?: string; author?: unknown; operatorName?: string }> = [];
+      await until('every reply is in the history', async () => {
+        items = (await call(small.url, 'GET', '/api/messages?limit=50', { token: session.token })).body.items;
+        return items.some((m) => m.text === 'Mara, note 12');
+      });
+      // Theo's event is gone from the retained log (ten events kept), its author is not.
+      const sse = await openSse(`${small.url}/api/events?token=${session.token}`);
+      await sse.next((e) => e.data.includes('Mara, note 12'));
+      expect(sse.events.some((e) => e.data.includes('Hi, Theo here.'))).toBe(false);
+      sse.close();
+      const theo = items.find((m) => m.text === 'Hi, Theo here.')!;
+      expect(theo.author).toEqual({ kind: 'operator', name: 'Theo Adeyemi', avatarUrl: '/demo/assets/operator-theo.svg' });
+      expect(theo.operatorName).toBe('Theo Adeyemi');
+      expect(items.find((m) => m.text === 'Mara, note 1')!.author).toEqual({ kind: 'operator', name: 'Mara Lindqvist', avatarUrl: '/demo/assets/operator-mara.svg' });
+    } finally {
+      await small.stop();
+    }
   });
 
   it('"Talk to a person" before the first message: the conversation starts with a person, and the agent does not answer it first', async () => {

@@ -1,5 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../bff/src/server.js';
+import { startBff } from '../helpers/bff.js';
 import { startServer, type SpawnedServer } from '../helpers/server.js';
 import { until } from '../helpers/wait.js';
 
@@ -135,9 +137,9 @@ describe('request bodies: slow, stalled and aborted clients', () => {
 describe('request bodies: one visitor cannot hold every upload\'s memory', () => {
   // Room for four uploads in all; a conversation may hold a quarter (one upload).
   const ONE = 1000 + 256 * 1024;
-  let bff: SpawnedServer;
+  let bff: RunningServer; // in process: nothing here reads the server's output
   beforeAll(async () => {
-    bff = await startServer({ MAX_UPLOAD_BYTES: '1000', MAX_UPLOAD_FILES: '1', MAX_UPLOAD_MEMORY_BYTES: String(4 * ONE), BODY_IDLE_TIMEOUT_MS: '5000', SIM_REPLY_DELAY_MS: '5', RATE_LIMIT_MESSAGES_PER_MIN: '1000' });
+    bff = await startBff({ MAX_UPLOAD_BYTES: '1000', MAX_UPLOAD_FILES: '1', MAX_UPLOAD_MEMORY_BYTES: String(4 * ONE), BODY_IDLE_TIMEOUT_MS: '5000', SIM_REPLY_DELAY_MS: '5', RATE_LIMIT_MESSAGES_PER_MIN: '1000' });
   });
   afterAll(() => bff.stop());
 

@@ -99,9 +99,9 @@ describe('duplicate deliveries from the service', () => {
     const duplicates = async () => Number(/parley_webhooks_total\{outcome="duplicate"\} (\d+)/.exec((await call(base, 'GET', '/metrics')).body as string)?.[1] ?? 0);
     await until('a second delivery of some event', async () => (await duplicates()) > 0);
     // A later message's answer comes after everything before it on the stream, duplicates of it included.
+    const before = sse.events.length;
     await call(base, 'POST', '/api/messages', { token: s.token, body: { text: 'marker' } });
     await sse.next((e) => JSON.parse(e.data).text === 'marker');
-    const before = sse.events.length;
     await sse.next((e) => sse.events.indexOf(e) >= before && JSON.parse(e.data).role === 'bot');
     const ids = sse.events.map((e) => JSON.parse(e.data).id);
     expect(new Set(ids).size).toBe(ids.length);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Message, StreamEvent } from '../../shared/types.js';
-import { applyEvent, type Conversation } from './apply-event.js';
+import { applyEvent, EMPTY, type Conversation } from './apply-event.js';
 
-const empty: Conversation = { messages: [], convo: 'active', typing: false, notice: undefined, unread: 0, votes: {}, rating: undefined, contact: undefined };
+const empty: Conversation = { ...EMPTY, convo: 'active' };
 const bot = (id: string, text = 'hi'): Message => ({ id, role: 'bot', text });
 const user = (id: string, text = 'q', clientId?: string): Message => ({ id, role: 'user', text, ...(clientId && { clientId }) });
 const run = (events: StreamEvent[], seen = false, from: Conversation = empty) =>
@@ -11,23 +11,23 @@ const run = (events: StreamEvent[], seen = false, from: Conversation = empty) =>
 describe('applyEvent', () => {
   it('message: adds an answer, counts it unread while unseen, clears the notice and the dots, and reports it', () => {
     const out = applyEvent({ ...empty, typing: true, notice: 'budget_exhausted' }, { event: 'message', data: bot('1') }, false);
-    expect(out.next).toMatchObject({ typing: false, notice: undefined, unread: 1 });
+    expect(out.next).toMatchObject({ typing: false, notice: undefined, unread: ['1'] });
     expect(out.next.messages.map((m) => [m.id, m.src])).toEqual([['1', 's']]);
     expect(out.message).toEqual(bot('1'));
-    expect(applyEvent(empty, { event: 'message', data: bot('1') }, true).next.unread).toBe(0);
+    expect(applyEvent(empty, { event: 'message', data: bot('1') }, true).next.unread).toEqual([]);
   });
 
   it('message: the same id twice changes nothing more and is reported once', () => {
     const once = applyEvent(empty, { event: 'message', data: bot('1') }, false);
     const twice = applyEvent(once.next, { event: 'message', data: bot('1') }, false);
-    expect([twice.next.messages.length, twice.next.unread, twice.message]).toEqual([1, 1, undefined]);
+    expect([twice.next.messages.length, twice.next.unread, twice.message]).toEqual([1, ['1'], undefined]);
   });
 
   it('message: a user message reconciles the optimistic copy and shows dots only while the agent is to answer', () => {
     const optimistic: Conversation = { ...empty, messages: [{ id: 'c1', clientId: 'c1', role: 'user', text: 'q', src: 'l', pending: 'sending' }] };
     const out = applyEvent(optimistic, { event: 'message', data: user('u1', 'q', 'c1') }, false);
     expect(out.next.messages).toEqual([{ id: 'u1', clientId: 'c1', role: 'user', text: 'q', src: 's', pending: undefined, progress: undefined, streaming: undefined }]);
-    expect([out.next.typing, out.next.unread]).toEqual([true, 0]);
+    expect([out.next.typing, out.next.unread]).toEqual([true, []]);
     const escalated = applyEvent({ ...empty, convo: 'escalated' }, { event: 'message', data: user('u2') }, false);
     expect(escalated.next.typing).toBe(false);
   });
@@ -42,7 +42,7 @@ describe('applyEvent', () => {
   it('message: a streamed reply is new, unread and reported once its closing message comes', () => {
     const streaming = run([{ event: 'message_delta', data: { id: 'b_1', delta: 'Hel' } }]);
     const out = applyEvent(streaming, { event: 'message', data: bot('b_1', 'Hello') }, false);
-    expect([out.next.unread, out.message?.text]).toEqual([1, 'Hello']);
+    expect([out.next.unread, out.message?.text]).toEqual([['b_1'], 'Hello']);
     expect(out.next.messages).toHaveLength(1);
   });
 
@@ -62,6 +62,14 @@ describe('applyEvent', () => {
     expect(run([{ event: 'state', data: { state: 'archived' } }], false, { ...empty, typing: true })).toMatchObject({ convo: 'archived', typing: false });
     expect(run([{ event: 'archived', data: {} }], false, { ...empty, typing: true })).toMatchObject({ convo: 'archived', typing: false });
     expect(run([{ event: 'state', data: { state: 'active' } }], false, { ...empty, convo: 'escalated' }).convo).toBe('active');
+  });
+
+  it('state: a person taking over ends an ask for one, and the bot\'s lines after it are the handoff, not answers', () => {
+    const asked = { ...empty, escalating: true, messages: [{ ...bot('a1'), src: 's' as const }] };
+    const next = run([{ event: 'state', data: { state: 'escalated' } }, { event: 'message', data: bot('n1', 'A person will reply here.') }], false, asked);
+    expect([next.escalating, next.handoff]).toEqual([false, ['n1']]);
+    // Before the handoff the bot answers: no handoff line.
+    expect(run([{ event: 'message', data: bot('a2') }]).handoff).toBeUndefined();
   });
 
   it('reset asks for the newest history page and changes nothing', () => {

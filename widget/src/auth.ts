@@ -5,7 +5,7 @@
  */
 import { ApiError, call, type CallArgs } from './api.js';
 import type { Answer, RouteKey } from '../../shared/routes.js';
-import { isExpired, refreshDelay, refreshSession, saveSession, sessionKey, type SessionData } from './session.js';
+import { isExpired, refreshDelay, refreshSession, saveSession, sessionKey, type Facts, type SessionData } from './session.js';
 
 /** True when the credentials can never work again (secret rotated, refresh token expired, gone). */
 export const isFatal = (e: unknown): boolean => e instanceof ApiError && [401, 403, 404, 410].includes(e.status);
@@ -72,8 +72,15 @@ export function createAuth(bff: string, onLost: () => void, report: (e: unknown)
       schedule();
       if (store) saveSession(key, next);
     },
-    /** Writes the current session (after its `lastEventId` or `state` changed). */
+    /** Writes the current session (a new user, or kept after a switch). */
     save: () => saveSession(key, session),
+    /** Keeps what of the conversation survives a reload with its credentials; written only when something changed. */
+    note(facts: Facts) {
+      const s = session;
+      if (!s || Object.keys(facts).every((k) => JSON.stringify(s[k as keyof Facts]) === JSON.stringify(facts[k as keyof Facts]))) return;
+      session = Object.assign(s, facts);
+      saveSession(key, session);
+    },
     refresh,
     authed,
     withToken,

@@ -1,110 +1,115 @@
 /**
- * The conversation's actions: what stream events, history pages and the conversation's lifecycle
- * (resume, lost, cleared, another tab's change) do to the state. Stream events go through the
- * pure `applyEvent`; this module writes its result and carries out the effects it names.
+ * The conversation slice: one signal of the reducer's type (apply-event.ts), written here only.
+ * Stream events go through the pure `applyEvent`; history pages, the visitor's own messages and
+ * the conversation's lifecycle (resume, lost, cleared, another tab's change) through the actions
+ * below. What survives a reload (the facts kept with the session, the unread ids) is derived from
+ * the signal by effects, and a stored session is read back by one parse (`conversationOf`).
  */
-import { batch } from '@preact/signals';
-import type { MessagesPage, StreamEvent } from '../../shared/types.js';
-import { applyEvent, type Conversation } from './apply-event.js';
+import { batch, computed, effect, signal, type ReadonlySignal } from '@preact/signals';
+import type { FeedbackValue, MessagesPage, SessionUser, StreamEvent } from '../../shared/types.js';
+import { applyEvent, botDone, EMPTY, moved, type Conversation } from './apply-event.js';
 import { isFatal, type Auth } from './auth.js';
-import { mergeMessages } from './messages.js';
-import { isExpired, loadSession, type SessionData } from './session.js';
-import { botDone, type Convo, type State } from './state.js';
+import { mergeMessages, serverCount, type ChatMessage } from './messages.js';
+import { conversationOf, factsOf, isExpired, loadSession, type SessionData } from './session.js';
+import { keep, kept } from './storage.js';
 import type { Emit, Sync } from './sync.js';
 
 // Dots stop by themselves if the answer never comes.
 const TYPING_MS = 30_000;
 
-/** Creates the conversation actions of one store. */
-export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit, report: (e: unknown) => void, onUnseen = () => {}) {
+/** What the conversation needs to know of the page: whether its messages are on screen now. */
+export interface Sight {
+  /** The panel is open, or the chat is inline. */
+  shown(): boolean;
+}
+
+/** Creates the conversation slice of one store. */
+export function createConversation(auth: Auth, sync: Sync, emit: Emit, report: (e: unknown) => void, sight: Sight, onUnseen = () => {}) {
+  const state = signal<Conversation>(EMPTY);
+  const loadingOlder = signal(false);
+  const update = (change: (c: Conversation) => Conversation) => (state.value = change(state.value));
+  const set = (patch: Partial<Conversation>) => update((c) => ({ ...c, ...patch }));
+  /**
+   * Tells the page what changed between `now` and the conversation as it is (docs/api.md "Events"):
+   * it went to a person or ended, it was rated, an address was left. Not for a resume or a reset,
+   * which change nothing in the conversation itself.
+   */
+  function tell(now: Conversation) {
+    const next = state.value;
+    const s = auth.session;
+    if (s && next.convo !== now.convo && botDone(next.convo)) emit('conversation', { sessionId: s.sessionId, state: next.convo });
+    // Once per rating, whether this tab sent it or the stream (another tab) told it.
+    if (next.rating && next.rating.score !== now.rating?.score) emit('rating', { score: next.rating.score });
+    // That an address was left, never the address.
+    if (next.contact && next.contact !== now.contact) emit('contact', {});
+  }
+  /** Changes the conversation as the service or the visitor did, and tells the page. */
+  const change = (patch: (c: Conversation) => Conversation) => {
+    const now = state.value;
+    update(patch);
+    tell(now);
+  };
+  const cleared: (() => void)[] = [];
   let typingTimer: ReturnType<typeof setTimeout> | undefined;
   /** The person who wrote last in this conversation (for the `operator` event). */
   let operator: string | undefined;
 
-  function setTyping(on: boolean, ms = TYPING_MS) {
-    st.typing.value = on;
+  /** The dots' own timeout, (re)started when they come on. */
+  function arm(on: boolean, ms = TYPING_MS) {
     clearTimeout(typingTimer);
-    if (on) typingTimer = setTimeout(() => (st.typing.value = false), ms);
+    if (on) typingTimer = setTimeout(() => set({ typing: false }), ms);
+  }
+  function setTyping(on: boolean, ms?: number) {
+    set({ typing: on });
+    arm(on, ms);
   }
 
   // Unread answers are kept by id in localStorage, per conversation: a reload keeps them, every tab
   // shows the same count, and a message that reaches several tabs counts once.
   const unreadKey = auth.key + ':unread';
   function storedUnread(): string[] {
-    try {
-      const u = JSON.parse(localStorage.getItem(unreadKey) || 'null') as { sessionId: string; ids: string[] } | null;
-      return u && u.sessionId === auth.session?.sessionId ? u.ids : [];
-    } catch {
-      return [];
-    }
+    const u = kept<{ sessionId: string; ids: string[] }>('localStorage', unreadKey);
+    return u?.sessionId === auth.session?.sessionId && Array.isArray(u?.ids) ? u.ids : [];
   }
-  function showUnread(n: number) {
-    if (n === st.unread.value) return;
-    st.unread.value = n;
-    emit('unread', { count: n });
-  }
-  function storeUnread(ids: string[]) {
-    try {
-      if (ids.length) localStorage.setItem(unreadKey, JSON.stringify({ sessionId: auth.session?.sessionId, ids }));
-      else localStorage.removeItem(unreadKey);
-    } catch {
-      // storage unavailable: the count lives in this page only
-    }
-    showUnread(ids.length);
-  }
-  function addUnread(id: string) {
-    const ids = storedUnread();
-    storeUnread(ids.includes(id) ? ids : [...ids, id].slice(-100));
-  }
+  const unread = computed(() => state.value.unread);
+  const unreadCount = computed(() => unread.value.length);
+  let told = 0;
+  const persisted = [
+    effect(() => {
+      const ids = unread.value;
+      const sessionId = auth.session?.sessionId;
+      if (sessionId) keep('localStorage', unreadKey, ids.length ? { sessionId, ids } : undefined);
+    }),
+    effect(() => {
+      const count = unreadCount.value;
+      if (count !== told) emit('unread', { count });
+      told = count;
+    }),
+    // What survives a reload is kept beside the credentials, from the one signal.
+    effect(() => {
+      const c = state.value;
+      if (c.convo !== 'none') auth.note(factsOf(c));
+    }),
+  ];
+  const setUnread = (ids: string[]) => state.value.unread.join() !== ids.join() && set({ unread: ids });
   /** The panel was opened (in this tab): nothing is unread any more, in any tab. */
-  const markRead = () => storeUnread([]);
-
-  function setConvo(c: Convo) {
-    const s = auth.session;
-    // The page hears the conversation go to a person or end (not a reset's 'none', not the resume's return to 'active').
-    if (s && c !== st.convo.value && c !== 'active' && c !== 'none') emit('conversation', { sessionId: s.sessionId, state: c });
-    st.convo.value = c;
-    // The service answered an ask for a person (or moved on): what it says now holds, not the ask.
-    st.escalating.value = false;
-    if (c !== 'archived') st.gone.value = false;
-    if (c === 'archived') setTyping(false);
-    if (s) {
-      s.state = c;
-      auth.save();
-    }
-    // A signed-in user's list shows this conversation as its stream tells (an operator ended it, the team took it).
-    const list = st.conversations.value;
-    if (s && list && botDone(c)) st.conversations.value = list.map((x) => (x.sessionId === s.sessionId ? { ...x, state: c } : x));
-  }
+  const markRead = () => setUnread([]);
 
   /** One stream event (from this tab's stream or relayed by another tab), with its SSE id. */
   function apply(event: StreamEvent, id: string) {
-    const s = auth.session;
-    if (!s) return;
-    if (id) s.lastEventId = id;
-    const now: Conversation = { messages: st.messages.value, convo: st.convo.value, typing: st.typing.value, notice: st.notice.value, unread: st.unread.value, votes: st.votes.value, rating: st.rating.value, contact: st.contact.value };
+    if (!auth.session) return;
+    const now = state.value;
     // A hidden tab sees nothing, even with the chat open.
-    const { next, message, error, expired, reload } = applyEvent(now, event, (st.open.value || st.inline.value) && !document.hidden);
-    // Kept with the session, so a reload still says why the last question has no answer.
-    s.notice = next.notice;
-    if (id || next.notice !== now.notice) auth.save();
-    batch(() => {
-      st.messages.value = next.messages;
-      st.notice.value = next.notice;
-      st.votes.value = next.votes;
-      if (next.rating !== now.rating) rated(next.rating);
-      if (next.contact !== now.contact) contacted(next.contact);
-      if (next.convo !== now.convo) setConvo(next.convo);
-      // A new question restarts the dots' timeout; anything else only switches them.
-      if (next.typing !== now.typing || (next.typing && message)) setTyping(next.typing);
-      // applyEvent counts an unseen answer; which one it was is kept, so tabs and reloads agree.
-      if (next.unread !== now.unread && message) addUnread(message.id);
-    });
-    if (next.unread > now.unread) onUnseen();
+    const { next, message, error, expired, reload } = applyEvent(now, event, sight.shown() && !document.hidden);
+    state.value = id ? { ...next, lastEventId: id } : next;
+    tell(now);
+    // A new question restarts the dots' timeout; anything else only switches them.
+    if (next.typing !== now.typing || (next.typing && message)) arm(next.typing);
+    if (next.unread.length > now.unread.length) onUnseen();
     if (expired) sync.renew().catch(report);
     // An answer after a message that may not have arrived: the service's history says whether it did
     // (the copy there confirms it, messages.ts), so "may have been sent" does not stay for good.
-    if (reload || (message && message.role !== 'user' && st.messages.value.some((m) => m.pending === 'uncertain'))) history(0).catch(report);
+    if (reload || (message && message.role !== 'user' && next.messages.some((m) => m.pending === 'uncertain'))) history(0).catch(report);
     if (message) emit('message', message);
     // A person joined: their first message here, or another person's.
     const person = message?.role === 'operator' && (message.author?.name || message.operatorName);
@@ -113,36 +118,15 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     if (error) emit('error', error);
   }
 
-  /** The conversation was rated (here or in another tab): kept with the session, so a reload does not ask again. */
-  function rated(rating: { score: number; comment?: string } | undefined) {
-    // Once per rating, whether this tab sent it or the stream (another tab) told it.
-    if (rating && rating.score !== st.rating.value?.score) emit('rating', { score: rating.score });
-    st.rating.value = rating;
-    const s = auth.session;
-    if (s && rating) {
-      s.rated = rating.score;
-      auth.save();
-    }
-  }
-
-  /** The visitor left an address for the team (here or in another tab): kept with the session too. */
-  function contacted(email: string | undefined) {
-    // That an address was left, never the address.
-    if (email && email !== st.contact.value) emit('contact', {});
-    st.contact.value = email;
-    const s = auth.session;
-    if (s && email) {
-      s.contact = email;
-      auth.save();
-    }
-  }
-
   /** Puts a history page in front of what is shown. */
   function showPage(page: MessagesPage) {
-    st.messages.value = mergeMessages(st.messages.value, page.items, 'h', true);
-    // Votes already known here (from the stream) are newer than the page.
-    st.votes.value = { ...Object.fromEntries(page.items.map((m) => [m.id, m.feedback])), ...st.votes.value };
-    st.hasMore.value = page.hasMore;
+    update((c) => ({
+      ...c,
+      messages: mergeMessages(c.messages, page.items, 'h', true),
+      // Votes already known here (from the stream) are newer than the page.
+      votes: { ...Object.fromEntries(page.items.map((m) => [m.id, m.feedback])), ...c.votes },
+      hasMore: page.hasMore,
+    }));
   }
 
   /** Loads the history page at `offset` (0 = newest). */
@@ -153,20 +137,16 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
   /** After a reload: a question asked moments ago, with no answer and no failure yet, still shows the dots for the rest of their time. */
   async function newestPage() {
     await history(0);
-    const last = st.messages.value[st.messages.value.length - 1];
+    const c = state.value;
+    const last = c.messages[c.messages.length - 1];
     const left = TYPING_MS - (Date.now() - Date.parse(last?.createdAt ?? ''));
-    if (last?.role === 'user' && left > 0 && st.convo.value === 'active' && !st.notice.value && !st.typing.value) setTyping(true, left);
+    if (last?.role === 'user' && left > 0 && c.convo === 'active' && !c.notice && !c.typing) setTyping(true, left);
   }
 
   /** Continues a stored conversation: stream from its last event, newest history page. */
   function resume(s: SessionData) {
     auth.set(s, false);
-    st.user.value = s.user;
-    st.convo.value = botDone(s.state) ? s.state : 'active';
-    st.rating.value = s.rated ? { score: s.rated } : undefined;
-    st.contact.value = s.contact;
-    st.notice.value = s.notice;
-    showUnread(storedUnread().length);
+    state.value = { ...conversationOf(s), unread: storedUnread() };
     sync.live();
     loadNewest();
   }
@@ -189,31 +169,18 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
   function lost() {
     sync.stop();
     auth.set(undefined);
-    st.user.value = undefined;
-    setConvo('archived');
-    st.gone.value = true;
+    arm(false);
+    change((c) => ({ ...moved(c, 'archived'), gone: true, user: undefined }));
   }
 
   /** Empties the conversation on screen (messages still queued in this tab stay unless `dropQueued`). */
   function clear(dropQueued: boolean) {
     sync.stop();
     auth.set(undefined, false);
+    arm(false);
     batch(() => {
-      st.user.value = undefined;
-      st.switched.value = false;
-      st.messages.value = st.messages.value.filter((m) => !dropQueued && m.src === 'l');
-      st.hasMore.value = false;
-      st.failed.value = false;
-      st.upload.value = undefined;
-      st.notice.value = undefined;
-      st.escalating.value = false;
-      st.votes.value = {};
-      st.rating.value = undefined;
-      st.contact.value = undefined;
-      st.convo.value = 'none';
-      st.gone.value = false;
-      setTyping(false);
-      showUnread(0);
+      update((c) => ({ ...EMPTY, messages: dropQueued ? [] : c.messages.filter((m) => m.src === 'l') }));
+      for (const fn of cleared) fn();
     });
   }
 
@@ -221,8 +188,8 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
   function onStorage(e: StorageEvent) {
     if (e.key === null || e.key === unreadKey) {
       // Read where this tab shows the conversation; else the count another tab wrote.
-      if (st.open.value && document.visibilityState === 'visible' && storedUnread().length) markRead();
-      else showUnread(storedUnread().length);
+      const ids = storedUnread();
+      setUnread(sight.shown() && document.visibilityState === 'visible' ? [] : ids);
     }
     if (e.key !== null && e.key !== auth.key) return;
     const next = loadSession(auth.key);
@@ -237,13 +204,22 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     }
   }
 
+  /** Marks the visitor's own messages (by `clientId`) as on their way, waiting, possibly delivered, or arrived (`undefined`). */
+  function mark(pending: ChatMessage['pending'], clientIds: string[]) {
+    // Any source: a retried upload's text may already be confirmed while its files go again. Not
+    // "uncertain" once the stream brought it (the BFF found it in the service's history first).
+    update((c) => ({ ...c, messages: c.messages.map((m) => (clientIds.includes(m.clientId!) && (pending !== 'uncertain' || m.src === 'l') ? { ...m, pending } : m)) }));
+  }
+
   return {
+    /** The conversation, read-only: only the actions here change it. */
+    state: state as ReadonlySignal<Conversation>,
+    /** An older history page is on its way. */
+    loadingOlder: loadingOlder as ReadonlySignal<boolean>,
+    unreadCount,
     setTyping,
     markRead,
-    setConvo,
     apply,
-    rated,
-    contacted,
     history,
     resume,
     /** Loads what a resume could not have while the BFF was out of reach. */
@@ -251,8 +227,50 @@ export function createConversation(st: State, auth: Auth, sync: Sync, emit: Emit
     lost,
     clear,
     onStorage,
-    destroy: () => clearTimeout(typingTimer),
+    mark,
+    /** Runs `fn` whenever the conversation is emptied (its slices start over with it). */
+    onClear: (fn: () => void) => void cleared.push(fn),
+    /** The visitor's own messages, shown at once before they are sent. */
+    addLocal: (messages: ChatMessage[]) => update((c) => ({ ...c, messages: [...c.messages, ...messages] })),
+    /** Takes back a message of this tab that was refused. */
+    dropLocal: (clientId: string) => update((c) => ({ ...c, messages: c.messages.filter((m) => m.clientId !== clientId || m.src !== 'l') })),
+    /** The conversation started with the visitor's first message (`user`: whose it is, when signed in). */
+    started: (user: SessionUser | undefined) => set({ convo: 'active', user }),
+    /** The conversation is now the signed-in `user`'s (a login claimed it). */
+    ownedBy: (user: SessionUser | undefined) => set({ user }),
+    /** The service says the conversation ended (a message to it was refused as archived). */
+    ended: () => change((c) => moved(c, 'archived')),
+    /** A person was asked for (true), or the ask failed (false). */
+    asking: (escalating: boolean) => set({ escalating }),
+    /** Records the visitor's vote at once; returns the one it replaced. */
+    vote(messageId: string, value: FeedbackValue | undefined): FeedbackValue | undefined {
+      const before = state.value.votes[messageId];
+      set({ votes: { ...state.value.votes, [messageId]: value } });
+      return before;
+    },
+    /** Stop: the streaming answers say they were stopped (the last words may still arrive). */
+    stopStreams: () => update((c) => ({ ...c, messages: c.messages.map((m) => (m.streaming ? { ...m, stopped: true } : m)) })),
+    /** The conversation was rated (here or in another tab). */
+    rated: (rating: { score: number; comment?: string }) => change((c) => ({ ...c, rating })),
+    /** The visitor left an address for the team (here or in another tab). */
+    contacted: (contact: string) => change((c) => ({ ...c, contact })),
+    /** Loads the next older history page. */
+    async loadOlder() {
+      if (loadingOlder.value || !auth.session) return;
+      loadingOlder.value = true;
+      try {
+        await history(serverCount(state.value.messages));
+      } catch (e) {
+        report(e);
+      } finally {
+        loadingOlder.value = false;
+      }
+    },
+    destroy() {
+      clearTimeout(typingTimer);
+      persisted.forEach((stop) => stop());
+    },
   };
 }
 
-export type ConversationActions = ReturnType<typeof createConversation>;
+export type ConversationSlice = ReturnType<typeof createConversation>;

@@ -2,82 +2,93 @@
  * Engagement actions (docs/api.md "Engagement"): votes on answers, stopping a model reply, the proactive message
  * (`Parley('show', text)`) and the plain-text transcript of the conversation.
  */
+import { effect, signal, type ReadonlySignal } from '@preact/signals';
 import type { FeedbackValue } from '../../shared/types.js';
 import type { Auth } from './auth.js';
-import { whoWrote, type Who } from './authors.js';
-import type { Strings } from './i18n.js';
-import type { State } from './state.js';
-import { serverCount, type ChatMessage } from './messages.js';
-import { loadMarkdown } from './markdown.js';
-import { loadParts } from './lazy.js';
-import type { TranscriptHead } from './transcript.js';
+import type { ConversationSlice } from './conversation.js';
+import type { TranscriptArgs } from './conversation-file.js';
+import { loadParts } from './parts-loader.js';
+import { keep, kept } from './storage.js';
 
-/** Creates the engagement actions of one widget; `history(offset)` loads an older page. */
-export function createEngage(st: State, auth: Auth, report: (e: unknown) => void, remember: (key: string, value: string) => void, history: (offset: number) => Promise<void>) {
+/**
+ * Creates the engagement slice of one widget: the proactive message and its bubble, written only
+ * here, and what the visitor did with such messages: dismissed one (in this visit: sessionStorage),
+ * or answered a text (on this browser, every tab: localStorage). `open`: the panel is open.
+ */
+export function createEngage(auth: Auth, conversation: ConversationSlice, open: ReadonlySignal<boolean>, report: (e: unknown) => void) {
   const dismissedKey = auth.key + ':dismissed';
+  const answeredKey = auth.key + ':answered';
+  const proactive = signal<string | undefined>(undefined);
+  const bubble = signal(false);
+  const dismissed = signal(kept<boolean>('sessionStorage', dismissedKey) === true);
+  const stored = kept<string[]>('localStorage', answeredKey);
+  const answered = signal(Array.isArray(stored) ? stored : []);
+  const stops = [
+    effect(() => keep('sessionStorage', dismissedKey, dismissed.value || undefined)),
+    effect(() => keep('localStorage', answeredKey, answered.value.length ? answered.value : undefined)),
+    // Opening the chat (from the bubble or anywhere) takes the bubble's text into the panel.
+    effect(() => void (open.value && (bubble.value = false))),
+  ];
+  const messages = () => conversation.state.value.messages;
 
   /** Records the vote at once (every tab learns it from the stream); a refusal takes it back. */
   async function vote(messageId: string, value: FeedbackValue, comment?: string) {
-    const before = st.votes.value[messageId];
-    st.votes.value = { ...st.votes.value, [messageId]: value };
+    const before = conversation.vote(messageId, value);
     try {
       await auth.authed('POST /api/feedback', { body: { messageId, value, comment } });
     } catch (e) {
-      st.votes.value = { ...st.votes.value, [messageId]: before };
+      conversation.vote(messageId, before);
       report(e);
     }
   }
 
   function stop() {
     // The button goes at once and the answer says it was stopped; the last words may still arrive.
-    st.messages.value = st.messages.value.map((m) => (m.streaming ? { ...m, stopped: true } : m));
+    conversation.stopStreams();
     auth.authed('POST /api/stop').catch(report);
   }
 
   /**
    * Shows `text` in a bubble beside the launcher, unless the visitor dismissed a bubble in this visit
-   * (any text: a dismissal says "not now", not "not this offer") or has written in the conversation.
+   * (any text: a dismissal says "not now", not "not this offer"), has written in the conversation, or
+   * answered this very text before (also while a reload's messages are still loading).
    */
   function show(text: string) {
     text = text.trim();
-    if (!text || dismissed() || st.messages.value.some((m) => m.role === 'user')) return;
-    st.proactive.value = text;
-    st.bubble.value = !st.open.value;
-  }
-
-  function dismissed() {
-    try {
-      return sessionStorage.getItem(dismissedKey) !== null;
-    } catch {
-      return false; // storage blocked: the bubble may come back on reload, as nothing can be kept
-    }
+    if (!text || dismissed.value || answered.value.includes(text) || messages().some((m) => m.role === 'user')) return;
+    proactive.value = text;
+    bubble.value = !open.value;
   }
 
   function dismiss() {
-    remember(dismissedKey, st.proactive.value || '');
-    st.proactive.value = undefined;
-    st.bubble.value = false;
+    dismissed.value = true;
+    proactive.value = undefined;
+    bubble.value = false;
   }
 
-  /**
-   * Saves the whole conversation as text (transcript.ts): the older history pages first, so that nothing is missing.
-   * `who` names the authors as the log does; `head` is the panel's title and the greeting the visitor saw.
-   */
-  async function transcript(t: Strings, locale: string, who: (m: ChatMessage) => Who = (m) => whoWrote(m, t), head: TranscriptHead = { title: t.title }) {
-    try {
-      for (let n = -1; st.hasMore.value && auth.session && n < st.messages.value.length; ) {
-        n = st.messages.value.length; // a page that brings nothing new ends the loop
-        await history(serverCount(st.messages.value));
-      }
-    } catch (e) {
-      report(e); // what is on screen is still saved
-    }
-    const parts = await loadParts().catch(report); // the file is written by the parts chunk (lazy.tsx)
-    await loadMarkdown(); // answers' text is read through the Markdown chunk (as written if it cannot come)
-    if (!parts) return;
-    const now = new Date();
-    parts.saveTranscript(parts.transcriptText(st.messages.value, head, t, locale, who, now), parts.transcriptName(head.title, now));
+  /** The proactive message the visitor answers with the conversation's first message, if any (it goes along as context): not offered again. */
+  function answer(): string | undefined {
+    const text = proactive.value;
+    if (text && !answered.value.includes(text)) answered.value = [...answered.value, text].slice(-20);
+    bubble.value = false;
+    return text;
   }
 
-  return { vote, stop, show, dismiss, transcript };
+  /** Saves the whole conversation as text (conversation-file.ts, in the parts chunk). */
+  const transcript = (...args: TranscriptArgs): Promise<void> =>
+    loadParts()
+      .then((p) => p.saveConversation(conversation, auth, report, ...args))
+      .catch(report);
+
+  return {
+    /** The proactive message of `Parley('show', text)`: the first bot line until dismissed. */
+    proactive: proactive as ReadonlySignal<string | undefined>,
+    /** The proactive message is showing in its bubble beside the launcher. */
+    bubble: bubble as ReadonlySignal<boolean>,
+    answer,
+    /** `Parley('reset')`: the next person at this browser may be offered the same texts. */
+    forget: () => void (answered.value = []),
+    actions: { vote, stop, show, dismiss, transcript },
+    destroy: () => stops.forEach((stop) => stop()),
+  };
 }

@@ -2,9 +2,10 @@
  * The widget's strings: English here, every other language one file in `locales/` (served by the BFF).
  * Every string can be overridden through `options.strings`; `{n}`, `{i}` and `{name}` are placeholders
  * filled in by `fill` (`{n}` of `tooBig` is in megabytes: the unit's name differs by language;
- * `{names}` of `notAdded` is a list of file names).
+ * `{names}` of `notAdded` and `notAddedType` is a list of file names).
  */
 import type { Localized } from '../../shared/types.js';
+import type { PartStrings } from './parts-strings.js';
 
 const en = {
   open: 'Open chat',
@@ -41,7 +42,6 @@ const en = {
   carousel: 'carousel',
   slideRole: 'slide',
   zoom: 'Enlarge image: {name}',
-  closeImage: 'Close image',
   you: 'You',
   bot: 'Assistant',
   operator: 'Team member',
@@ -50,25 +50,15 @@ const en = {
   region: "The assistant can't answer: its AI model isn't available in the region this chat runs in.",
   budget: "The assistant has reached its usage limit and can't answer for now.",
   attach: 'Attach files',
-  uploading: 'Uploading {name}',
   tooMany: 'At most {n} files at a time.',
   tooBig: 'Files can be at most {n} MB each.',
   tooLarge: 'These files are too large to send.',
   uploadOff: "Files can't be sent here.",
   notUploaded: 'Your files were not sent.',
   files: 'Files to send',
-  removeFile: 'Remove {name}',
-  fileFailed: 'Not sent',
   notAdded: 'Not added: {names}',
+  notAddedType: 'Not added: {names} (this type is not accepted)',
   conversations: 'Conversations',
-  yourConversations: 'Your conversations',
-  newConversation: 'New conversation',
-  noConversations: 'No conversations yet.',
-  stateOpen: 'Open',
-  stateTeam: 'With our team',
-  stateEnded: 'Ended',
-  readOnly: 'Past conversation, read-only.',
-  back: 'Back to conversations',
   chat: 'Back to chat',
   switched: 'You are signed in: this is your earlier conversation.',
   stop: 'Stop',
@@ -79,13 +69,6 @@ const en = {
   commentThanks: 'Thanks, that helps us improve.',
   stopped: 'Stopped',
   transcript: 'Download transcript',
-  csatQuestion: 'How did we do?',
-  /** The five answers, worst to best, separated by `|`. */
-  csatScale: 'Very poor|Poor|Okay|Good|Excellent',
-  csatComment: 'Anything you would like to add? (optional)',
-  csatSend: 'Send rating',
-  csatThanks: 'Thank you for your rating!',
-  csatFailed: 'Your rating was not sent. Please try again.',
   partFailed: 'This part of the chat could not load. Try again',
   replyMinutes: 'The team usually replies in a few minutes.',
   replyHour: 'The team usually replies within an hour.',
@@ -97,20 +80,6 @@ const en = {
   escalateFirst: 'Write your question and a person from our team will answer it.',
   escalateFirstAway: "Write your question. Our team is away right now; they'll answer here when they're back.",
   escalateFirstAwayUntil: 'Write your question. Our team is away until {when} and will answer here then.',
-  prechatAsk: 'Before we start, tell us how to reach you.',
-  prechatName: 'Your name',
-  prechatEmail: 'Email address',
-  prechatStart: 'Start chatting',
-  prechatSkip: 'Skip',
-  prechatAllRequired: 'All fields are required.',
-  prechatNameMissing: 'Please enter your name.',
-  contactAsk: 'Leave your email and we will get back to you:',
-  contactEmail: 'you@example.com',
-  contactSend: 'Notify me',
-  contactThanks: "Thanks! We'll reply to {email}.",
-  contactInvalid: 'Please enter a valid email address.',
-  contactConsent: 'Please tick the box to agree first.',
-  contactFailed: 'Your address was not sent. Please try again.',
   joined: '{name} joined the conversation',
   teamJoined: 'A team member joined the conversation',
   starters: 'Suggested questions',
@@ -125,8 +94,14 @@ const en = {
   table: 'Table',
 };
 
-/** Every string the widget shows. */
-export type Strings = typeof en;
+/** Every string the widget shows: the chat's (`en`, inside the chat) and its parts' (parts-strings.ts, with the parts). */
+export type AllStrings = typeof en & PartStrings;
+
+/**
+ * The strings the chat holds: English and a language's table over it; the parts' English strings
+ * come with the parts chunk (`partStrings`), so only a language's table or the page may have them here.
+ */
+export type Strings = typeof en & Partial<PartStrings>;
 
 // Written by the build (vite.config.ts) from the files in locales/: a new language is one file there.
 declare const __PARLEY_LOCALES__: readonly string[];
@@ -146,7 +121,7 @@ export function langOf(locale: string | undefined): string {
 }
 
 /** English, then a language's `table` over it, then the page's `overrides`. */
-export function pickStrings(table?: Partial<Strings>, overrides?: Partial<Strings>): Strings {
+export function pickStrings(table?: Partial<AllStrings>, overrides?: Partial<AllStrings>): Strings {
   return { ...en, ...table, ...overrides };
 }
 

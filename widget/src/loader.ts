@@ -106,7 +106,7 @@ function start(script: HTMLScriptElement): void {
       }
       // A visitor waiting on the frame is left on the launcher, which now says the chat could not load
       // (while still "loading", so its focus does not try again at once).
-      if (frame && host!.shadowRoot!.activeElement === frame) launcher!.focus();
+      if (input && host!.shadowRoot!.activeElement === input) launcher!.focus();
       state = FAILED;
       failures++;
       frame?.remove();
@@ -283,6 +283,8 @@ function start(script: HTMLScriptElement): void {
   }
 
   for (const call of queue) if (needsChat(call)) load();
+  // An email's continue link (docs/api.md "Continuity by email"): the chat opens on its conversation.
+  if (/^#parley-resume=/.test(location.hash)) load();
   // `<parley-chat>`: an inline chat is content the visitor came for, so the chat comes as soon as one
   // is on the page, also one added later (a single-page app). Once the chat is there, it takes the
   // element's comings and goings through `inline` (embed.ts).

@@ -4,20 +4,24 @@
  * refusal comes back into the text box (files stay with the error for Retry). A send that may have
  * reached the service (`send_uncertain`) is never offered again, so nothing is sent twice.
  */
-import { batch } from '@preact/signals';
+import { batch, effect, signal, type ReadonlySignal } from '@preact/signals';
+import type { PublicConfig } from '../../shared/types.js';
 import { ApiError, type ApiError as ApiErrorType } from './api.js';
 import { isFatal, type Auth } from './auth.js';
-import type { ConversationActions } from './conversation.js';
+import type { ConversationSlice } from './conversation.js';
 import { newId, type ChatMessage } from './messages.js';
-import type { Outgoing, State } from './state.js';
+import type { Outgoing } from './state.js';
+import { keep, kept } from './storage.js';
 import { createUploads } from './upload.js';
 
 /** What the outbox needs of the rest of the store. */
 export interface OutboxDeps {
   bff: string;
-  st: State;
   auth: Auth;
-  conversation: ConversationActions;
+  conversation: ConversationSlice;
+  /** The browser is online. */
+  online: ReadonlySignal<boolean>;
+  config: ReadonlySignal<PublicConfig | undefined>;
   /** Starts a conversation with the item's text (no session yet, or "New conversation"). */
   start(item: Outgoing): Promise<void>;
   /** True while the next text must start a conversation although a session exists. */
@@ -25,41 +29,43 @@ export interface OutboxDeps {
   /** An archived conversation is left for a new one before a message goes. */
   restart(): void;
   report(e: unknown): void;
-  /** Per-tab storage for the queue (sessionStorage). */
-  remember(key: string, value: string): void;
 }
 
-/** Creates the outbox of one store; `key` is where the queue is kept for this tab. */
+/**
+ * Creates the outbox of one store, which owns the composer's text (`draft`), the refusal of the
+ * last message (`failed`) and the queue; `key` is where the queue is kept for this tab.
+ */
 export function createOutbox(key: string, d: OutboxDeps) {
-  const { st, auth, conversation } = d;
-  let items: Outgoing[] = [];
+  const { auth, conversation } = d;
+  const { mark } = conversation;
+  /** What waits to be sent, in order. */
+  const queued = signal<Outgoing[]>([]);
+  const draft = signal('');
+  const failed = signal(false);
   let pumping = false;
   let destroyed = false;
   let retries = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let unkeep = () => {};
+  const shift = () => (queued.value = queued.value.slice(1));
+  conversation.onClear(() => (failed.value = false));
 
-  // Files cannot be stored: an upload lives as long as the page.
-  const save = () => d.remember(key, JSON.stringify(items.filter((o) => !o.files)));
-
-  // Any source: a retried upload's text may already be confirmed while its files go again. Not
-  // "uncertain" once the stream brought it (the BFF found it in the service's history first).
-  function mark(pending: ChatMessage['pending'], clientIds: string[]) {
-    st.messages.value = st.messages.value.map((m) => (clientIds.includes(m.clientId!) && (pending !== 'uncertain' || m.src === 'l') ? { ...m, pending } : m));
-  }
+  /** Puts a refused text back in front of what the composer holds. */
+  const giveBack = (text: string) => (draft.value = draft.value ? text + '\n' + draft.value : text);
 
   /** A refused item: its text back in the box (its files stay as chips for Retry), and the reason reported. */
   function refused(item: Outgoing, e: ApiErrorType) {
-    if (e.code === 'conversation_archived') conversation.setConvo('archived');
+    if (e.code === 'conversation_archived') conversation.ended();
     // Uploads being off is not the conversation's end.
     else if (isFatal(e) && e.code !== 'feature_disabled') conversation.lost();
     batch(() => {
       // A text that already arrived stays on screen.
       if (item.sent) mark(undefined, [item.clientId]);
-      else st.messages.value = st.messages.value.filter((m) => m.clientId !== item.clientId || m.src !== 'l');
+      else conversation.dropLocal(item.clientId);
       if (item.files) uploads.refused(item, e.code);
       else {
-        st.draft.value = st.draft.value ? item.text + '\n' + st.draft.value : item.text;
-        st.failed.value = true;
+        giveBack(item.text);
+        failed.value = true;
       }
     });
   }
@@ -70,9 +76,9 @@ export function createOutbox(key: string, d: OutboxDeps) {
     pumping = true;
     clearTimeout(retryTimer);
     try {
-      while (items.length && !destroyed) {
-        const item = items[0]!;
-        if (!st.online.value) return mark('queued', items.map((o) => o.clientId));
+      while (queued.value.length && !destroyed) {
+        const item = queued.value[0]!;
+        if (!d.online.value) return mark('queued', queued.value.map((o) => o.clientId));
         mark('sending', [item.clientId]);
         try {
           if (item.files) await uploads.upload(item);
@@ -86,23 +92,21 @@ export function createOutbox(key: string, d: OutboxDeps) {
           // connection…"). Files are not sent again unasked: their chips offer Retry.
           const busy = (e.status === 429 || e.status === 503) && !item.files;
           if ((e.status === 0 && e.code === 'network') || busy) {
-            mark(busy ? 'sending' : 'queued', items.map((o) => o.clientId));
+            mark(busy ? 'sending' : 'queued', queued.value.map((o) => o.clientId));
             retryTimer = setTimeout(pump, Math.min(30_000, 2000 * 2 ** retries++));
             return;
           }
-          items.shift();
-          save();
+          shift();
           // The service may have it: no Retry, no text back in the box, so nothing is sent twice.
           if (e.code === 'send_uncertain') mark('uncertain', [item.clientId]);
           else refused(item, e);
           d.report(e);
           continue;
         }
-        items.shift();
-        save();
+        shift();
         mark(undefined, [item.clientId]);
         // The agent answers now, unless a person has taken over (who may not be there yet).
-        if (st.convo.value === 'active') conversation.setTyping(true);
+        if (conversation.state.value.convo === 'active') conversation.setTyping(true);
       }
     } finally {
       pumping = false;
@@ -111,33 +115,47 @@ export function createOutbox(key: string, d: OutboxDeps) {
 
   /** Shows the item at once as the user's message and queues it. */
   function queue(item: Outgoing) {
-    if (st.convo.value === 'archived') d.restart();
+    if (conversation.state.value.convo === 'archived') d.restart();
     batch(() => {
-      st.failed.value = false;
-      st.switched.value = false;
-      // A refusal of earlier files is stale now; one that can be retried stays until Retry or dismiss.
-      if (!st.upload.value?.item) st.upload.value = undefined;
+      failed.value = false;
+      for (const fn of sending) fn();
       const { clientId, text } = item;
-      st.messages.value = [...st.messages.value, { id: clientId, clientId, role: 'user', text, src: 'l', pending: 'sending', createdAt: new Date().toISOString() }];
+      conversation.addLocal([{ id: clientId, clientId, role: 'user', text, src: 'l', pending: 'sending', createdAt: new Date().toISOString() }]);
     });
     // Made before the first try and kept with the item: a try whose answer was lost, repeated
     // (even after a reload), gets the conversation it made instead of starting a second one.
     item.key ??= crypto.getRandomValues(new Uint32Array(4)).join('_');
-    items.push(item);
-    save();
+    queued.value = [...queued.value, item];
     void pump();
   }
+  /** What else a new message makes stale (hints of the slices beside this one). */
+  const sending: (() => void)[] = [];
 
-  const uploads = createUploads(d.bff, st, auth, {
+  const uploads = createUploads(d.bff, auth, conversation.state, d.config, {
     start: d.start,
     queue,
     resend(item) {
-      items.push(item);
+      queued.value = [...queued.value, item];
       void pump();
     },
+    take() {
+      const text = draft.value.trim();
+      draft.value = '';
+      return text;
+    },
+    giveBack,
   });
+  sending.push(uploads.stale);
+  conversation.onClear(uploads.dismiss);
 
   return {
+    draft: draft as ReadonlySignal<string>,
+    failed: failed as ReadonlySignal<boolean>,
+    uploads,
+    /** The composer's text as typed. */
+    setDraft: (text: string) => void (draft.value = text),
+    /** Runs `fn` as each new message is queued. */
+    onSend: (fn: () => void) => void sending.push(fn),
     /** Shows `text` at once as the user's message and queues it; false for blank text. */
     send(text: string): boolean {
       text = text.trim();
@@ -155,21 +173,25 @@ export function createOutbox(key: string, d: OutboxDeps) {
       retries = 0;
       void pump();
     },
-    /** Restores this tab's queue of a previous page load (shown as waiting) and sends it. */
-    restore(saved: Outgoing[]) {
-      items = saved;
+    /** Restores this tab's queue of a previous page load (shown as waiting) and sends it; from now on the queue is kept. */
+    restore() {
+      const saved = kept<Outgoing[]>('sessionStorage', key);
+      const list = Array.isArray(saved) ? saved : [];
+      queued.value = [...list, ...queued.value];
       const now = new Date().toISOString();
-      st.messages.value = [...st.messages.value, ...saved.map((o): ChatMessage => ({ id: o.clientId, clientId: o.clientId, role: 'user', text: o.text, src: 'l', pending: 'queued', createdAt: now }))];
+      conversation.addLocal(list.map((o): ChatMessage => ({ id: o.clientId, clientId: o.clientId, role: 'user', text: o.text, src: 'l', pending: 'queued', createdAt: now })));
+      // Files cannot be stored: an upload lives as long as the page.
+      unkeep = effect(() => keep('sessionStorage', key, queued.value.filter((o) => !o.files)));
       void pump();
     },
     /** Drops everything waiting (a reset or a new conversation). */
     clear() {
-      items = [];
-      save();
+      queued.value = [];
     },
     destroy() {
       destroyed = true;
       clearTimeout(retryTimer);
+      unkeep();
     },
   };
 }

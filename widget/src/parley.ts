@@ -45,7 +45,7 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
   const mount = (el?: HTMLElement) => {
     unmount();
     ctx.inline = !!el;
-    store.setInline(ctx.inline);
+    store.actions.setInline(ctx.inline);
     host = el || document.body.appendChild(document.createElement('div'));
     if (!el) host.setAttribute('data-parley', '');
     root = host.shadowRoot || host.attachShadow({ mode: 'open' });
@@ -68,15 +68,15 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
   const api: ParleyInstance = {
     open: guard((o?: { prefill?: string }) => {
       // Put into the text box, not sent: the visitor reads it, changes it and sends it.
-      if (typeof o?.prefill === 'string') store.setDraft(o.prefill);
-      store.setOpen(true);
+      if (typeof o?.prefill === 'string') store.actions.setDraft(o.prefill);
+      store.actions.setOpen(true);
     }),
-    close: guard(() => store.setOpen(false)),
-    toggle: guard(() => store.setOpen(!store.open.value)),
-    send: guard((text: string) => void store.send(String(text ?? ''))),
-    show: guard((text: string) => store.show(String(text ?? ''))),
-    identify: guard((p) => store.identify(p || {})),
-    update: guard((u) => store.update(u || {})),
+    close: guard(() => store.actions.setOpen(false)),
+    toggle: guard(() => store.actions.setOpen(!store.state.open.value)),
+    send: guard((text: string) => void store.actions.send(String(text ?? ''))),
+    show: guard((text: string) => store.actions.show(String(text ?? ''))),
+    identify: guard((p) => store.actions.identify(p || {})),
+    update: guard((u) => store.actions.update(u || {})),
     on(event, fn) {
       (handlers[event] ||= new Set()).add(fn as Handler);
       return () => api.off(event, fn);
@@ -84,21 +84,21 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
     off(event, fn) {
       handlers[event]?.delete(fn as Handler);
     },
-    reset: guard(() => store.reset()),
+    reset: guard(() => store.actions.reset()),
     mount: guard((el?: HTMLElement) => {
       target = el;
       if (stringsReady) mount(el);
     }),
     destroy: guard(() => {
-      store.destroy();
+      store.actions.destroy();
       unmount();
       dead = true;
     }),
   };
 
   const start = guard(() => {
-    if (options.variables) store.identify({ variables: options.variables });
-    if (options.open) store.setOpen(true);
+    if (options.variables) store.actions.identify({ variables: options.variables });
+    if (options.open) store.actions.setOpen(true);
     const shown = loadStrings(bff, langOf(options.locale)).then(
       guard((table) => {
         ctx.strings = pickStrings(table, options.strings);
@@ -112,7 +112,7 @@ export function createParley(options: ParleyOptions = {}): ParleyInstance {
         mount(target);
       }),
     );
-    Promise.all([store.boot(), shown]).then(() => emit('ready', { unread: store.unread.value }));
+    Promise.all([store.actions.boot(), shown]).then(() => emit('ready', { unread: store.state.unread.value }));
   });
   if (document.body) start();
   else document.addEventListener('DOMContentLoaded', start, { once: true });

@@ -1,8 +1,8 @@
 /**
  * The chat's parts that few visitors need, fetched only when one is about to show (lazy.tsx): the
  * pre-chat form, the away form, chosen files' chips, a signed-in visitor's list of conversations,
- * the rating at the end, the image lightbox, the transcript file and the badge kinds few conversations
- * meet (badges/rare.tsx), with their CSS.
+ * the rating at the end, the image lightbox, the transcript file, the sending of files and the
+ * badge kinds few conversations meet (badges/rare.tsx), with their CSS and English strings.
  */
 import { RARE_BADGE_CSS } from './badges/rare.js';
 import { PARTS_CSS as OWN_CSS } from './parts-styles.js';
@@ -14,7 +14,9 @@ export { Csat } from './components/Csat.js';
 export { ZoomDialog } from './components/ZoomDialog.js';
 export { Prechat } from './components/Prechat.js';
 export { RARE_BADGES, RareBadge } from './badges/rare.js';
-export { saveTranscript, transcriptName, transcriptText } from './transcript.js';
+export { saveConversation } from './conversation-file.js';
+export { sendRating } from './rating.js';
+export { postFiles } from './upload-post.js';
 
 /** The parts' CSS: their components', then the rare badge kinds'. */
 export const PARTS_CSS = OWN_CSS + RARE_BADGE_CSS;

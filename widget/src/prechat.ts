@@ -5,10 +5,12 @@
  * message starts a conversation: the name goes along as its `profileName`, the address (with the
  * name and the consent) to POST /api/contact. A signed-in visitor is never asked: the site knows them.
  */
-import type { PublicConfig } from '../../shared/types.js';
-import type { createAuth } from './auth.js';
+import { effect, signal, type ReadonlySignal } from '@preact/signals';
+import type { PublicConfig, SessionUser } from '../../shared/types.js';
+import type { Convo } from './apply-event.js';
+import type { Auth } from './auth.js';
 import type { ParleyOptions } from './public-types.js';
-import type { State } from './state.js';
+import { keep, kept } from './storage.js';
 
 /** What the visitor gave; `{}` when they skipped the form. */
 export interface PrechatAnswers {
@@ -27,34 +29,34 @@ export function prechatOf(options: ParleyOptions, config: PublicConfig | undefin
   return fields.length > 0 ? { fields, required: !!setting?.required } : undefined;
 }
 
+/** What `asksPrechat` reads of the store's state. */
+interface Asked {
+  convo: ReadonlySignal<Convo>;
+  user: ReadonlySignal<SessionUser | undefined>;
+  prechat: ReadonlySignal<PrechatAnswers | undefined>;
+  config: ReadonlySignal<PublicConfig | undefined>;
+}
+
 /** Whether the form stands before the composer: no conversation yet, an anonymous visitor, not answered in this tab. */
-export function asksPrechat(st: Pick<State, 'convo' | 'user' | 'prechat' | 'config'>, options: ParleyOptions): boolean {
+export function asksPrechat(st: Asked, options: ParleyOptions): boolean {
   return st.convo.value === 'none' && !st.user.value && !st.prechat.value && !!prechatOf(options, st.config.value);
 }
 
-type Auth = ReturnType<typeof createAuth>;
-
-/** The answers of this tab: kept, restored after a reload, and sent once a conversation exists. */
-export function createPrechat(st: State, auth: Auth, remember: (key: string, value: string) => void, report: (e: unknown) => void, locale: string) {
+/** The answers of this tab (written only here): kept in sessionStorage by an effect, read back after a reload, and sent once a conversation exists. */
+export function createPrechat(auth: Auth, report: (e: unknown) => void, locale: string) {
   const key = auth.key + ':p';
+  const answers = signal(kept<PrechatAnswers>('sessionStorage', key));
+  const unkeep = effect(() => keep('sessionStorage', key, answers.value));
   return {
-    restore() {
-      try {
-        const saved = sessionStorage.getItem(key);
-        if (saved) st.prechat.value = JSON.parse(saved) as PrechatAnswers;
-      } catch {
-        // unreadable: the form asks again
-      }
-    },
-    give(answers: PrechatAnswers) {
-      st.prechat.value = answers;
-      remember(key, JSON.stringify(answers));
+    answers: answers as ReadonlySignal<PrechatAnswers | undefined>,
+    give(given: PrechatAnswers) {
+      answers.value = given;
     },
     /** The name for the conversation's `profileName`, when the page set none. */
-    name: () => st.prechat.value?.name,
+    name: () => answers.value?.name,
     /** A conversation started: the address goes to the team (every tab learns it from the stream). */
     started() {
-      const { email, name, consent } = st.prechat.value ?? {};
+      const { email, name, consent } = answers.value ?? {};
       if (!email) return;
       // `locale`: which language's consent text the visitor read.
       const body = { email, ...(name && { name }), ...(consent !== undefined && { consent, locale }) };
@@ -62,8 +64,8 @@ export function createPrechat(st: State, auth: Auth, remember: (key: string, val
     },
     /** `Parley('reset')`: the next person at this browser is asked again. */
     forget() {
-      st.prechat.value = undefined;
-      remember(key, '');
+      answers.value = undefined;
     },
+    destroy: unkeep,
   };
 }

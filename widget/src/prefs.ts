@@ -3,42 +3,28 @@
  * open panel, which is per tab): whether answers beep (the page's `sound` option is only the default)
  * and whether the floating panel takes the window's full height.
  */
-import { signal } from '@preact/signals';
+import { signal, type ReadonlySignal } from '@preact/signals';
+import { keep, kept } from './storage.js';
 
 const SOUND = 'parley:sound';
 const EXPANDED = 'parley:expanded';
 
-function read(key: string): string | null {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null; // storage blocked: the settings last as long as the page
-  }
-}
-
-function write(key: string, on: boolean) {
-  try {
-    localStorage.setItem(key, on ? '1' : '0');
-  } catch {
-    // storage blocked: see read
-  }
-}
-
 /** The two settings as signals, with toggles that remember the new value. */
 export function createPrefs(soundDefault = false) {
-  const stored = read(SOUND);
-  const sound = signal(stored === null ? soundDefault : stored === '1');
-  const expanded = signal(read(EXPANDED) === '1');
+  // Stored as 1 and 0 (JSON numbers).
+  const stored = kept<number>('localStorage', SOUND);
+  const sound = signal(stored === undefined ? soundDefault : stored === 1);
+  const expanded = signal(kept<number>('localStorage', EXPANDED) === 1);
   return {
-    sound,
-    expanded,
+    sound: sound as ReadonlySignal<boolean>,
+    expanded: expanded as ReadonlySignal<boolean>,
     toggleSound() {
       sound.value = !sound.value;
-      write(SOUND, sound.value);
+      keep('localStorage', SOUND, +sound.value);
     },
     toggleExpanded() {
       expanded.value = !expanded.value;
-      write(EXPANDED, expanded.value);
+      keep('localStorage', EXPANDED, +expanded.value);
     },
   };
 }

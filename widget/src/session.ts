@@ -5,6 +5,8 @@
  */
 import type { SessionUser, TokenResponse } from '../../shared/types.js';
 import { call } from './api.js';
+import { botDone, EMPTY, type Conversation } from './apply-event.js';
+import { keep, kept } from './storage.js';
 
 export interface SessionData {
   sessionId: string;
@@ -22,6 +24,37 @@ export interface SessionData {
   notice?: string;
   /** The signed-in user the conversation belongs to (docs/api.md "Signed-in users"). */
   user?: SessionUser;
+  /** The bot's lines about the handoff (no votes on them), so a reload still knows them from answers. */
+  handoff?: string[];
+}
+
+/** What of a conversation survives a reload, kept beside its credentials. */
+export type Facts = Pick<SessionData, 'lastEventId' | 'state' | 'rated' | 'contact' | 'notice' | 'handoff'>;
+
+/** The facts of `c` to store: derived, never kept by hand (conversation.ts writes them from an effect). */
+export function factsOf(c: Conversation): Facts {
+  return {
+    lastEventId: c.lastEventId,
+    state: c.convo === 'none' ? undefined : c.convo,
+    rated: c.rating?.score,
+    contact: c.contact,
+    notice: c.notice,
+    handoff: c.handoff,
+  };
+}
+
+/** The conversation a stored session continues: its one parse. */
+export function conversationOf(s: SessionData): Conversation {
+  return {
+    ...EMPTY,
+    convo: botDone(s.state) ? s.state : 'active',
+    rating: s.rated ? { score: s.rated } : undefined,
+    contact: s.contact,
+    notice: s.notice,
+    user: s.user,
+    handoff: Array.isArray(s.handoff) ? s.handoff : undefined,
+    lastEventId: s.lastEventId,
+  };
 }
 
 /** The storage key of a BFF's session. */
@@ -31,12 +64,8 @@ export function sessionKey(bff: string): string {
 
 /** Reads the stored session, if any (storage may be unavailable or hold junk). */
 export function loadSession(key: string): SessionData | undefined {
-  try {
-    const s = JSON.parse(localStorage.getItem(key) || 'null') as SessionData | null;
-    return s && s.sessionId && s.token ? s : undefined;
-  } catch {
-    return undefined;
-  }
+  const s = kept<SessionData>('localStorage', key);
+  return s?.sessionId && s.token ? s : undefined;
 }
 
 /**
@@ -57,14 +86,9 @@ export function markConversation(key: string, has: boolean): void {
 
 /** Stores the session, or removes it (which tells other tabs the conversation was reset). */
 export function saveSession(key: string, s: SessionData | undefined): void {
-  try {
-    // The mark follows the stored conversation as it comes and goes, whichever tab stores it.
-    if ((localStorage.getItem(key) !== null) !== !!s) markConversation(key, !!s);
-    if (s) localStorage.setItem(key, JSON.stringify(s));
-    else localStorage.removeItem(key);
-  } catch {
-    // Private mode or a full quota: the conversation still works in this page.
-  }
+  // The mark follows the stored conversation as it comes and goes, whichever tab stores it.
+  if ((kept('localStorage', key) !== undefined) !== !!s) markConversation(key, !!s);
+  keep('localStorage', key, s);
 }
 
 /** Milliseconds until the token should be refreshed: a minute (at most a fifth of its life) early. */

@@ -19,12 +19,12 @@ const userToken = { token: 'user-tok', expiresAt: new Date(Date.now() + 3_600_00
 
 function start(identity?: Parameters<typeof createStore>[3]) {
   store = createStore(BFF, () => {}, undefined, identity);
-  void store.boot();
+  void store.actions.boot();
   return store;
 }
 
 freshBrowserEachTest(() => {
-  store?.destroy();
+  store?.actions.destroy();
   store = undefined;
 });
 
@@ -35,7 +35,7 @@ describe('signed-in users', () => {
     await flush();
     expect(api.to('POST', '/api/session')[0]!.body).toEqual({ identityToken: identityToken('ada') });
     expect(stored()).toMatchObject({ sessionId: 's7', user: ada });
-    expect(s.user.value).toEqual(ada);
+    expect(s.state.user.value).toEqual(ada);
     expect(FakeEventSource.last.token).toBe('tok7');
   });
 
@@ -48,22 +48,22 @@ describe('signed-in users', () => {
     await flush();
     expect(stored()).toBeNull();
     // Signed in without a conversation: the Conversations entry is there.
-    expect(s.user.value).toEqual(ada);
-    s.send('Hello');
+    expect(s.state.user.value).toEqual(ada);
+    s.actions.send('Hello');
     await flush();
     const first = api.to('POST', '/api/session')[1]!;
     expect(first.body).toMatchObject({ text: 'Hello', identityToken: identityToken('ada'), locale: navigator.language });
     expect(first.body.profileName).toBeUndefined();
-    expect(s.user.value).toEqual(ada);
+    expect(s.state.user.value).toEqual(ada);
   });
 
   it('leaves the page’s profileName out where the BFF verifies identities', async () => {
     const api = mockFetch({ 'GET /api/config': { body: { ...PUBLIC_CONFIG, identity: 'optional' } }, 'POST /api/session': { status: 201, body: sessionBody(1) } });
     store = createStore(BFF, () => {}, 'Page-given name');
-    await store.boot();
-    store.send('Hello');
+    await store.actions.boot();
+    store.actions.send('Hello');
     await flush();
-    expect(api.to('POST', '/api/session')[0]!.body).toEqual({ text: 'Hello', clientId: expect.any(String), startKey: expect.any(String), locale: navigator.language });
+    expect(api.to('POST', '/api/session')[0]!.body).toEqual({ text: 'Hello', clientId: expect.any(String), startKey: expect.any(String), locale: navigator.language, pageUrl: location.href.split('#')[0] });
   });
 
   it('asks the page’s function again once the token it gave has expired', async () => {
@@ -73,7 +73,7 @@ describe('signed-in users', () => {
     const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'POST /api/session': { body: userToken } });
     const s = start(source);
     await flush();
-    s.send('Hi');
+    s.actions.send('Hi');
     await flush();
     expect(source).toHaveBeenCalledTimes(2);
     expect(api.to('POST', '/api/session').map((c) => c.body.identityToken)).toEqual([expect.any(String), fresh]);
@@ -89,19 +89,19 @@ describe('signed-in users', () => {
     });
     const s = start();
     await flush();
-    s.identify({ identityToken: identityToken('ada') });
+    s.actions.identify({ identityToken: identityToken('ada') });
     await flush();
     expect(api.to('POST', '/api/identify')[0]!.auth).toBe('Bearer tok1');
-    expect([stored().sessionId, s.switched.value, s.user.value]).toEqual(['s1', false, ada]);
+    expect([stored().sessionId, s.state.switched.value, s.state.user.value]).toEqual(['s1', false, ada]);
 
     localStorage.setItem(KEY, JSON.stringify(sessionBody(3)));
-    store!.destroy();
+    store!.actions.destroy();
     switched = true;
     const again = start();
     await flush();
-    again.identify({ identityToken: identityToken('ada') });
+    again.actions.identify({ identityToken: identityToken('ada') });
     await flush();
-    expect([stored().sessionId, again.switched.value]).toEqual(['s9', true]);
+    expect([stored().sessionId, again.state.switched.value]).toEqual(['s9', true]);
     expect(FakeEventSource.last.token).toBe('tok9');
   });
 
@@ -111,7 +111,7 @@ describe('signed-in users', () => {
     const s = start(identityToken('ada'));
     await flush();
     expect(api.to('POST', '/api/identify')).toHaveLength(0);
-    expect([stored().sessionId, s.user.value]).toEqual(['s4', ada]);
+    expect([stored().sessionId, s.state.user.value]).toEqual(['s4', ada]);
   });
 
   it('lists the user’s conversations, opens a past one read-only, and starts a new one with the next message', async () => {
@@ -125,15 +125,15 @@ describe('signed-in users', () => {
     });
     const s = start();
     await flush();
-    await s.listConversations();
-    expect([s.view.value, s.conversations.value]).toEqual(['list', [past]]);
-    await s.openConversation(past as never);
-    expect(s.view.value).toBe('past');
-    expect(s.past.value!.messages.map((m) => m.text)).toEqual(['Old question']);
+    await s.actions.listConversations();
+    expect([s.state.view.value, s.state.conversations.value]).toEqual(['list', [past]]);
+    await s.actions.openConversation(past as never);
+    expect(s.state.view.value).toBe('past');
+    expect(s.state.past.value!.messages.map((m) => m.text)).toEqual(['Old question']);
 
-    s.newConversation();
-    expect([s.view.value, s.messages.value, s.user.value]).toEqual(['chat', [], ada]);
-    s.send('A new topic');
+    s.actions.newConversation();
+    expect([s.state.view.value, s.state.messages.value, s.state.user.value]).toEqual(['chat', [], ada]);
+    s.actions.send('A new topic');
     await flush();
     expect(api.to('POST', '/api/conversations')[0]).toMatchObject({ auth: 'Bearer tok1', body: { text: 'A new topic' } });
     expect(stored().sessionId).toBe('s5');
@@ -151,14 +151,14 @@ describe('signed-in users', () => {
     });
     const s = start(identityToken('ada'));
     await flush();
-    await s.listConversations();
-    expect(s.conversations.value).toEqual([ended, open]);
+    await s.actions.listConversations();
+    expect(s.state.conversations.value).toEqual([ended, open]);
     expect(api.to('GET', '/api/conversations')[0]!.auth).toBe('Bearer user-tok');
-    await s.openConversation(ended as never);
-    expect([s.view.value, s.past.value!.messages.map((m) => m.text)]).toEqual(['past', ['Old question']]);
-    await s.openConversation(open as never);
+    await s.actions.openConversation(ended as never);
+    expect([s.state.view.value, s.state.past.value!.messages.map((m) => m.text)]).toEqual(['past', ['Old question']]);
+    await s.actions.openConversation(open as never);
     expect(api.to('POST', '/api/conversations/s8/current')[0]!.auth).toBe('Bearer user-tok');
-    expect([s.view.value, stored().sessionId, s.user.value]).toEqual(['chat', 's8', ada]);
+    expect([s.state.view.value, stored().sessionId, s.state.user.value]).toEqual(['chat', 's8', ada]);
   });
 
   it('reset on logout forgets the conversation, its tokens and the user; the next message is anonymous', async () => {
@@ -166,9 +166,9 @@ describe('signed-in users', () => {
     const s = start(identityToken('ada'));
     await flush();
     const stream = FakeEventSource.last;
-    s.reset();
-    expect([stored(), s.user.value, s.messages.value, stream.closed]).toEqual([null, undefined, [], true]);
-    s.send('Who am I now?');
+    s.actions.reset();
+    expect([stored(), s.state.user.value, s.state.messages.value, stream.closed]).toEqual([null, undefined, [], true]);
+    s.actions.send('Who am I now?');
     await flush();
     expect(api.to('POST', '/api/session').at(-1)!.body.identityToken).toBeUndefined();
   });
@@ -180,9 +180,9 @@ describe('signed-in users', () => {
     localStorage.clear();
     dispatchEvent(new StorageEvent('storage', { key: KEY + ':logout', newValue: '1' }));
     dispatchEvent(new StorageEvent('storage', { key: KEY, newValue: null }));
-    expect([s.user.value, s.messages.value, FakeEventSource.last.closed]).toEqual([undefined, [], true]);
-    s.send('Still signed in?');
+    expect([s.state.user.value, s.state.messages.value, FakeEventSource.last.closed]).toEqual([undefined, [], true]);
+    s.actions.send('Still signed in?');
     await flush();
-    expect(api.to('POST', '/api/session').at(-1)!.body).toEqual({ text: 'Still signed in?', clientId: expect.any(String), startKey: expect.any(String), locale: navigator.language });
+    expect(api.to('POST', '/api/session').at(-1)!.body).toEqual({ text: 'Still signed in?', clientId: expect.any(String), startKey: expect.any(String), locale: navigator.language, pageUrl: location.href.split('#')[0] });
   });
 });

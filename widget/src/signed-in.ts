@@ -3,14 +3,16 @@
  * again once the token it gave has expired), resuming the user's conversation on any device,
  * claiming or switching after a login, the user's conversations and read-only past ones.
  */
-import type { ConversationSummary, ConversationsList, IdentifyResponse, MessagesPage, SessionResponse, UserTokenResponse } from '../../shared/types.js';
+import { computed, effect, signal, type ReadonlySignal } from '@preact/signals';
+import type { ConversationSummary, ConversationsList, IdentifyResponse, MessagesPage, SessionResponse, SessionUser, UserTokenResponse } from '../../shared/types.js';
 import { ApiError, call, type CallArgs } from './api.js';
 import type { Answer, RouteKey } from '../../shared/routes.js';
+import { botDone } from './apply-event.js';
 import type { Auth } from './auth.js';
-import { mergeMessages } from './messages.js';
+import type { ConversationSlice } from './conversation.js';
+import { mergeMessages, type ChatMessage } from './messages.js';
 import type { SessionData } from './session.js';
-import type { State } from './state.js';
-import type { ConversationActions } from './conversation.js';
+import { keep } from './storage.js';
 
 /** What the page passes as `identityToken`. */
 export type IdentitySource = string | (() => string | Promise<string>);
@@ -27,8 +29,28 @@ function claimsOf(jwt: string): { sub?: string; exp?: number } {
 /** A session as stored from an answer that started, resumed or switched to a conversation. */
 export const sessionOf = (r: SessionResponse): SessionData => ({ sessionId: r.sessionId, token: r.token, refreshToken: r.refreshToken, expiresAt: r.expiresAt, user: r.user });
 
-/** Creates the signed-in part of one widget's store. */
-export function createSignedIn(bff: string, st: State, auth: Auth, conversation: ConversationActions, report: (e: unknown) => void) {
+/** Creates the signed-in slice of one widget's store: what the panel shows of the user's conversations, written only here. */
+export function createSignedIn(bff: string, auth: Auth, conversation: ConversationSlice, report: (e: unknown) => void) {
+  /** The user known without a conversation of theirs on screen (their user token, or one kept for a new conversation). */
+  const userOnly = signal<SessionUser | undefined>(undefined);
+  /** What the panel shows: the chat, the user's conversations, or a past one read-only. */
+  const view = signal<'chat' | 'list' | 'past'>('chat');
+  const conversations = signal<ConversationSummary[] | undefined>(undefined);
+  const past = signal<{ summary: ConversationSummary; messages: ChatMessage[] } | undefined>(undefined);
+  /** A login switched to the user's earlier conversation: the panel says so in one line. */
+  const switched = signal(false);
+  const convo = computed(() => conversation.state.value.convo);
+  conversation.onClear(() => {
+    userOnly.value = undefined;
+    switched.value = false;
+  });
+  // A signed-in user's list shows this conversation as its stream tells (an operator ended it, the team took it).
+  const follow = effect(() => {
+    const c = convo.value;
+    const s = auth.session;
+    const list = conversations.peek();
+    if (s && list && botDone(c)) conversations.value = list.map((x) => (x.sessionId === s.sessionId ? { ...x, state: c } : x));
+  });
   let source: IdentitySource | undefined;
   let cached: string | undefined;
   /** "New conversation" was chosen: the next message starts one (the current token still proves the user). */
@@ -51,7 +73,7 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
     const now = auth.session;
     if (now?.sessionId === r.sessionId) {
       auth.set({ ...now, ...sessionOf(r) });
-      st.user.value = r.user;
+      conversation.ownedBy(r.user);
       return;
     }
     conversation.clear(true);
@@ -70,7 +92,7 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
       return adopt(r);
     }
     userToken = r;
-    st.user.value = r.user;
+    userOnly.value = r.user;
   }
 
   /** A request about the user's own conversations: as the current conversation, else with the user token (asked again once expired). */
@@ -103,11 +125,11 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
     if (!auth.session || auth.session.user) return resume(token);
     const r = await auth.authed('POST /api/identify', { body: { identityToken: token } });
     adopt(r);
-    st.switched.value = r.switched;
+    switched.value = r.switched;
   }
 
   /** Starts a conversation with its first message: a new one of the user, or through `POST /api/session`. */
-  async function start(body: { text: string; clientId: string; startKey?: string; locale: string; profileName?: string; escalate?: boolean }): Promise<SessionResponse> {
+  async function start(body: { text: string; clientId: string; startKey?: string; locale: string; pageUrl: string; profileName?: string; escalate?: boolean }): Promise<SessionResponse> {
     const token = await identityToken();
     // Names come from the identity token, and the proactive message goes along only without one.
     const signed = token ? { ...body, profileName: undefined, context: undefined, identityToken: token } : body;
@@ -121,14 +143,14 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
 
   /** Shows the user's conversations. */
   function list() {
-    st.view.value = 'list';
+    view.value = 'list';
     return refresh();
   }
 
   /** Reads the list again: when it is shown, and when its tab shows again (another device or an operator may have changed it). */
   async function refresh() {
     try {
-      st.conversations.value = (await asUser('GET /api/conversations')).items;
+      conversations.value = (await asUser('GET /api/conversations')).items;
     } catch (e) {
       report(e);
     }
@@ -140,7 +162,7 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
       const r = await asUser('POST /api/conversations/:sessionId/current', { params: { sessionId } });
       fresh = false;
       adopt(r);
-      st.view.value = 'chat';
+      view.value = 'chat';
       return true;
     } catch (e) {
       if (e instanceof ApiError && e.code === 'conversation_archived') return false;
@@ -153,12 +175,12 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
    * (`POST /api/conversations/{id}/current`, saved so every tab follows); an ended one read-only with its history.
    */
   async function open(c: ConversationSummary) {
-    if (c.sessionId === auth.session?.sessionId && !fresh) return (st.view.value = 'chat');
+    if (c.sessionId === auth.session?.sessionId && !fresh) return void (view.value = 'chat');
     try {
       if (c.state !== 'archived' && (await continueIn(c.sessionId))) return;
       const page = await asUser('GET /api/messages', { query: { limit: 50, sessionId: c.sessionId } });
-      st.past.value = { summary: c, messages: mergeMessages([], page.items, 'h') };
-      st.view.value = 'past';
+      past.value = { summary: c, messages: mergeMessages([], page.items, 'h') };
+      view.value = 'past';
     } catch (e) {
       report(e);
     }
@@ -170,42 +192,49 @@ export function createSignedIn(bff: string, st: State, auth: Auth, conversation:
     conversation.clear(true);
     // Kept in memory only, to prove the user when the new conversation starts.
     if (s) auth.set(s, false);
-    st.user.value = s?.user ?? userToken?.user;
+    userOnly.value = s?.user ?? userToken?.user;
     fresh = true;
-    st.view.value = 'chat';
+    view.value = 'chat';
   }
 
   /** Forgets the user (logout): their token source and everything shown of their conversations. */
   function forget() {
     source = cached = userToken = undefined;
     fresh = false;
-    st.view.value = 'chat';
-    st.conversations.value = st.past.value = undefined;
-    st.switched.value = false;
+    userOnly.value = undefined;
+    view.value = 'chat';
+    conversations.value = past.value = undefined;
+    switched.value = false;
   }
 
   /** Logout: this tab forgets the user, and tells every other tab to. */
   function logout() {
     forget();
-    try {
-      localStorage.setItem(logoutKey, String(Date.now()));
-      localStorage.removeItem(logoutKey);
-    } catch {
-      // storage unavailable: other tabs never had the session either
-    }
+    // Other tabs hear of it by the storage event; storage unavailable, they never had the session either.
+    keep('localStorage', logoutKey, Date.now());
+    keep('localStorage', logoutKey, undefined);
   }
 
   return {
+    /** The signed-in user (docs/api.md "Signed-in users"), if any: the conversation's, else the one known without it. */
+    user: computed(() => conversation.state.value.user ?? userOnly.value),
+    view: view as ReadonlySignal<'chat' | 'list' | 'past'>,
+    conversations: conversations as ReadonlySignal<ConversationSummary[] | undefined>,
+    past: past as ReadonlySignal<{ summary: ConversationSummary; messages: ChatMessage[] } | undefined>,
+    switched: switched as ReadonlySignal<boolean>,
+    /** A new message: the line about a switched conversation has done its job. */
+    sent: () => void (switched.value = false),
+    destroy: follow,
     identify: (next?: IdentitySource) => identify(next).catch(report),
     logout,
     /** The tab shows again: a list on screen is read again. */
-    onVisible: () => void (st.view.value === 'list' && refresh()),
+    onVisible: () => void (view.value === 'list' && refresh()),
     /** Another tab logged out. */
     onStorage: (e: StorageEvent) => e.key === logoutKey && e.newValue && forget(),
     start,
     startOver,
     /** The store's actions of the Conversations view. */
-    actions: { listConversations: list, openConversation: open, newConversation: startOver, showChat: () => (st.view.value = 'chat') },
+    actions: { listConversations: list, openConversation: open, newConversation: startOver, showChat: () => void (view.value = 'chat') },
     get fresh() {
       return fresh;
     },

@@ -8,8 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pickStrings, SERVED_LOCALES } from './i18n.js';
+import { PART_STRINGS } from './parts-strings.js';
 import { PARTS_CSS } from './parts-styles.js';
 import { CSS } from './styles.js';
+import { badgeCss, joinRules } from '../../scripts/css-lines.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // Hard ceilings (`npm run bench` prints the sizes against the goals: loader 2 KB, chat 32 KB).
@@ -90,7 +92,8 @@ describe('the built widget', () => {
   });
 
   it('writes widget.css, the same CSS, for browsers without constructable stylesheets', () => {
-    expect(readFileSync(join(out, 'widget.css'), 'utf8')).toBe(CSS + PARTS_CSS);
+    // The badge kinds' rules are those their files give the sheets (badges/badges.test.tsx).
+    expect(readFileSync(join(out, 'widget.css'), 'utf8')).toBe(CSS + PARTS_CSS + joinRules(badgeCss(join(ROOT, 'widget/src/badges'))));
   });
 
   it('serves every language that has a file in widget/src/locales, and the loader names the launcher in each', () => {
@@ -105,7 +108,7 @@ describe('the built widget', () => {
   });
 
   it('ships English inside and every other language as a complete file beside it', () => {
-    const keys = Object.keys(pickStrings()).sort();
+    const keys = Object.keys({ ...pickStrings(), ...PART_STRINGS }).sort();
     expect(chat.toString()).not.toContain('Chat öffnen');
     for (const lang of SERVED_LOCALES) {
       const strings = JSON.parse(readFileSync(join(out, 'widget-locales', `${lang}.json`), 'utf8')) as Record<string, string>;

@@ -9,49 +9,49 @@ describe('sending', () => {
     mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'POST /api/session': { status: 201, body: sessionBody(1) } });
     const before = start();
     await flush();
-    before.setDraft('Do you ship to Nor');
-    before.destroy();
+    before.actions.setDraft('Do you ship to Nor');
+    before.actions.destroy();
     const after = start();
     await flush();
-    expect(after.draft.value).toBe('Do you ship to Nor');
-    after.setDraft('Do you ship to Norway?');
-    after.submit();
+    expect(after.state.draft.value).toBe('Do you ship to Nor');
+    after.actions.setDraft('Do you ship to Norway?');
+    after.actions.submit();
     await flush();
-    expect(after.draft.value).toBe('');
-    expect(start().draft.value).toBe('');
+    expect(after.state.draft.value).toBe('');
+    expect(start().state.draft.value).toBe('');
   });
 
   it("sends the page's locale (an en_US slip mended), else the browser's, with the conversation's first message", async () => {
     const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'POST /api/session': { status: 201, body: sessionBody(1) } });
     const s = createStore(BFF, () => {}, undefined, undefined, undefined, 'pt_BR');
-    void s.boot();
-    s.send('Olá');
+    void s.actions.boot();
+    s.actions.send('Olá');
     await flush();
     expect(api.to('POST', '/api/session')[0]!.body).toMatchObject({ text: 'Olá', locale: 'pt-BR' });
-    s.destroy();
+    s.actions.destroy();
   });
 
   it('shows the message at once, starts the conversation with its clientId and reconciles the echo', async () => {
     const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'POST /api/session': { status: 201, body: sessionBody(1) } });
     const s = start();
-    s.send('Hello');
-    expect(s.messages.value).toMatchObject([{ role: 'user', text: 'Hello', pending: 'sending' }]);
+    s.actions.send('Hello');
+    expect(s.state.messages.value).toMatchObject([{ role: 'user', text: 'Hello', pending: 'sending' }]);
     await flush();
 
     const [call] = api.to('POST', '/api/session');
     // The browser's language goes along, for the agent to answer in (LOCALE_VARIABLE).
-    expect(call!.body).toEqual({ text: 'Hello', clientId: s.messages.value[0]!.clientId, startKey: expect.stringMatching(/^[\d_]{16,64}$/), locale: navigator.language });
+    expect(call!.body).toEqual({ text: 'Hello', clientId: s.state.messages.value[0]!.clientId, startKey: expect.stringMatching(/^[\d_]{16,64}$/), locale: navigator.language, pageUrl: location.href.split('#')[0] });
     expect(stored()).toMatchObject({ sessionId: 's1', token: 'tok1', refreshToken: 'ref1' });
     expect(FakeEventSource.last.token).toBe('tok1');
-    expect(s.typing.value).toBe(true);
+    expect(s.state.typing.value).toBe(true);
 
     FakeEventSource.last.emit('message', { id: 'u_1', role: 'user', text: 'Hello', clientId: call!.body.clientId }, 1);
     FakeEventSource.last.emit('message', { id: '42', role: 'bot', text: 'Hi there' }, 2);
-    expect(s.messages.value.map((m) => [m.id, m.pending])).toEqual([
+    expect(s.state.messages.value.map((m) => [m.id, m.pending])).toEqual([
       ['u_1', undefined],
       ['42', undefined],
     ]);
-    expect(s.typing.value).toBe(false);
+    expect(s.state.typing.value).toBe(false);
     expect(stored().lastEventId).toBe('2');
     expect(events.filter(([n]) => n === 'message')).toHaveLength(2);
   });
@@ -63,13 +63,13 @@ describe('sending', () => {
       'POST /api/messages': { status: 502, body: { error: { code: 'upstream_error', message: 'Refused upstream' } } },
     });
     const s = start();
-    s.setDraft('Where is my order?');
-    s.submit();
-    expect(s.draft.value).toBe('');
+    s.actions.setDraft('Where is my order?');
+    s.actions.submit();
+    expect(s.state.draft.value).toBe('');
     await flush();
-    expect(s.draft.value).toBe('Where is my order?');
-    expect(s.failed.value).toBe(true);
-    expect(s.messages.value).toEqual([]);
+    expect(s.state.draft.value).toBe('Where is my order?');
+    expect(s.state.failed.value).toBe(true);
+    expect(s.state.messages.value).toEqual([]);
     expect(events).toContainEqual(['error', { code: 'upstream_error', message: 'Refused upstream' }]);
   });
 
@@ -82,10 +82,10 @@ describe('sending', () => {
     });
     const s = start();
     await flush();
-    s.send('Where is my order?');
+    s.actions.send('Where is my order?');
     await flush();
-    expect([s.messages.value[0]?.pending, s.failed.value, s.draft.value]).toEqual(['sending', false, '']);
-    await vi.waitFor(() => expect(s.messages.value[0]?.pending).toBeUndefined(), { timeout: 4_000 });
+    expect([s.state.messages.value[0]?.pending, s.state.failed.value, s.state.draft.value]).toEqual(['sending', false, '']);
+    await vi.waitFor(() => expect(s.state.messages.value[0]?.pending).toBeUndefined(), { timeout: 4_000 });
     expect(api.to('POST', '/api/messages').map((c) => c.body.text)).toEqual(['Where is my order?', 'Where is my order?']);
   });
 
@@ -103,15 +103,15 @@ describe('sending', () => {
     });
     const s = start();
     await flush();
-    s.send('Did it go?');
+    s.actions.send('Did it go?');
     await flush();
-    expect(s.messages.value.map((m) => [m.text, m.pending])).toEqual([['Did it go?', 'uncertain']]);
-    expect([s.failed.value, s.draft.value]).toEqual([false, '']);
+    expect(s.state.messages.value.map((m) => [m.text, m.pending])).toEqual([['Did it go?', 'uncertain']]);
+    expect([s.state.failed.value, s.state.draft.value]).toEqual([false, '']);
 
     streamFirst = true;
-    s.send('And this one?');
+    s.actions.send('And this one?');
     await flush();
-    expect(s.messages.value.map((m) => [m.text, m.pending])).toEqual([
+    expect(s.state.messages.value.map((m) => [m.text, m.pending])).toEqual([
       ['Did it go?', 'uncertain'],
       ['And this one?', undefined],
     ]);
@@ -122,11 +122,11 @@ describe('sending', () => {
     const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     const api = mockFetch({ 'POST /api/session': { status: 201, body: sessionBody(1) }, 'POST /api/messages': { status: 202, body: {} } });
     const s = start();
-    s.send('one');
-    s.send('two');
+    s.actions.send('one');
+    s.actions.send('two');
     await flush();
     expect(api.to('POST', '/api/')).toHaveLength(0);
-    expect(s.messages.value.map((m) => m.pending)).toEqual(['queued', 'queued']);
+    expect(s.state.messages.value.map((m) => m.pending)).toEqual(['queued', 'queued']);
     expect(JSON.parse(sessionStorage.getItem(KEY + ':q')!)).toHaveLength(2);
 
     online.mockReturnValue(true);
@@ -134,7 +134,7 @@ describe('sending', () => {
     await flush();
     expect(api.to('POST', '/api/session')[0]!.body.text).toBe('one');
     expect(api.to('POST', '/api/messages')[0]!.body.text).toBe('two');
-    expect(s.messages.value.map((m) => m.pending)).toEqual([undefined, undefined]);
+    expect(s.state.messages.value.map((m) => m.pending)).toEqual([undefined, undefined]);
     expect(JSON.parse(sessionStorage.getItem(KEY + ':q')!)).toEqual([]);
   });
 
@@ -142,14 +142,14 @@ describe('sending', () => {
     let down = true;
     mockFetch({ 'POST /api/session': () => (down ? 'network' : { status: 201, body: sessionBody(1) }) });
     const s = start();
-    s.send('still there?');
+    s.actions.send('still there?');
     await flush();
-    expect(s.messages.value[0]!.pending).toBe('queued');
-    expect(s.failed.value).toBe(false);
+    expect(s.state.messages.value[0]!.pending).toBe('queued');
+    expect(s.state.failed.value).toBe(false);
     down = false;
     window.dispatchEvent(new Event('online'));
     await flush();
-    expect(s.messages.value[0]!.pending).toBeUndefined();
+    expect(s.state.messages.value[0]!.pending).toBeUndefined();
     expect(stored().sessionId).toBe('s1');
   });
 
@@ -157,7 +157,7 @@ describe('sending', () => {
     let down = true;
     const api = mockFetch({ 'POST /api/session': () => (down ? 'network' : { status: 201, body: sessionBody(1) }) });
     const s = start();
-    s.send('lost answer?');
+    s.actions.send('lost answer?');
     await flush();
     const [kept] = JSON.parse(sessionStorage.getItem(KEY + ':q')!) as Array<{ key: string; clientId: string }>;
     expect(kept!.key).toMatch(/^\d+_\d+_\d+_\d+$/);
@@ -182,12 +182,12 @@ describe('credentials', () => {
     });
     const s = start();
     await flush();
-    s.send('hello');
+    s.actions.send('hello');
     await flush();
     expect(api.to('POST', '/api/token').map((c) => c.body)).toEqual([{ refreshToken: 'ref1' }]);
     expect(api.to('POST', '/api/messages').map((c) => c.auth)).toEqual(['Bearer tok1', 'Bearer tok2']);
     expect(stored()).toMatchObject({ token: 'tok2', refreshToken: 'ref2' });
-    expect(s.failed.value).toBe(false);
+    expect(s.state.failed.value).toBe(false);
   });
 
   it('refreshes a token that is about to expire before opening the stream', async () => {
@@ -229,7 +229,7 @@ describe('credentials', () => {
     FakeEventSource.last.emit('reset', {}, 3); // sent without an id: the last one stays
     await flush();
     expect(api.to('GET', '/api/messages')).toHaveLength(2);
-    expect(s.messages.value.map((m) => m.text)).toEqual(['missed while away']);
+    expect(s.state.messages.value.map((m) => m.text)).toEqual(['missed while away']);
     expect(stored().lastEventId).toBe('3');
   });
 
@@ -241,12 +241,12 @@ describe('credentials', () => {
     window.dispatchEvent(new StorageEvent('storage', { key: KEY }));
     await flush();
     expect(api.to('GET', '/api/messages')).toHaveLength(1);
-    expect(s.messages.value.map((m) => m.text)).toEqual(['from tab A']);
+    expect(s.state.messages.value.map((m) => m.text)).toEqual(['from tab A']);
     expect(FakeEventSource.last.token).toBe('tok1');
 
     localStorage.removeItem(KEY);
     window.dispatchEvent(new StorageEvent('storage', { key: KEY }));
-    expect(s.messages.value).toEqual([]);
+    expect(s.state.messages.value).toEqual([]);
     expect(FakeEventSource.last.closed).toBe(true);
   });
 });
@@ -261,12 +261,12 @@ describe('what the panel knows, kept true', () => {
     });
     const s = start();
     await flush();
-    expect([s.messages.value.length, s.config.value]).toEqual([0, undefined]);
+    expect([s.state.messages.value.length, s.state.config.value]).toEqual([0, undefined]);
     down = false;
     FakeEventSource.last.open();
     await flush();
-    expect(s.messages.value.map((m) => m.text)).toEqual(['hello']);
-    expect(s.config.value).toEqual(PUBLIC_CONFIG);
+    expect(s.state.messages.value.map((m) => m.text)).toEqual(['hello']);
+    expect(s.state.config.value).toEqual(PUBLIC_CONFIG);
   });
 
   it('a reload after the session ran out says the conversation is no longer available, not a silent new one', async () => {
@@ -278,7 +278,7 @@ describe('what the panel knows, kept true', () => {
     });
     const s = start();
     // The refresh waits a moment before it gives up (another tab may have just rotated the token).
-    await vi.waitFor(() => expect([s.convo.value, s.gone.value]).toEqual(['archived', true]));
+    await vi.waitFor(() => expect([s.state.convo.value, s.state.gone.value]).toEqual(['archived', true]));
   });
 
   it('a conversation handed back to the assistant offers a person again, and no longer says one is coming', async () => {
@@ -286,13 +286,13 @@ describe('what the panel knows, kept true', () => {
     mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'GET /api/messages': { body: { items: [], hasMore: false } }, 'POST /api/escalate': { status: 202, body: {} } });
     const s = start();
     await flush();
-    await s.escalate();
-    expect(s.awaitingPerson.value).toBe(true);
+    await s.actions.escalate();
+    expect(s.state.awaitingPerson.value).toBe(true);
     FakeEventSource.last.emit('state', { state: 'escalated' }, 4);
     FakeEventSource.last.emit('message', { id: '5', role: 'operator', text: 'Mara here', author: { kind: 'operator', name: 'Mara' } }, 5);
     FakeEventSource.last.emit('state', { state: 'active' }, 6);
     await flush();
-    expect([s.canEscalate.value, s.awaitingPerson.value]).toEqual([true, false]);
+    expect([s.state.canEscalate.value, s.state.awaitingPerson.value]).toEqual([true, false]);
   });
 
   it("asks the settings again at the team's opening time, past the browser's cached copy", async () => {
@@ -300,8 +300,8 @@ describe('what the panel knows, kept true', () => {
     let asked = 0;
     const api = mockFetch({ 'GET /api/config': () => ({ body: asked++ ? { ...closed, handoff: { ...closed.handoff, open: true, opensAt: undefined } } : closed }) });
     const s = start();
-    await vi.waitFor(() => expect(s.config.value?.handoff?.open).toBe(false));
-    await vi.waitFor(() => expect(s.config.value?.handoff?.open).toBe(true), { timeout: 3_000 });
+    await vi.waitFor(() => expect(s.state.config.value?.handoff?.open).toBe(false));
+    await vi.waitFor(() => expect(s.state.config.value?.handoff?.open).toBe(true), { timeout: 3_000 });
     expect(api.to('GET', '/api/config')).toHaveLength(2);
     expect(api.fn.mock.calls[1]![1]).toMatchObject({ cache: 'no-cache' });
   });
@@ -312,7 +312,7 @@ describe('the hours on a clock ahead of the BFF', () => {
     const past = { ...PUBLIC_CONFIG, handoff: { offer: 'always', open: false, opensAt: new Date(Date.now() - 5_000).toISOString(), replyTime: 'minutes', launcher: 'show' } };
     const api = mockFetch({ 'GET /api/config': { body: past } });
     const s = start();
-    await vi.waitFor(() => expect(s.config.value?.handoff?.open).toBe(false));
+    await vi.waitFor(() => expect(s.state.config.value?.handoff?.open).toBe(false));
     await flush(50);
     expect(api.to('GET', '/api/config')).toHaveLength(1);
   });

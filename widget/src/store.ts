@@ -1,36 +1,45 @@
 /**
- * The widget's store: its state (state.ts), handed out read-only, and the actions, the only
- * writers. Sending goes through the outbox (outbox.ts), stream events through `applyEvent`
- * (conversation.ts); the connection (sync.ts) only connects. `destroy()` releases the stream,
- * timers and window listeners.
+ * The widget's store: it composes the slices, each written only by the module that owns it (the
+ * conversation, the outbox with its uploads, the signed-in user, engagement, the pre-chat form),
+ * into `{state, actions}`: `state` is read-only signals, `actions` the only way to change them.
+ * The store itself owns what is about the page (open, inline, online, reachable, the settings).
+ * `destroy()` releases the stream, timers, effects and window listeners.
  */
-import { effect, type ReadonlySignal } from '@preact/signals';
+import { computed, effect, signal, type ReadonlySignal } from '@preact/signals';
 import type { PublicConfig } from '../../shared/types.js';
 import { ApiError, call } from './api.js';
+import type { Conversation } from './apply-event.js';
 import { createAuth } from './auth.js';
 import { beep, titleCount } from './alerts.js';
 import { createConversation } from './conversation.js';
-import { sendRating } from './csat.js';
 import { createEngage } from './engage.js';
-import { serverCount } from './messages.js';
 import { localeTag } from './i18n.js';
 import { createOutbox } from './outbox.js';
+import { loadParts } from './parts-loader.js';
 import { createPrechat } from './prechat.js';
 import { createPrefs } from './prefs.js';
 import { loadSession, markConversation } from './session.js';
 import { createSignedIn, sessionOf, type IdentitySource } from './signed-in.js';
-import { createState, type Outgoing, type State } from './state.js';
+import type { Outgoing } from './state.js';
+import { keep, kept } from './storage.js';
+import type { SessionResponse } from '../../shared/types.js';
 import { createSync, type Emit } from './sync.js';
 
 export type { Convo } from './state.js';
 export type { Emit };
 
-/** The state as components see it: every signal read-only. */
-export type ReadonlyState = { readonly [K in keyof State]: State[K] extends ReadonlySignal<infer T> ? ReadonlySignal<T> : State[K] };
-
 /** Creates the store of one widget instance talking to `bff`. */
 export function createStore(bff: string, emit: Emit, profileName?: string, identity?: IdentitySource, sound?: boolean, locale?: string) {
-  const st = createState();
+  const open = signal(false);
+  /** Rendered inline (`<parley-chat>`): always on screen, so nothing is unread. */
+  const inline = signal(false);
+  const online = signal(navigator.onLine !== false);
+  /** The BFF answers: false while the conversation's stream has been down for a while (sync.ts). */
+  const reachable = signal(true);
+  const config = signal<PublicConfig | undefined>(undefined);
+  /** False once destroyed: the page's title is given back. */
+  const alive = signal(true);
+
   const report = (e: unknown) => {
     const err = e instanceof ApiError ? e : new ApiError(0, 'internal_error', String(e));
     emit('error', { code: err.code, message: err.message });
@@ -48,53 +57,46 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
       }
       // Back after a while out of reach: what waits in the queue goes now, not at its next backoff
       // (once per outage, not on every stream that opens).
-      if (up && !st.reachable.value) outbox.resume();
-      st.reachable.value = up;
+      if (up && !reachable.value) outbox.resume();
+      reachable.value = up;
     },
   );
   // The visitor's sound switch (remembered) over the page's `sound` option.
   const prefs = createPrefs(sound);
-  const conversation = createConversation(st, auth, sync, emit, report, () => prefs.sound.value && beep());
-  const untitle = titleCount(st.unread);
-  const signedIn = createSignedIn(bff, st, auth, conversation, report);
+  const conversation = createConversation(auth, sync, emit, report, { shown: () => open.value || inline.value }, () => prefs.sound.value && beep());
+  const conv = conversation.state;
+  const untitle = titleCount(computed(() => (alive.value ? conversation.unreadCount.value : 0)));
+  const signedIn = createSignedIn(bff, auth, conversation, report);
+  // Per tab (sessionStorage): the open panel and the half-typed message belong to this tab, not to the site.
   const openKey = auth.key + ':o';
   const draftKey = auth.key + ':d';
-  let unkeepDraft = () => {};
+  let unkeep = () => {};
 
   let pendingVars: Record<string, unknown> | undefined;
   /** The page the visitor is on, from `update({page})`: set as user variables with the next message. */
   let page: Record<string, string> | undefined;
   let name = profileName;
 
-  // Per tab (sessionStorage): the queue and the open panel belong to this tab, not to the site.
-  const remember = (key: string, value: string) => {
-    try {
-      sessionStorage.setItem(key, value);
-    } catch {
-      // storage unavailable: the queue still lives in memory
-    }
-  };
-
-  const engage = createEngage(st, auth, report, remember, conversation.history);
-  const prechat = createPrechat(st, auth, remember, report, localeTag(locale));
+  const engage = createEngage(auth, conversation, open, report);
+  const prechat = createPrechat(auth, report, localeTag(locale));
 
   /** Starts a conversation with the item's text; variables set before it existed follow. */
   async function start(item: Outgoing) {
     // Where the BFF verifies identities, names come from identity tokens only (it refuses a page's).
     const profile = name || prechat.name();
-    const named = profile && (st.config.value?.identity || 'off') === 'off';
+    const named = profile && (config.value?.identity || 'off') === 'off';
     // The proactive message the visitor answers goes along as context (docs/api.md "Engagement").
-    const context = st.proactive.value;
+    const context = engage.answer();
     // "Talk to a person" before the first message: the conversation goes to a person as it starts,
     // so the agent is not asked to answer it first.
-    const escalate = st.escalating.value;
+    const escalate = conv.value.escalating;
     // The visitor's language goes along, so the agent can answer in it (LOCALE_VARIABLE).
-    const body = { text: item.text, clientId: item.clientId, startKey: item.key, locale: localeTag(locale), ...(named ? { profileName: profile } : {}), ...(context ? { context } : {}), ...(escalate && { escalate }) };
+    // The page goes along too: an email's continue link brings the visitor back to it.
+    const body = { text: item.text, clientId: item.clientId, startKey: item.key, locale: localeTag(locale), pageUrl: pageUrl(), ...(named ? { profileName: profile } : {}), ...(context ? { context } : {}), ...(escalate && { escalate }) };
     const r = await signedIn.start(body);
     auth.set(sessionOf(r));
     emit('conversation', { sessionId: r.sessionId, state: 'started' });
-    st.user.value = r.user;
-    st.convo.value = 'active';
+    conversation.started(r.user);
     sync.live();
     // Not taken with the start (an older BFF, a refusal): asked for on its own, which says why if it fails.
     if (escalate && r.state !== 'escalated') void askForPerson();
@@ -106,14 +108,23 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     }
   }
 
-  const outbox = createOutbox(auth.key + ':q', { bff, st, auth, conversation, start, startsNew: () => signedIn.fresh, restart, report, remember });
+  const outbox = createOutbox(auth.key + ':q', { bff, auth, conversation, online, config, start, startsNew: () => signedIn.fresh, restart, report });
+  const { uploads } = outbox;
+  outbox.onSend(signedIn.sent);
+
+  /**
+   * Characters the composer's text may still grow by, counted as the BFF counts (trimmed, UTF-16
+   * units) against its `limits.textMaxLength` (4000, its default, until the settings arrive);
+   * below 0, too long to send.
+   */
+  const charsLeft = computed(() => (config.value?.limits?.textMaxLength || 4000) - outbox.draft.value.trim().length);
 
   /** Sends the composer's text, with the chosen files if any (also the retry after a failed send). */
   function submit() {
     // Longer than the BFF takes: the composer says by how much, and nothing is cut or lost.
-    if (st.charsLeft.value < 0) return;
+    if (charsLeft.value < 0) return;
     carryPage();
-    if (!outbox.sendFiles() && outbox.send(st.draft.value)) st.draft.value = '';
+    if (!outbox.sendFiles() && outbox.send(outbox.draft.value)) outbox.setDraft('');
   }
 
   /** `update()` from a single-page app: the page now on screen, and variables as with `identify`. */
@@ -122,9 +133,12 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     if (u.variables) identify({ variables: u.variables });
   }
 
-  /** The next message carries the page: its variables are set as it goes (after the start, for a first message). */
+  /**
+   * The next message carries the page: its variables are set as it goes (after the start, for a first
+   * message). Not where the BFF verifies identities: there no variable is the browser's to set.
+   */
   function carryPage() {
-    if (page) identify({ variables: page });
+    if (page && (config.value?.identity || 'off') === 'off') identify({ variables: page });
     page = undefined;
   }
 
@@ -137,55 +151,43 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
 
   /** A new conversation after one ended: of the same user when signed in. */
   function restart() {
-    if (st.user.value) signedIn.startOver();
+    if (signedIn.user.value) signedIn.startOver();
     else clearAll();
   }
 
   /** `Parley('reset')`, e.g. on logout: this browser forgets the conversation, its tokens and the user, in every tab. */
   function reset() {
     clearAll();
-    st.chosen.value = [];
+    uploads.drop();
     prechat.forget();
+    engage.forget();
     signedIn.logout();
   }
 
   function setOpen(on: boolean) {
-    if (st.open.value === on) return;
-    st.open.value = on;
+    if (open.value === on) return;
+    open.value = on;
     if (on) {
-      st.bubble.value = false;
       if (!document.hidden) conversation.markRead();
       if (configAt > 0 && Date.now() - configAt > 3e5) void loadConfig(true);
     }
-    remember(openKey, on ? '1' : '');
+    keep('sessionStorage', openKey, on || undefined);
     emit(on ? 'open' : 'close');
   }
 
   /** Asks for a person; with no conversation yet, the first message starts one and asks then (`start`). */
   async function escalate() {
-    if (!st.canEscalate.value) return;
-    st.escalating.value = true;
-    if (st.convo.value !== 'none') await askForPerson();
+    if (!canEscalate.value) return;
+    conversation.asking(true);
+    if (conv.value.convo !== 'none') await askForPerson();
   }
 
   async function askForPerson() {
     try {
       await auth.authed('POST /api/escalate');
     } catch (e) {
-      st.escalating.value = false;
+      conversation.asking(false);
       report(e);
-    }
-  }
-
-  async function loadOlder() {
-    if (st.loadingOlder.value || !auth.session) return;
-    st.loadingOlder.value = true;
-    try {
-      await conversation.history(serverCount(st.messages.value));
-    } catch (e) {
-      report(e);
-    } finally {
-      st.loadingOlder.value = false;
     }
   }
 
@@ -199,15 +201,15 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   }
 
   const onOnline = () => {
-    st.online.value = true;
+    online.value = true;
     outbox.resume();
     sync.restart();
   };
-  const onOffline = () => (st.online.value = false);
+  const onOffline = () => (online.value = false);
   // Once the tab shows again: answers that came while it was hidden are read if the chat is open, and a list of conversations on screen is read again.
   const onVisible = () => {
     if (document.hidden) return;
-    if (st.open.value || st.inline.value) conversation.markRead();
+    if (open.value || inline.value) conversation.markRead();
     signedIn.onVisible();
   };
 
@@ -222,22 +224,27 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     addEventListener('online', onOnline);
     addEventListener('offline', onOffline);
     document.addEventListener('visibilitychange', onVisible);
-    const s = loadSession(auth.key);
+    let s = loadSession(auth.key);
+    // An email's continue link (docs/api.md "Continuity by email"): its token leaves the address bar
+    // at once, and its conversation replaces the one this browser held, in every tab.
+    const link = /^#parley-resume=(.+)/.exec(location.hash)?.[1];
+    if (link) {
+      history.replaceState(history.state, '', pageUrl());
+      try {
+        auth.set((s = sessionOf(await call(bff, 'POST /api/resume', { body: { token: link } }))));
+      } catch (e) {
+        report(e); // spent, expired or a signed-in user's: the conversation stored here stays
+      }
+    }
     markConversation(auth.key, !!s); // also for a conversation begun before the loader looked for the mark
     if (s) conversation.resume(s);
-    prechat.restore();
-    let saved: Outgoing[] = [];
-    try {
-      saved = JSON.parse(sessionStorage.getItem(auth.key + ':q') || '[]') as Outgoing[];
-      if (sessionStorage.getItem(openKey)) setOpen(true);
-      // A half-typed message survives a reload, in this tab, as the queue does.
-      st.draft.value ||= sessionStorage.getItem(draftKey) || '';
-    } catch {
-      // unreadable: nothing was waiting
-    }
-    unkeepDraft = effect(() => remember(draftKey, st.draft.value));
+    if (link) setOpen(true);
+    if (kept('sessionStorage', openKey)) setOpen(true);
+    // A half-typed message survives a reload, in this tab, as the queue does.
+    if (!outbox.draft.value) outbox.setDraft(kept<string>('sessionStorage', draftKey) || '');
+    unkeep = effect(() => keep('sessionStorage', draftKey, outbox.draft.value || undefined));
     if (identity) await signedIn.identify(identity);
-    outbox.restore(saved);
+    outbox.restore();
     await loadConfig();
   }
 
@@ -251,10 +258,10 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
    */
   async function loadConfig(fresh?: boolean) {
     try {
-      const config = await call(bff, 'GET /api/config', fresh ? { cache: 'no-cache' } : {});
-      st.config.value = config;
+      const got = await call(bff, 'GET /api/config', fresh ? { cache: 'no-cache' } : {});
+      config.value = got;
       configAt = Date.now();
-      const opens = config.handoff?.open === false && Date.parse(config.handoff.opensAt!);
+      const opens = got.handoff?.open === false && Date.parse(got.handoff.opensAt!);
       clearTimeout(hoursTimer);
       // A time already past here (this clock ahead of the BFF's) is asked again in a minute, not at once.
       const wait = opens ? opens - configAt : 0;
@@ -266,25 +273,89 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   }
 
   function destroy() {
-    unkeepDraft();
+    unkeep();
     clearTimeout(hoursTimer);
     outbox.destroy();
     sync.destroy();
     conversation.destroy();
+    signedIn.destroy();
+    engage.destroy();
+    prechat.destroy();
     removeEventListener('storage', onStorage);
     removeEventListener('online', onOnline);
     removeEventListener('offline', onOffline);
     document.removeEventListener('visibilitychange', onVisible);
-    st.unread.value = 0; // gives the page its title back
+    alive.value = false; // gives the page its title back
     untitle();
   }
+
+  const pick = <K extends keyof Conversation>(key: K): ReadonlySignal<Conversation[K]> => computed(() => conv.value[key]);
+  const convo = pick('convo');
+  const messages = pick('messages');
+  const escalating = pick('escalating');
+  /** A person of the team has written in this handed-over conversation: notes on who answers and when give way to them. */
+  const personHere = computed(() => convo.value === 'escalated' && messages.value.some((m) => m.role === 'operator'));
+  /**
+   * "Talk to a person" is offered: `ESCALATION_OFFER` (docs/api.md "People") `always` offers it
+   * before the first message too (the conversation that message starts then goes to a person),
+   * `after_first_message` once there is a conversation, `never` not at all.
+   */
+  const canEscalate = computed(() => {
+    const offer = config.value?.handoff?.offer ?? 'always';
+    if (!config.value?.features.escalation || offer === 'never' || escalating.value) return false;
+    return convo.value === 'active' || (convo.value === 'none' && offer === 'always');
+  });
+
+  /** Everything components read: signals, none of them writable. */
+  const state = {
+    open: open as ReadonlySignal<boolean>,
+    inline: inline as ReadonlySignal<boolean>,
+    online: online as ReadonlySignal<boolean>,
+    reachable: reachable as ReadonlySignal<boolean>,
+    config: config as ReadonlySignal<PublicConfig | undefined>,
+    /** The whole conversation, one value (apply-event.ts); the signals below are its parts. */
+    conversation: conv,
+    messages,
+    convo,
+    typing: pick('typing'),
+    notice: pick('notice'),
+    votes: pick('votes'),
+    rating: pick('rating'),
+    contact: pick('contact'),
+    hasMore: pick('hasMore'),
+    gone: pick('gone'),
+    escalating,
+    /** The bot's lines about a handoff: no votes on them (votable.ts). */
+    handoff: pick('handoff'),
+    unread: conversation.unreadCount,
+    loadingOlder: conversation.loadingOlder,
+    draft: outbox.draft,
+    /** The last message was refused; its text is back in `draft`. */
+    failed: outbox.failed,
+    charsLeft,
+    chosen: uploads.chosen,
+    upload: uploads.problem,
+    user: signedIn.user,
+    view: signedIn.view,
+    conversations: signedIn.conversations,
+    past: signedIn.past,
+    switched: signedIn.switched,
+    proactive: engage.proactive,
+    bubble: engage.bubble,
+    /** The visitor's answers to the pre-chat form in this tab (`{}`: skipped), until then undefined. */
+    prechat: prechat.answers,
+    canEscalate,
+    personHere,
+    /** Handed to a person (or asked to be) and none has written yet: the panel says one will, and, while away, when. */
+    awaitingPerson: computed(() => (convo.value === 'escalated' ? !personHere.value : escalating.value && convo.value !== 'archived')),
+  };
 
   const actions = {
     setOpen,
     /** The composer's text as typed. */
-    setDraft: (text: string) => void (st.draft.value = text),
+    setDraft: outbox.setDraft,
     /** Rendered inline (`<parley-chat>`) or floating. */
-    setInline: (inline: boolean) => void (st.inline.value = inline),
+    setInline: (on: boolean) => void (inline.value = on),
     send: (text: string) => (carryPage(), outbox.send(text)),
     update,
     submit,
@@ -294,16 +365,16 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     removeFile: outbox.removeFile,
     retryUpload: outbox.retryUpload,
     /** Hides the message about the last files (the × beside it). */
-    dismissUpload: () => void (st.upload.value = undefined),
+    dismissUpload: uploads.dismiss,
     escalate,
-    loadOlder,
+    loadOlder: conversation.loadOlder,
     identify,
     reset,
     restart,
     boot,
     destroy,
-    /** Rates the ended conversation (CSAT); see `sendRating`. */
-    rate: (score: number, comment?: string) => sendRating(auth, conversation.rated, score, comment),
+    /** Rates the ended conversation (CSAT); see `sendRating` (rating.ts, with the question in the parts chunk). */
+    rate: (score: number, comment?: string) => loadParts().then((p) => p.sendRating(auth, conversation.rated, score, comment)),
     /** Leaves an address for the team (POST /api/contact); every tab learns it from the stream. */
     leaveContact: async (email: string, consent?: boolean) => {
       // `locale`: which language's consent text the visitor read.
@@ -312,12 +383,17 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     },
     /** The pre-chat form's answers (`{}`: skipped); they go along once the first message starts a conversation. */
     givePrechat: prechat.give,
-    ...engage,
+    ...engage.actions,
+    ...signedIn.actions,
   };
-  const state: ReadonlyState = st;
   // `bff`: site-relative pictures (operators, the bot) are on its origin.
-  return { ...state, ...actions, ...signedIn.actions, bff, prefs };
+  return { state, actions, bff, prefs };
 }
 
 /** One widget instance's store. */
 export type Store = ReturnType<typeof createStore>;
+/** The state as components see it. */
+export type State = Store['state'];
+
+/** The page without its fragment: where a conversation started, for an email's continue link. */
+const pageUrl = () => location.href.split('#')[0]!;

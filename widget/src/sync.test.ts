@@ -21,13 +21,13 @@ describe('history and stream', () => {
     // The stream overlaps the history (3) and goes beyond it (4).
     FakeEventSource.last.emit('message', { id: '3', role: 'bot', text: 'm3' }, 8);
     FakeEventSource.last.emit('message', { id: '4', role: 'user', text: 'm4' }, 9);
-    expect(s.messages.value.map((m) => m.id)).toEqual(['1', '2', '3', '4']);
-    expect(s.hasMore.value).toBe(true);
+    expect(s.state.messages.value.map((m) => m.id)).toEqual(['1', '2', '3', '4']);
+    expect(s.state.hasMore.value).toBe(true);
 
-    await s.loadOlder();
+    await s.actions.loadOlder();
     expect(api.to('GET', '/api/messages')[1]!.path).toBe('/api/messages?limit=20&offset=4');
-    expect(s.messages.value.map((m) => m.id)).toEqual(['0', '1', '2', '3', '4']);
-    expect(s.hasMore.value).toBe(false);
+    expect(s.state.messages.value.map((m) => m.id)).toEqual(['0', '1', '2', '3', '4']);
+    expect(s.state.hasMore.value).toBe(false);
   });
 
   it('treats the same user message from history and stream as one', async () => {
@@ -40,7 +40,7 @@ describe('history and stream', () => {
     await flush();
     FakeEventSource.last.emit('message', { id: 'u_9', role: 'user', text: 'Hi', createdAt: new Date(t + 900).toISOString() }, 1);
     FakeEventSource.last.emit('message', { id: 'u_10', role: 'user', text: 'Hi again' }, 2);
-    expect(s.messages.value.map((m) => m.text)).toEqual(['Hi', 'Hi again']);
+    expect(s.state.messages.value.map((m) => m.text)).toEqual(['Hi', 'Hi again']);
   });
 
   it('counts unread answers while closed and clears them on open', async () => {
@@ -51,9 +51,9 @@ describe('history and stream', () => {
     FakeEventSource.last.emit('message', { id: '1', role: 'bot', text: 'a' }, 1);
     FakeEventSource.last.emit('message', { id: '1', role: 'bot', text: 'a' }, 1); // a replayed duplicate
     FakeEventSource.last.emit('message', { id: '2', role: 'operator', text: 'b', operatorName: 'Ana' }, 2);
-    expect(s.unread.value).toBe(2);
-    s.setOpen(true);
-    expect(s.unread.value).toBe(0);
+    expect(s.state.unread.value).toBe(2);
+    s.actions.setOpen(true);
+    expect(s.state.unread.value).toBe(0);
     expect(events.filter(([n]) => n === 'unread').map(([, d]) => d)).toEqual([{ count: 1 }, { count: 2 }, { count: 0 }]);
   });
 
@@ -64,22 +64,22 @@ describe('history and stream', () => {
     await flush();
     FakeEventSource.last.emit('message', { id: '1', role: 'operator', text: 'a' }, 1);
     FakeEventSource.last.emit('message', { id: '2', role: 'operator', text: 'b' }, 2);
-    expect(s.unread.value).toBe(2);
+    expect(s.state.unread.value).toBe(2);
     const unreadKey = Object.keys(localStorage).find((k) => k !== KEY)!;
-    s.destroy();
+    s.actions.destroy();
 
     const reloaded = start(); // the same page loaded again
     await flush();
-    expect(reloaded.unread.value).toBe(2);
+    expect(reloaded.state.unread.value).toBe(2);
     // Another tab received the same message (not counted twice) and a new one.
     FakeEventSource.last.emit('message', { id: '2', role: 'operator', text: 'b' }, 2);
     FakeEventSource.last.emit('message', { id: '3', role: 'operator', text: 'c' }, 3);
-    expect(reloaded.unread.value).toBe(3);
+    expect(reloaded.state.unread.value).toBe(3);
     // The user opens the panel in another tab: this one follows.
     const before = localStorage.getItem(unreadKey);
     localStorage.removeItem(unreadKey);
     dispatchEvent(new StorageEvent('storage', { key: unreadKey, oldValue: before, newValue: null }));
-    expect(reloaded.unread.value).toBe(0);
+    expect(reloaded.state.unread.value).toBe(0);
     expect(events.filter(([n]) => n === 'unread').map(([, d]) => d)).toEqual([{ count: 2 }, { count: 3 }, { count: 0 }]);
   });
 
@@ -92,13 +92,13 @@ describe('history and stream', () => {
     const s = start();
     await flush();
     FakeEventSource.last.emit('state', { state: 'escalated' }, 1);
-    expect(s.convo.value).toBe('escalated');
+    expect(s.state.convo.value).toBe('escalated');
     expect(stored().state).toBe('escalated');
     FakeEventSource.last.emit('archived', {}, 2);
-    expect(s.convo.value).toBe('archived');
+    expect(s.state.convo.value).toBe('archived');
 
-    s.send('new question');
-    expect(s.messages.value.map((m) => m.text)).toEqual(['new question']);
+    s.actions.send('new question');
+    expect(s.state.messages.value.map((m) => m.text)).toEqual(['new question']);
     await flush();
     expect(api.to('POST', '/api/session')).toHaveLength(1);
     expect(stored().sessionId).toBe('s2');
@@ -110,15 +110,15 @@ describe('history and stream', () => {
     const s = start();
     await flush();
     FakeEventSource.last.emit('message', { id: 'u1', role: 'user', text: 'Hi' }, 1);
-    expect(s.typing.value).toBe(true);
+    expect(s.state.typing.value).toBe(true);
     FakeEventSource.last.emit('state', { state: 'escalated' }, 2);
-    expect(s.typing.value).toBe(false);
+    expect(s.state.typing.value).toBe(false);
     FakeEventSource.last.emit('message', { id: 'u2', role: 'user', text: 'Anyone there?' }, 3);
-    expect(s.typing.value).toBe(false);
-    s.send('Hello?');
+    expect(s.state.typing.value).toBe(false);
+    s.actions.send('Hello?');
     await flush();
-    expect(s.messages.value.at(-1)).toMatchObject({ text: 'Hello?', pending: undefined });
-    expect(s.typing.value).toBe(false);
+    expect(s.state.messages.value.at(-1)).toMatchObject({ text: 'Hello?', pending: undefined });
+    expect(s.state.typing.value).toBe(false);
   });
 
   it('builds a streamed answer from message_delta events and closes it with the message', async () => {
@@ -127,13 +127,13 @@ describe('history and stream', () => {
     const s = start();
     await flush();
     FakeEventSource.last.emit('message', { id: 'u1', role: 'user', text: 'Hi' }, 1);
-    expect(s.typing.value).toBe(true);
+    expect(s.state.typing.value).toBe(true);
     FakeEventSource.last.emit('message_delta', { id: 'm1', delta: 'Hel' }, 2);
-    expect(s.typing.value).toBe(false);
+    expect(s.state.typing.value).toBe(false);
     FakeEventSource.last.emit('message_delta', { id: 'm1', delta: 'lo' }, 3);
-    expect(s.messages.value[1]).toMatchObject({ id: 'm1', role: 'bot', text: 'Hello', streaming: true });
+    expect(s.state.messages.value[1]).toMatchObject({ id: 'm1', role: 'bot', text: 'Hello', streaming: true });
     FakeEventSource.last.emit('message', { id: 'm1', role: 'bot', text: 'Hello!' }, 4);
-    expect(s.messages.value.map((m) => [m.id, m.text, m.streaming])).toEqual([
+    expect(s.state.messages.value.map((m) => [m.id, m.text, m.streaming])).toEqual([
       ['u1', 'Hi', undefined],
       ['m1', 'Hello!', undefined],
     ]);
@@ -142,9 +142,9 @@ describe('history and stream', () => {
   it('sends the profile name with the first message and user variables once the conversation exists', async () => {
     const api = mockFetch({ 'POST /api/session': { status: 201, body: sessionBody(1) }, 'PATCH /api/user': { status: 204 } });
     const s = start();
-    s.identify({ profileName: 'Ada', variables: { plan: 'pro' } });
+    s.actions.identify({ profileName: 'Ada', variables: { plan: 'pro' } });
     expect(api.to('PATCH', '/api/user')).toHaveLength(0);
-    s.send('hello');
+    s.actions.send('hello');
     await flush();
     expect(api.to('POST', '/api/session')[0]!.body).toMatchObject({ text: 'hello', profileName: 'Ada' });
     expect(api.to('PATCH', '/api/user').map((c) => [c.body, c.auth])).toEqual([[{ plan: 'pro' }, 'Bearer tok1']]);
@@ -164,23 +164,23 @@ describe('history and stream', () => {
       await vi.advanceTimersByTimeAsync(2000);
       FakeEventSource.last.open();
       await vi.advanceTimersByTimeAsync(10_000);
-      expect(s.reachable.value).toBe(true);
+      expect(s.state.reachable.value).toBe(true);
       // Down for good (the server is away): told after five seconds, and again when it is back.
       FakeEventSource.last.fail();
       await vi.advanceTimersByTimeAsync(4900);
-      expect(s.reachable.value).toBe(true);
+      expect(s.state.reachable.value).toBe(true);
       await vi.advanceTimersByTimeAsync(200);
-      expect(s.reachable.value).toBe(false);
+      expect(s.state.reachable.value).toBe(false);
       // Written meanwhile: it waits, and goes the moment the BFF is back, not at the queue's next try.
-      s.send('Still there?');
+      s.actions.send('Still there?');
       await vi.advanceTimersByTimeAsync(30_000);
       const tries = api.to('POST', '/api/messages').length;
       down = false;
       FakeEventSource.last.open();
-      expect(s.reachable.value).toBe(true);
+      expect(s.state.reachable.value).toBe(true);
       await vi.advanceTimersByTimeAsync(0);
       expect(api.to('POST', '/api/messages').length).toBe(tries + 1);
-      expect(s.messages.value.at(-1)).toMatchObject({ text: 'Still there?', pending: undefined });
+      expect(s.state.messages.value.at(-1)).toMatchObject({ text: 'Still there?', pending: undefined });
     } finally {
       vi.useRealTimers();
     }

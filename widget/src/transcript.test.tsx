@@ -11,7 +11,8 @@ const t = pickStrings();
 const who = (m: ChatMessage) => whoWrote(m, t);
 const now = new Date(2026, 10, 25, 9, 30);
 
-// The transcript is written by the parts chunk, which has the rare badge kinds' words too; answers are read through the Markdown chunk.
+// The transcript is written by the parts chunk, which has the rare badge kinds' words too.
+// The text reads answers through the Markdown chunk, which saving a transcript loads first (conversation-file.ts).
 beforeAll(() => Promise.all([loadParts(), loadMarkdown()]));
 
 describe('transcript', () => {

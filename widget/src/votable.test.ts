@@ -26,4 +26,14 @@ describe('votableIds: the answers that get thumbs', () => {
     // The visitor writes again while waiting: the notice's turn closes, and it still takes no vote.
     expect([...votableIds([user('q1'), bot('a1'), user('human'), bot('notice'), user('hello?')], 'escalated')]).toEqual(['a1']);
   });
+
+  it('keeps the thumbs of the answer before a handoff asked with the button: the lines after it are the handoff', () => {
+    // "Talk to a person" pressed after an answer: no visitor message between the answer and the notice.
+    const list = [user('q1'), bot('answer'), bot('notice'), { id: 'op', role: 'operator', text: 'Hi' } as ChatMessage];
+    // Handed over, the notice not here yet.
+    expect([...votePlaces(list.slice(0, 2), 'escalated', [])]).toEqual([['answer', 'answer']]);
+    expect([...votePlaces(list.slice(0, 3), 'escalated', ['notice'])]).toEqual([['answer', 'answer']]);
+    expect([...votePlaces(list, 'escalated', ['notice'])]).toEqual([['answer', 'answer']]);
+    expect([...votePlaces(list, 'archived', ['notice'])]).toEqual([['answer', 'answer']]);
+  });
 });

@@ -188,7 +188,7 @@ export const MODEL_CONFIG = { ...PUBLIC_CONFIG, mode: 'model', features: { escal
 
 /** A component context around a real store (the test mocks `fetch` and `EventSource` first). */
 /** Stores made by `makeCtx`, destroyed after each test so none reconnects once the fakes are gone. */
-const ctxStores = new Set<{ destroy(): void }>();
+const ctxStores = new Set<{ actions: { destroy(): void } }>();
 
 export async function makeCtx(overrides: Partial<import('../src/components/ctx.js').Ctx> = {}) {
   const { createStore } = await import('../src/store.js');
@@ -212,7 +212,7 @@ export async function mountApp(routes: Record<string, Answer | Route> = {}, opti
   const { ctx, events } = await makeCtx(options);
   render(h(App, { ctx }));
   await act(async () => {
-    await ctx.store.boot();
+    await ctx.store.actions.boot();
     await loadParts();
     await flush();
   });
@@ -228,7 +228,7 @@ export function freshBrowserEachTest(after: () => void = () => {}) {
   });
   afterEach(() => {
     after();
-    for (const store of ctxStores) store.destroy();
+    for (const store of ctxStores) store.actions.destroy();
     ctxStores.clear();
     vi.unstubAllGlobals();
   });
@@ -243,7 +243,7 @@ export function storeUnderTest(): { start(): Store; events: Array<[string, unkno
   let store: Store | undefined;
   const events: Array<[string, unknown]> = [];
   freshBrowserEachTest(() => {
-    store?.destroy();
+    store?.actions.destroy();
     store = undefined;
     vi.restoreAllMocks();
   });
@@ -252,7 +252,7 @@ export function storeUnderTest(): { start(): Store; events: Array<[string, unkno
     start() {
       events.length = 0;
       store = createStore(BFF, (name, data) => events.push([name, data]));
-      void store.boot();
+      void store.actions.boot();
       return store;
     },
   };

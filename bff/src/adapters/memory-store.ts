@@ -1,4 +1,4 @@
-import type { StoredEvent, StreamEvent } from '../../../shared/types.js';
+import type { Author, StoredEvent, StreamEvent } from '../../../shared/types.js';
 import { ScopedKeys } from '../lib/scoped-keys.js';
 import { EventLog, storedEvent } from './event-log.js';
 import type { AppendResult, EventListener, EventStore, RetentionOptions } from '../ports/event-store.js';
@@ -36,7 +36,13 @@ export interface MemoryStoreOptions {
    * client's old `Last-Event-ID` never hides the new log's events from it.
    */
   timeBasedIds?: boolean;
+  /** How long a conversation's remembered authors outlive their last write (default 30 days, at least `maxAgeMs`), as Redis keeps its id counter. */
+  keepConversationMs?: number;
 }
+
+/** Authors remembered per conversation at most: a bound on memory, far above any conversation's operator messages. */
+const MAX_AUTHORS = 10_000;
+const DAY_MS = 86_400_000;
 
 /** Ids per millisecond of a log's start time, when `timeBasedIds`: 15 digits until the year 2286. */
 const IDS_PER_MS = 100;
@@ -53,13 +59,17 @@ export class MemoryEventStore implements EventStore {
   private readonly sweeper: ReturnType<typeof setInterval>;
   private readonly now: () => number;
   private readonly timeBasedIds: boolean;
+  /** Who wrote which message, per conversation, until `expiresAt` (refreshed by every write). */
+  private readonly authors = new Map<string, { byMessage: Map<string, Author>; expiresAt: number }>();
+  private readonly keepConversationMs: number;
 
   constructor(
     private readonly retention: RetentionOptions,
-    { now = Date.now, sweepEveryMs = 60_000, timeBasedIds = false }: MemoryStoreOptions = {},
+    { now = Date.now, sweepEveryMs = 60_000, timeBasedIds = false, keepConversationMs = 30 * DAY_MS }: MemoryStoreOptions = {},
   ) {
     this.now = now;
     this.timeBasedIds = timeBasedIds;
+    this.keepConversationMs = Math.max(keepConversationMs, retention.maxAgeMs);
     this.seen = new ScopedKeys(Math.max(10_000, retention.maxEvents * 100));
     this.sweeper = setInterval(() => this.sweep(), sweepEveryMs);
     this.sweeper.unref();
@@ -77,6 +87,21 @@ export class MemoryEventStore implements EventStore {
       if (log.size === 0 && !log.listeners?.size) this.logs.delete(id);
     }
     this.seen.expire(now);
+    for (const [id, kept] of this.authors) if (kept.expiresAt <= now) this.authors.delete(id);
+  }
+
+  async rememberAuthor(conversationId: string, messageId: string, author: Author): Promise<void> {
+    let kept = this.authors.get(conversationId);
+    if (!kept) this.authors.set(conversationId, (kept = { byMessage: new Map(), expiresAt: 0 }));
+    kept.byMessage.delete(messageId); // re-inserted last: the oldest is dropped first
+    kept.byMessage.set(messageId, author);
+    if (kept.byMessage.size > MAX_AUTHORS) kept.byMessage.delete(kept.byMessage.keys().next().value!);
+    kept.expiresAt = this.now() + this.keepConversationMs;
+  }
+
+  async authorsOf(conversationId: string): Promise<Map<string, Author>> {
+    const kept = this.authors.get(conversationId);
+    return kept && kept.expiresAt > this.now() ? new Map(kept.byMessage) : new Map();
   }
 
   async append(conversationId: string, event: StreamEvent, options?: { dedupKey?: string }): Promise<AppendResult> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { StoredEvent, StreamEvent } from '../../../shared/types.js';
+import type { Author, StoredEvent, StreamEvent } from '../../../shared/types.js';
 import { StoreUnavailableError } from '../errors.js';
 import type { AppendResult, EventListener, EventStore, RetentionOptions } from '../ports/event-store.js';
 import { taggedKey, type RedisClient, type RedisConnections } from './redis-connection.js';
@@ -149,6 +149,17 @@ export class RedisEventStore implements EventStore {
 
   async read(conversationId: string, afterId: number, limit: number): Promise<StoredEvent[]> {
     return (await this.readWithCounter(conversationId, afterId, limit)).events;
+  }
+
+  /** A hash of message id → author JSON in the conversation's slot, kept as long as its id counter. */
+  async rememberAuthor(conversationId: string, messageId: string, author: Author): Promise<void> {
+    const key = taggedKey(this.prefix, 'authors', conversationId);
+    await redisCall(() => this.client.multi().hset(key, messageId, JSON.stringify(author)).pexpire(key, this.sequenceTtlMs).exec());
+  }
+
+  async authorsOf(conversationId: string): Promise<Map<string, Author>> {
+    const all = await redisCall(() => this.client.hgetall(taggedKey(this.prefix, 'authors', conversationId)));
+    return new Map(Object.entries(all).map(([id, json]) => [id, JSON.parse(json) as Author]));
   }
 
   async lastId(conversationId: string): Promise<number> {

@@ -1,6 +1,7 @@
 // Schema entries: browsers, sessions and limits (docs/configuration.md's second table).
 import type { Parser } from '../env-parser.js';
 import { parseProxyTrust, type ProxyTrust } from '../lib/client-ip.js';
+import { badUploadType, DEFAULT_UPLOAD_TYPES } from '../lib/upload-types.js';
 import { isOrigin, secret, setting } from './setting.js';
 
 const group = 'browsers' as const;
@@ -63,6 +64,19 @@ export const BROWSERS = {
   maxUploadFiles: setting({
     env: 'MAX_UPLOAD_FILES', group, doc: 'files per request (1–100)', default: '`5`', example: '5',
     read: readUploadFiles, public: (maxUploadFiles) => ({ limits: { maxUploadFiles } }),
+  }),
+  uploadTypes: setting({
+    env: 'UPLOAD_TYPES', group, default: 'images (PNG, JPEG, GIF, WebP, HEIC), PDF, plain text, CSV, OOXML and ODF office documents, by media type and extension',
+    example: 'image/png,image/jpeg,application/pdf,.png,.jpg,.jpeg,.pdf',
+    doc: 'comma-separated media types (`image/png`, `image/*`) and extensions (`.png`) chat uploads may have: a file is taken when its extension, its declared type and the type its bytes show (magic numbers) are all on the list and its extension is one of that type’s; else `415 file_type_not_accepted`. The widget refuses other files as they are picked',
+    read: (p) => {
+      const entries = p.list('UPLOAD_TYPES', DEFAULT_UPLOAD_TYPES).map((e) => e.toLowerCase());
+      const bad = badUploadType(entries);
+      if (bad !== undefined) p.report(`UPLOAD_TYPES entries must be media types (image/png, image/*) or extensions (.png); "${bad}" is neither`);
+      else if (!entries.some((e) => e.startsWith('.')) || !entries.some((e) => e.includes('/'))) p.report('UPLOAD_TYPES needs at least one media type and one extension: a file must match both');
+      return Object.freeze(entries);
+    },
+    public: (uploadTypes) => ({ limits: { uploadTypes: [...uploadTypes] } }),
   }),
   maxUploadMemoryBytes: setting({
     env: 'MAX_UPLOAD_MEMORY_BYTES', group, default: 'larger of 256 MiB and four largest uploads',

@@ -1,4 +1,4 @@
-import type { StoredEvent, StreamEvent } from '../../../shared/types.js';
+import type { Author, StoredEvent, StreamEvent } from '../../../shared/types.js';
 
 /**
  * Called for every event appended to a conversation after `subscribe` resolved, in id order.
@@ -41,6 +41,14 @@ export interface EventStore {
    * is live, so a `read` started afterwards cannot miss an event. Returns the unsubscribe.
    */
   subscribe(conversationId: string, listener: EventListener): Promise<() => void>;
+  /**
+   * Remembers who wrote message `messageId` (an operator's name and picture as the live event
+   * showed them): the service's history does not name operators. Kept as long as the conversation
+   * (its id counter) is, far beyond the events' retention; writing it again replaces it.
+   */
+  rememberAuthor(conversationId: string, messageId: string, author: Author): Promise<void>;
+  /** The authors remembered for the conversation's messages, by message id. */
+  authorsOf(conversationId: string): Promise<Map<string, Author>>;
   /** Resolves when the store is reachable; rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

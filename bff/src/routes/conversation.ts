@@ -7,6 +7,7 @@ import { requireOwnConversation } from '../chat/signed-in.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { checkBody } from '../lib/body.js';
 import { withVotes } from '../chat/feedback-log.js';
+import { withAuthors } from '../chat/remembered-authors.js';
 import { sendMessageOnce } from '../chat/send-once.js';
 import { callAllowance, rateLimit, requireFeature } from '../middleware.js';
 import { routeMounter } from './mount.js';
@@ -46,7 +47,7 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
     const conversationId = requested ?? session?.conversationId;
     if (conversationId === undefined) throw new ForbiddenError('forbidden', 'Name one of your conversations: sessionId');
     const page = await deps.chat.listMessages(conversationId, pageSize, offset);
-    const items = await withVotes(deps.store, conversationId, page.items);
+    const items = await withVotes(deps.store, conversationId, await withAuthors(deps.store, conversationId, page.items));
     const response: MessagesPage = { items, limit: pageSize, offset, hasMore: page.hasMore };
     return c.json(response);
   });

@@ -39,6 +39,8 @@ function failingOnce(method: 'subscribe' | 'lastId'): (memory: EventStore) => Ev
     return {
       append: (...args) => memory.append(...args),
       read: (...args) => memory.read(...args),
+      rememberAuthor: (...args) => memory.rememberAuthor(...args),
+      authorsOf: (id) => memory.authorsOf(id),
       ping: () => memory.ping(),
       close: () => memory.close(),
       subscribe: async (id, listener) => {

@@ -17,6 +17,8 @@ function tappedStore(maxEvents = 100) {
     append: (...args) => memory.append(...args),
     read: (...args) => memory.read(...args),
     lastId: (id) => memory.lastId(id),
+    rememberAuthor: (...args) => memory.rememberAuthor(...args),
+    authorsOf: (id) => memory.authorsOf(id),
     subscribe: async (id, listener) => {
       listeners.push(listener);
       return memory.subscribe(id, listener);

@@ -10,6 +10,7 @@ import { readRequestBody } from '../lib/body-read.js';
 import { readJsonObject } from '../lib/json-body.js';
 import { jsonDepthWithin, MAX_JSON_DEPTH } from '../lib/json-depth.js';
 import { checkBody } from '../lib/body.js';
+import { checkUploadType } from '../lib/upload-types.js';
 import { FlowBody, FlowFields, UploadFields } from '../../../shared/bodies.js';
 import { FILE_NAME_MAX, hasUnsafeFileNameChars } from '../../../shared/file-name.js';
 import { rateLimit, requireFeature } from '../middleware.js';
@@ -80,6 +81,8 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
     await rateLimit(deps, `messages:${conversationId}`, config.rateLimitMessagesPerMin);
     const form = await readForm(c, deps, UploadFields);
     if (form.files.length === 0) throw new ValidationError('Attach at least one file as "files"');
+    // Before anything is sent on: a refused file sends neither the files nor the words.
+    for (const file of form.files) await checkUploadType(file, config.uploadTypes);
     if (form.text !== undefined) {
       // The words come first in the chat, then the flow's answer about the files.
       await rateLimit(deps, `messages:${conversationId}`, config.rateLimitMessagesPerMin);

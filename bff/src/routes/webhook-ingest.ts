@@ -1,6 +1,7 @@
 import { browserVariablesOf } from '../people/browser-variables.js';
 import { authorBookOf, type AuthorBook } from '../people/authors.js';
 import { recordStateChange } from '../chat/signed-in.js';
+import { rememberOperator } from '../chat/remembered-authors.js';
 import type { AppDeps } from '../context.js';
 import { AppError, PayloadTooLargeError, StoreUnavailableError, ValidationError } from '../errors.js';
 import type { BodyLimits } from '../lib/body-limits.js';
@@ -146,6 +147,8 @@ function storeFailed(deps: AppDeps, normalized: StorableWebhook, started: number
 }
 
 function stored(deps: AppDeps, normalized: StorableWebhook, started: number, result: AppendResult): string {
+  // Also for a duplicate: a repeat delivery heals a first write that failed (the write is idempotent).
+  if (normalized.event.event === 'message') rememberOperator(deps, normalized.conversationId, normalized.event.data);
   if (result.status === 'duplicate') {
     report(deps, started, 'duplicate', normalized);
     return DUPLICATE;

@@ -1,20 +1,22 @@
 /** Buttons: the words before them, then a column of postback and link buttons. */
 import type { BadgeOf } from '../../../shared/types.js';
 import { Btn } from '../components/Card.js';
-import type { BadgeProps } from './kind.js';
+import type { BadgeProps, Renderer } from './kind.js';
 import { labels, Lead, lines } from './lead.js';
 
 type B = BadgeOf<'buttons'>;
 
-export const View = ({ badge, ctx }: BadgeProps<B>) => (
+const View = ({ badge, ctx }: BadgeProps<B>) => (
   <>
     <Lead text={badge.text} ctx={ctx} />
     <div class="buttons">{badge.buttons.map((x, i) => <Btn key={i} button={x} ctx={ctx} />)}</div>
   </>
 );
 
-export const text = (badge: B) => lines([badge.text, labels(badge.buttons)]);
+const text = (badge: B) => lines([badge.text, labels(badge.buttons)]);
 
-export const CSS = `
+const CSS = `
 .buttons{display:flex;flex-direction:column;gap:6px}
 `;
+
+export default { View, text, CSS } satisfies Renderer<B>;

@@ -1,11 +1,13 @@
 /** A card: image, title (a link when it has a URL), subtitle and buttons. */
 import type { BadgeOf } from '../../../shared/types.js';
 import { Card } from '../components/Card.js';
-import type { BadgeProps } from './kind.js';
+import type { BadgeProps, Renderer } from './kind.js';
 import { cardText } from './lead.js';
 
 type B = BadgeOf<'card'>;
 
-export const View = ({ badge, ctx }: BadgeProps<B>) => <Card card={badge.card} ctx={ctx} />;
+const View = ({ badge, ctx }: BadgeProps<B>) => <Card card={badge.card} ctx={ctx} />;
 
-export const text = (badge: B) => cardText(badge.card);
+const text = (badge: B) => cardText(badge.card);
+
+export default { View, text } satisfies Renderer<B>;

@@ -4,21 +4,21 @@
  */
 import type { BadgeOf } from '../../../shared/types.js';
 import { Carousel } from '../components/Carousel.js';
-import type { BadgeProps } from './kind.js';
+import type { BadgeProps, Renderer } from './kind.js';
 import { cardText, Lead, lines } from './lead.js';
 
 type B = BadgeOf<'carousel'>;
 
-export const View = ({ badge, ctx }: BadgeProps<B>) => (
+const View = ({ badge, ctx }: BadgeProps<B>) => (
   <>
     <Lead text={badge.text} ctx={ctx} />
     <Carousel cards={badge.cards} label={badge.text} ctx={ctx} />
   </>
 );
 
-export const text = (badge: B) => lines([badge.text, ...badge.cards.map(cardText)], '\n\n');
+const text = (badge: B) => lines([badge.text, ...badge.cards.map(cardText)], '\n\n');
 
-export const CSS = `
+const CSS = `
 .msg:has(>.carousel){max-width:100%;align-self:stretch}
 .carousel{align-self:stretch;min-width:0}
 .track{display:flex;gap:10px;overflow-x:auto;scroll-snap-type:x mandatory;scroll-behavior:smooth;padding:2px 2px 8px;scrollbar-width:thin}
@@ -27,3 +27,5 @@ export const CSS = `
 .arrows .icon{border:1px solid var(--bd);width:32px;height:32px}
 [dir=rtl] .arrows svg{transform:scaleX(-1)}
 `;
+
+export default { View, text, CSS } satisfies Renderer<B>;

@@ -4,11 +4,11 @@ import { httpUrl } from '../../../shared/badge-url.js';
 import { ext } from '../components/Card.js';
 import { FILE, Icon } from '../components/Icon.js';
 import { fileSize } from '../i18n.js';
-import type { BadgeProps } from './kind.js';
+import type { BadgeProps, Renderer } from './kind.js';
 
 type B = BadgeOf<'file'>;
 
-export function View({ badge, ctx }: BadgeProps<B>) {
+function View({ badge, ctx }: BadgeProps<B>) {
   const href = httpUrl(badge.url);
   return href ? (
     <a class="file" href={href} download={badge.name} {...ext}>
@@ -21,14 +21,14 @@ export function View({ badge, ctx }: BadgeProps<B>) {
   ) : null;
 }
 
-export const text = (badge: B) => `${badge.name} (${badge.url})`;
+const text = (badge: B) => `${badge.name} (${badge.url})`;
 
-export const answer = false;
-
-export const CSS = `
+const CSS = `
 [dir=rtl] .file svg{transform:scaleX(-1)}
 .file{border:1px solid var(--bd);border-radius:14px;background:var(--bg);overflow:hidden}
 .file{display:flex;align-items:center;gap:10px;padding:10px 14px;color:var(--fg);text-decoration:none}
 .file svg{color:var(--ac);width:24px;height:24px}
 .file small{display:block;color:var(--mu)}
 `;
+
+export default { View, text, CSS, answer: false } satisfies Renderer<B>;

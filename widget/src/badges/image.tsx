@@ -2,12 +2,12 @@
 import type { BadgeOf } from '../../../shared/types.js';
 import { httpUrl } from '../../../shared/badge-url.js';
 import { Zoomable } from '../components/Lightbox.js';
-import type { BadgeProps } from './kind.js';
+import type { BadgeProps, Renderer } from './kind.js';
 import { lines } from './lead.js';
 
 type B = BadgeOf<'image'>;
 
-export function View({ badge, ctx }: BadgeProps<B>) {
+function View({ badge, ctx }: BadgeProps<B>) {
   const src = httpUrl(badge.url);
   return src ? (
     <figure class="image">
@@ -18,11 +18,13 @@ export function View({ badge, ctx }: BadgeProps<B>) {
 }
 
 /** Its alt text and caption, then its address. */
-export const text = (badge: B) => lines([lines([badge.alt, badge.caption], ': '), badge.url]);
+const text = (badge: B) => lines([lines([badge.alt, badge.caption], ': '), badge.url]);
 
-export const CSS = `
+const CSS = `
 .image{margin:0;width:280px;max-width:100%}
 .image img{display:block;width:100%;height:auto;border-radius:14px;background:var(--bb)}
 .image figcaption{font-size:12px;color:var(--mu);margin:4px 4px 0}
 .image .zoom{width:100%}
 `;
+
+export default { View, text, CSS } satisfies Renderer<B>;

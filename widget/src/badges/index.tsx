@@ -6,14 +6,14 @@
  */
 import type { Badge, BadgeOf } from '../../../shared/types.js';
 import { loadedParts, Part } from '../lazy.js';
-import * as buttons from './buttons.js';
-import * as card from './card.js';
-import * as file from './file.js';
-import * as image from './image.js';
+import buttons from './buttons.js';
+import card from './card.js';
+import file from './file.js';
+import image from './image.js';
 import type { BadgeProps, Renderer, Renderers } from './kind.js';
-import * as quick_replies from './quick_replies.js';
+import quick_replies from './quick_replies.js';
 import type { RARE_BADGES } from './rare.js';
-import * as unsupported from './unsupported.js';
+import unsupported from './unsupported.js';
 
 type Rare = keyof typeof RARE_BADGES;
 

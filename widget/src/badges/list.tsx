@@ -7,7 +7,7 @@ import { httpUrl } from '../../../shared/badge-url.js';
 import { Buttons, Title } from '../components/Card.js';
 import type { Ctx } from '../components/ctx.js';
 import { Zoomable } from '../components/Lightbox.js';
-import type { BadgeProps } from './kind.js';
+import type { BadgeProps, Renderer } from './kind.js';
 import { cardText, Lead, lines } from './lead.js';
 
 type B = BadgeOf<'list'>;
@@ -26,16 +26,16 @@ function Item({ it, ctx }: { it: BadgeListItem; ctx: Ctx }) {
   );
 }
 
-export const View = ({ badge, ctx }: BadgeProps<B>) => (
+const View = ({ badge, ctx }: BadgeProps<B>) => (
   <>
     <Lead text={badge.text} ctx={ctx} />
     <ul class="list">{badge.items.map((it, i) => <Item key={i} it={it} ctx={ctx} />)}</ul>
   </>
 );
 
-export const text = (badge: B) => lines([badge.text, ...badge.items.map(cardText)], '\n\n');
+const text = (badge: B) => lines([badge.text, ...badge.items.map(cardText)], '\n\n');
 
-export const CSS = `
+const CSS = `
 .list{border:1px solid var(--bd);border-radius:14px;background:var(--bg);overflow:hidden}
 .list p{margin:2px 0 0;color:var(--mu);font-size:13px}
 .list strong{display:block}
@@ -44,3 +44,5 @@ export const CSS = `
 .list li:first-child{border:0}
 .list img{width:48px;height:48px;border-radius:8px;object-fit:cover}
 `;
+
+export default { View, text, CSS } satisfies Renderer<B>;

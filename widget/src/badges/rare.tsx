@@ -3,9 +3,9 @@
  * chat does not carry them: index.tsx names each with `rare()`.
  */
 import type { Badge } from '../../../shared/types.js';
-import * as carousel from './carousel.js';
+import carousel from './carousel.js';
 import type { BadgeProps, Renderer, Renderers } from './kind.js';
-import * as list from './list.js';
+import list from './list.js';
 
 export const RARE_BADGES = { carousel, list } satisfies Partial<Renderers>;
 

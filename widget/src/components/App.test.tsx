@@ -14,7 +14,7 @@ async function mount(routes: Parameters<typeof mockFetch>[0] = {}, options: Para
   const { ctx, events } = await makeCtx(options);
   render(<App ctx={ctx} />);
   await act(async () => {
-    await ctx.store.boot();
+    await ctx.store.actions.boot();
     await flush();
   });
   return { api, ctx, events };

@@ -10,17 +10,18 @@ import { CLOSE, Icon } from './Icon.js';
 /** Everything the widget renders into its shadow root. */
 export function App({ ctx }: { ctx: Ctx }) {
   const { store, options } = ctx;
+  const { state, actions } = ctx.store;
   const root = useRef<HTMLDivElement>(null);
   const launcher = useRef<HTMLButtonElement>(null);
-  const open = store.open.value;
-  const theme = store.config.value?.theme;
+  const open = state.open.value;
+  const theme = state.config.value?.theme;
   const chosen = options.theme?.scheme || theme?.scheme || 'auto';
   // Read again when the panel opens or closes or the settings change, not on every render (an unread count, a message).
   const scheme = useMemo(() => (chosen === 'auto' ? pageScheme() : chosen), [chosen, open]);
   const left = (options.theme?.position || theme?.position) === 'left';
   // `launcher: 'hours'` and CLOSED_LAUNCHER=hide: outside the hours, no launcher for a visitor with no conversation.
-  const handoff = store.config.value?.handoff;
-  const away = options.launcher === 'hours' && handoff?.launcher === 'hide' && !handoff.open && store.convo.value === 'none' && !open;
+  const handoff = state.config.value?.handoff;
+  const away = options.launcher === 'hours' && handoff?.launcher === 'hide' && !handoff.open && state.convo.value === 'none' && !open;
 
   // On phones the panel follows the visual viewport, so the on-screen keyboard never hides the composer.
   useEffect(() => {
@@ -51,7 +52,7 @@ export function App({ ctx }: { ctx: Ctx }) {
   // Pointed at or focused, the launcher is about to be pressed: the panel is drawn now, hidden, so
   // that the press only shows it (docs/benchmarks.md: click to a focused composer).
   const [warm, setWarm] = useState(false);
-  const close = () => store.setOpen(false);
+  const close = () => actions.setOpen(false);
   return (
     <div
       ref={root}
@@ -74,10 +75,10 @@ export function App({ ctx }: { ctx: Ctx }) {
         <>
           {(open || warm) && <Panel ctx={ctx} onClose={close} hidden={!open} />}
           {/* The proactive message, in a live region so that screen readers hear it appear. */}
-          {store.bubble.value && !open && (
+          {state.bubble.value && !open && (
             <div class="proactive" role="status">
-              <button type="button" class="proactive-text" dir="auto" onClick={() => store.setOpen(true)}>
-                {store.proactive.value}
+              <button type="button" class="proactive-text" dir="auto" onClick={() => actions.setOpen(true)}>
+                {state.proactive.value}
               </button>
               <button
                 type="button"
@@ -85,7 +86,7 @@ export function App({ ctx }: { ctx: Ctx }) {
                 aria-label={ctx.strings.dismiss}
                 onClick={() => {
                   // The button goes with the bubble: focus moves on to the launcher, not to <body>.
-                  store.dismiss();
+                  actions.dismiss();
                   launcher.current?.focus();
                 }}
               >

@@ -10,7 +10,7 @@ import type { Ctx } from './ctx.js';
 
 /** The author of `m` as this widget names them: `init({bot})` over `/api/config` `bot` for the assistant. */
 export function whoOf(ctx: Ctx): (m: Pick<Message, 'role' | 'author' | 'operatorName'>) => Who {
-  const bot = { ...ctx.store.config.value?.bot, ...ctx.options.bot };
+  const bot = { ...ctx.store.state.config.value?.bot, ...ctx.options.bot };
   return (m) => whoWrote(m, ctx.strings, bot);
 }
 

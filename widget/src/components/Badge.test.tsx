@@ -25,7 +25,7 @@ describe('buttons', () => {
     });
     expect(screen.getByText('What can I do?')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Track my order' }));
-    expect(ctx.store.messages.value.map((m) => [m.role, m.text])).toEqual([['user', 'Where is my order?']]);
+    expect(ctx.store.state.messages.value.map((m) => [m.role, m.text])).toEqual([['user', 'Where is my order?']]);
     await flush();
     expect(api.to('POST', '/api/session')[0]!.body.text).toBe('Where is my order?');
   });
@@ -59,7 +59,7 @@ describe('quick replies', () => {
   it('shows its replies while it is the last message, and a click sends the label the visitor saw', async () => {
     const { ctx } = await show(b);
     fireEvent.click(screen.getByRole('button', { name: 'Returns' }));
-    expect(ctx.store.messages.value[0]!.text).toBe('Returns');
+    expect(ctx.store.state.messages.value[0]!.text).toBe('Returns');
   });
   it('choosing one moves keyboard focus to the composer, not to <body> when the replies go', async () => {
     mockFetch({ 'POST /api/session': { status: 201, body: sessionBody() } });
@@ -97,7 +97,7 @@ describe('cards, carousel, list', () => {
     expect(screen.getByText('€149')).toBeTruthy();
     expect(document.querySelector('img')!.getAttribute('src')).toBe('https://cdn.example/1.svg');
     fireEvent.click(screen.getByRole('button', { name: 'Is it in stock? 1' }));
-    expect(ctx.store.messages.value[0]!.text).toBe('stock 1');
+    expect(ctx.store.state.messages.value[0]!.text).toBe('stock 1');
   });
 
   it('a carousel labels its slides, scrolls with prev/next and arrow keys', async () => {

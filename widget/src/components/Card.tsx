@@ -24,13 +24,13 @@ export function Btn({ button, ctx, sendsLabel }: { button: BadgeButton; ctx: Ctx
         type="button"
         class="btn"
         dir="auto"
-        disabled={botDone(ctx.store.convo.value)}
+        disabled={botDone(ctx.store.state.convo.value)}
         onClick={(e) => {
           // A quick reply goes away once chosen: focus moves to the composer first (the panel on touch screens, where
           // the keyboard would cover the conversation), never to <body>.
           const panel = e.currentTarget.closest<HTMLElement>('.panel');
           (matchMedia('(pointer: coarse)').matches ? panel : panel?.querySelector('textarea') || panel)?.focus();
-          void ctx.store.send(sendsLabel ? button.label : button.value);
+          void ctx.store.actions.send(sendsLabel ? button.label : button.value);
         }}
       >
         {button.label}

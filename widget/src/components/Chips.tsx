@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { fileSize, fill } from '../i18n.js';
 import type { Ctx } from './ctx.js';
 import { CLOSE, FILE, Icon } from './Icon.js';
+import { partStrings } from '../parts-strings.js';
 
 /**
  * An image's thumbnail: decoded by `createImageBitmap` and drawn on a canvas, not a `blob:` URL in
@@ -48,9 +49,10 @@ function Thumb({ file }: { file: File }) {
 
 /** The chips of the chosen files; `box` is the message box, which gets focus after the last chip goes. */
 export function Chips({ ctx, box }: { ctx: Ctx; box: RefObject<HTMLTextAreaElement | null> }) {
-  const { store, strings } = ctx;
+  const strings = partStrings(ctx.strings);
+  const { state, actions } = ctx.store;
   const list = useRef<HTMLUListElement>(null);
-  const chosen = store.chosen.value;
+  const chosen = state.chosen.value;
   if (!chosen.length) return null;
   return (
     <ul class="chips" ref={list} aria-label={strings.files}>
@@ -80,7 +82,7 @@ export function Chips({ ctx, box }: { ctx: Ctx; box: RefObject<HTMLTextAreaEleme
                     const buttons = Array.from(list.current!.querySelectorAll('button'));
                     const at = buttons.indexOf(e.currentTarget);
                     (buttons[at + 1] || buttons[at - 1] || box.current)?.focus();
-                    store.removeFile(c.id);
+                    actions.removeFile(c.id);
                   }}
                 >
                   <Icon d={CLOSE} />

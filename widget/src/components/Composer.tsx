@@ -15,19 +15,25 @@ const COUNT_FROM = 200;
 
 /** The composer of the panel. */
 export function Composer({ ctx }: { ctx: Ctx }) {
-  const { store, strings } = ctx;
-  const text = store.draft.value;
-  const config = store.config.value;
+  const { strings } = ctx;
+  const { state, actions } = ctx.store;
+  const text = state.draft.value;
+  const config = state.config.value;
   const lim = config?.limits;
-  const up = store.upload.value;
+  const up = state.upload.value;
   // Said only near the end, and how far over.
-  const left = store.charsLeft.value;
+  const left = state.charsLeft.value;
   const picker = useRef<HTMLInputElement>(null);
   const box = useRef<HTMLTextAreaElement>(null);
-  const chosen = store.chosen.value;
+  const chosen = state.chosen.value;
+  const listed = (names: string[]) => new Intl.ListFormat(ctx.locale, { type: 'unit' }).format(names);
+  // A type refused here names its files; one the BFF refused names the chips it failed.
+  const typeNames = up?.code === 'file_type_not_accepted' ? (up.names ?? chosen.filter((c) => c.failed).map((c) => c.file.name)) : undefined;
   const upText =
     up &&
-    (up.code === 'too_many'
+    (typeNames
+      ? fill(strings.notAddedType, { names: listed(typeNames) })
+      : up.code === 'too_many'
       ? fill(strings.tooMany, { n: localNumber(lim!.maxUploadFiles, ctx.locale) })
       : up.code === 'too_big'
         ? fill(strings.tooBig, { n: localNumber(Math.round(lim!.maxUploadBytes / 104857.6) / 10, ctx.locale) })
@@ -38,10 +44,10 @@ export function Composer({ ctx }: { ctx: Ctx }) {
             : strings.notUploaded);
   return (
     <>
-      {store.failed.value && (
+      {state.failed.value && (
         <p class="error" role="alert">
           {strings.notSent}
-          <button type="button" onClick={store.submit}>
+          <button type="button" onClick={actions.submit}>
             {strings.retry}
           </button>
         </p>
@@ -51,14 +57,14 @@ export function Composer({ ctx }: { ctx: Ctx }) {
           {/* One flowing text beside the buttons; a space between the sentences, which the alert's text (what is read out) needs. */}
           <span>
             {upText}
-            {up.names && <> <bdi>{fill(strings.notAdded, { names: new Intl.ListFormat(ctx.locale, { type: 'unit' }).format(up.names) })}</bdi></>}
+            {up.names && !typeNames && <> <bdi>{fill(strings.notAdded, { names: listed(up.names) })}</bdi></>}
           </span>
           {(up.item || chosen.some((c) => c.failed)) && (
-            <button type="button" onClick={store.retryUpload}>
+            <button type="button" onClick={actions.retryUpload}>
               {strings.retry}
             </button>
           )}
-          <button type="button" class="dismiss" aria-label={strings.dismiss} onClick={store.dismissUpload}>
+          <button type="button" class="dismiss" aria-label={strings.dismiss} onClick={actions.dismissUpload}>
             <Icon d={CLOSE} />
           </button>
         </p>
@@ -73,7 +79,7 @@ export function Composer({ ctx }: { ctx: Ctx }) {
         class="composer"
         onSubmit={(e) => {
           e.preventDefault();
-          store.submit();
+          actions.submit();
           // Sent with the button, which the emptied box disables: focus stays in the chat, on the box.
           box.current?.focus();
         }}
@@ -86,8 +92,9 @@ export function Composer({ ctx }: { ctx: Ctx }) {
               type="file"
               multiple
               hidden
+              accept={lim?.uploadTypes?.join(',')}
               onChange={(e) => {
-                store.attach(Array.from(e.currentTarget.files || []));
+                actions.attach(Array.from(e.currentTarget.files || []));
                 e.currentTarget.value = ''; // the same file again must fire `change` again
               }}
             />
@@ -110,18 +117,18 @@ export function Composer({ ctx }: { ctx: Ctx }) {
           aria-describedby={left < COUNT_FROM ? 'parley-count' : undefined}
           aria-invalid={left < 0 || undefined}
           value={text}
-          onInput={(e) => store.setDraft(e.currentTarget.value)}
+          onInput={(e) => actions.setDraft(e.currentTarget.value)}
           onPaste={(e) => {
             // A pasted screenshot or copied file is attached; pasted text stays text.
             const files = Array.from(e.clipboardData?.files || []);
             if (!config?.features.upload || !files.length) return;
             e.preventDefault();
-            store.attach(files);
+            actions.attach(files);
           }}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
               e.preventDefault();
-              store.submit();
+              actions.submit();
             }
           }}
         />

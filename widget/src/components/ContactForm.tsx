@@ -9,10 +9,12 @@ import { addressOk } from '../address.js';
 import { textIn } from '../../../shared/localized.js';
 import { fill, localeTag } from '../i18n.js';
 import type { Ctx } from './ctx.js';
+import { partStrings } from '../parts-strings.js';
 
 export function ContactForm({ ctx }: { ctx: Ctx }) {
-  const { store, strings } = ctx;
-  const configured = store.config.value?.consentText;
+  const strings = partStrings(ctx.strings);
+  const { state, actions } = ctx.store;
+  const configured = state.config.value?.consentText;
   const consentText = configured === undefined ? undefined : textIn(configured, localeTag(ctx.options.locale));
   const [email, setEmail] = useState('');
   const [consent, setConsent] = useState(false);
@@ -21,7 +23,7 @@ export function ContactForm({ ctx }: { ctx: Ctx }) {
   const input = useRef<HTMLInputElement>(null);
   const thanks = useRef<HTMLParagraphElement>(null);
   const sentHere = useRef(false);
-  const given = store.contact.value;
+  const given = state.contact.value;
   useEffect(() => void (given && sentHere.current && thanks.current?.focus()), [given]);
 
   // Drawn only while Team.tsx's showsContact says so: with an address given, the team is away and
@@ -48,7 +50,7 @@ export function ContactForm({ ctx }: { ctx: Ctx }) {
     sentHere.current = true;
     setSending(true);
     try {
-      await store.leaveContact(email.trim(), consentText ? consent : undefined);
+      await actions.leaveContact(email.trim(), consentText ? consent : undefined);
       setProblem(undefined);
     } catch (err) {
       // Refused as an address (a rule of the BFF's this form does not know): say so, not "try again".

@@ -25,8 +25,8 @@ async function mount(user?: { id: string; name?: string }) {
   const { ctx } = await makeCtx();
   render(<App ctx={ctx} />);
   await act(async () => {
-    await ctx.store.boot();
-    ctx.store.setOpen(true);
+    await ctx.store.actions.boot();
+    ctx.store.actions.setOpen(true);
     await loadParts(); // the list is in the parts chunk (lazy.test.tsx tests its arrival)
     await flush();
   });

@@ -5,6 +5,7 @@ import { firstOfOperators } from '../authors.js';
 import { whoOf } from './Author.js';
 import type { Ctx } from './ctx.js';
 import { MessageItem } from './MessageItem.js';
+import { partStrings } from '../parts-strings.js';
 
 /** Moves focus to the view's heading when the view opens, so screen readers announce it. */
 function useHeadingFocus() {
@@ -14,28 +15,30 @@ function useHeadingFocus() {
 }
 
 function stateText(ctx: Ctx, state: ConversationSummary['state']): string {
-  return state === 'archived' ? ctx.strings.stateEnded : state === 'escalated' ? ctx.strings.stateTeam : ctx.strings.stateOpen;
+  const strings = partStrings(ctx.strings);
+  return state === 'archived' ? strings.stateEnded : state === 'escalated' ? strings.stateTeam : strings.stateOpen;
 }
 
 /** The list of the user's conversations, newest first, with "New conversation". */
 export function ConversationList({ ctx }: { ctx: Ctx }) {
-  const { store, strings } = ctx;
+  const strings = partStrings(ctx.strings);
+  const { state, actions } = ctx.store;
   const heading = useHeadingFocus();
-  const items = store.conversations.value;
+  const items = state.conversations.value;
   const date = (iso: string) => new Date(iso).toLocaleString(ctx.locale, { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <div class="conversations">
       <h3 ref={heading} tabIndex={-1}>
         {strings.yourConversations}
       </h3>
-      <button type="button" class="primary" onClick={store.newConversation}>
+      <button type="button" class="primary" onClick={actions.newConversation}>
         {strings.newConversation}
       </button>
       {items && !items.length && <p class="muted">{strings.noConversations}</p>}
       <ul>
         {items?.map((item) => (
           <li key={item.sessionId}>
-            <button type="button" onClick={() => store.openConversation(item)}>
+            <button type="button" onClick={() => actions.openConversation(item)}>
               <span class="convo-title" dir="auto">{item.title}</span>
               <span class="muted">
                 <time dateTime={item.updatedAt}>{date(item.updatedAt)}</time> · {stateText(ctx, item.state)}
@@ -50,9 +53,10 @@ export function ConversationList({ ctx }: { ctx: Ctx }) {
 
 /** A past conversation with its history; nothing can be sent into it. */
 export function PastConversation({ ctx }: { ctx: Ctx }) {
-  const { store, strings } = ctx;
+  const strings = partStrings(ctx.strings);
+  const { state, actions } = ctx.store;
   const heading = useHeadingFocus();
-  const past = store.past.value;
+  const past = state.past.value;
   if (!past) return null;
   const joined = firstOfOperators(past.messages, whoOf(ctx));
   return (
@@ -68,7 +72,7 @@ export function PastConversation({ ctx }: { ctx: Ctx }) {
           ))}
         </div>
       </div>
-      <button type="button" class="primary" onClick={store.listConversations}>
+      <button type="button" class="primary" onClick={actions.listConversations}>
         {strings.back}
       </button>
     </div>

@@ -7,15 +7,17 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { FEEDBACK_COMMENT_MAX_LENGTH } from '../../../shared/types.js';
 import { localNumber } from '../i18n.js';
 import type { Ctx } from './ctx.js';
+import { partStrings } from '../parts-strings.js';
 
 export function Csat({ ctx }: { ctx: Ctx }) {
-  const { store, strings } = ctx;
+  const strings = partStrings(ctx.strings);
+  const { state, actions } = ctx.store;
   const [score, setScore] = useState(0);
   const [comment, setComment] = useState('');
   const [phase, setPhase] = useState<'asking' | 'sending' | 'failed' | 'not_asked'>('asking');
   const thanks = useRef<HTMLParagraphElement>(null);
   const sentHere = useRef(false);
-  const rating = store.rating.value;
+  const rating = state.rating.value;
   // The form goes when the rating is in: focus moves to the thanks, not to <body>.
   useEffect(() => void (rating && sentHere.current && thanks.current?.focus()), [rating]);
 
@@ -36,7 +38,7 @@ export function Csat({ ctx }: { ctx: Ctx }) {
     sentHere.current = true;
     setPhase('sending');
     try {
-      setPhase((await store.rate(score, comment.trim() || undefined)) ? 'asking' : 'not_asked');
+      setPhase((await actions.rate(score, comment.trim() || undefined)) ? 'asking' : 'not_asked');
     } catch {
       setPhase('failed');
     }

@@ -99,6 +99,34 @@ describe('answer feedback', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Not helpful' }).getAttribute('aria-pressed')).toBe('true'));
     expect(up.getAttribute('aria-pressed')).toBe('false');
   });
+
+  it('keeps the thumbs of the answer before "Talk to a person", when the handoff comes and after a reload; the notice gets none', async () => {
+    seedSession();
+    const { api } = await mount({ 'POST /api/escalate': { status: 202, body: {} } });
+    open();
+    emit('message', { id: 'u1', role: 'user', text: 'Can I return a worn item?' }, 2);
+    emit('message', { id: 'a1', role: 'bot', text: 'Returns are free within 30 days.' }, 3);
+    expect(screen.getAllByRole('group', { name: 'Rate this answer' })).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Talk to a person' }));
+    await waitFor(() => expect(api.to('POST', '/api/escalate')).toHaveLength(1));
+    // The service hands over, then its notice follows in the same bot turn: no visitor message between.
+    emit('state', { state: 'escalated' }, 4);
+    expect(screen.getAllByRole('group', { name: 'Rate this answer' })).toHaveLength(1);
+    emit('message', { id: 'n1', role: 'bot', text: 'Connecting you to a human.' }, 5);
+    const thumbs = () => screen.getAllByRole('group', { name: 'Rate this answer' }).map((g) => g.closest('.msg')?.textContent);
+    expect(thumbs()).toHaveLength(1);
+    expect(thumbs()[0]).toContain('Returns are free');
+    // A reload: the history brings the same lines, the stored session says which was the handoff.
+    const items = [
+      { id: 'u1', role: 'user', text: 'Can I return a worn item?' },
+      { id: 'a1', role: 'bot', text: 'Returns are free within 30 days.' },
+      { id: 'n1', role: 'bot', text: 'Connecting you to a human.' },
+    ];
+    cleanup();
+    await mount({ 'GET /api/messages': { body: { items, hasMore: false } } }); // the panel stays open in this tab
+    expect(thumbs()).toHaveLength(1);
+    expect(thumbs()[0]).toContain('Returns are free');
+  });
 });
 
 describe('Stop', () => {
@@ -162,18 +190,18 @@ describe('alerts', () => {
     mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'GET /api/messages': { body: { items: [], hasMore: false } } });
     for (const sound of [false, true]) {
       const s = createStore(BFF, () => {}, undefined, undefined, sound);
-      await s.boot();
+      await s.actions.boot();
       await flush();
       FakeEventSource.last.emit('message', { id: `a-${sound}`, role: 'bot', text: 'Ding' }, 2);
       expect(started).toHaveLength(sound ? 1 : 0);
-      s.destroy();
+      s.actions.destroy();
     }
   });
 
   it('init({launcher: false}) renders no launcher; the page opens the chat itself', async () => {
     const { ctx } = await mount({}, { options: { launcher: false } });
     expect(screen.queryByRole('button', { name: 'Open chat' })).toBeNull();
-    act(() => ctx.store.setOpen(true));
+    act(() => ctx.store.actions.setOpen(true));
     expect(screen.getByRole('dialog')).toBeTruthy();
   });
 });
@@ -181,20 +209,20 @@ describe('alerts', () => {
 describe('proactive message', () => {
   it('shows a bubble that opens into the chat as its first bot line, and goes along as context with the first message', async () => {
     const { api, ctx } = await mount({ 'POST /api/session': { status: 201, body: sessionBody(1) } });
-    act(() => ctx.store.show('Need help choosing a tent?'));
+    act(() => ctx.store.actions.show('Need help choosing a tent?'));
     fireEvent.click(screen.getByRole('button', { name: 'Need help choosing a tent?' }));
     const log = screen.getByRole('log');
     expect(within(log).getByText('Need help choosing a tent?')).toBeTruthy();
     expect(screen.queryByText('Hello from the config')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Need help choosing a tent?' })).toBeNull();
-    act(() => void ctx.store.send('Yes, a 2-person one'));
+    act(() => void ctx.store.actions.send('Yes, a 2-person one'));
     await waitFor(() => expect(api.to('POST', '/api/session')).toHaveLength(1));
     expect(api.to('POST', '/api/session')[0]!.body).toMatchObject({ text: 'Yes, a 2-person one', context: 'Need help choosing a tent?' });
   });
 
   it('can be dismissed, and after a dismissal no bubble comes back for the rest of the visit', async () => {
     const { ctx } = await mount();
-    act(() => ctx.store.show('Free shipping today'));
+    act(() => ctx.store.actions.show('Free shipping today'));
     // Its text keeps its own direction (an English offer in an Arabic page reads "today.", not ".today").
     expect(screen.getByRole('button', { name: 'Free shipping today' }).getAttribute('dir')).toBe('auto');
     const dismiss = screen.getByRole('button', { name: 'Dismiss' });
@@ -203,21 +231,45 @@ describe('proactive message', () => {
     expect(screen.queryByText('Free shipping today')).toBeNull();
     // The button went with the bubble: focus is on the launcher, not on <body>.
     expect(document.activeElement?.shadowRoot?.activeElement ?? document.activeElement).toBe(screen.getByRole('button', { name: 'Open chat' }));
-    act(() => ctx.store.show('Free shipping today'));
+    act(() => ctx.store.actions.show('Free shipping today'));
     expect(screen.queryByText('Free shipping today')).toBeNull();
-    act(() => ctx.store.show('Another offer'));
+    act(() => ctx.store.actions.show('Another offer'));
     expect(screen.queryByText('Another offer')).toBeNull();
   });
 
   it('does not come back once the visitor has answered', async () => {
     const { api, ctx } = await mount({ 'POST /api/session': { status: 201, body: sessionBody(1) } });
-    act(() => ctx.store.show('Need help choosing a tent?'));
+    act(() => ctx.store.actions.show('Need help choosing a tent?'));
     fireEvent.click(screen.getByRole('button', { name: 'Need help choosing a tent?' }));
-    act(() => void ctx.store.send('Yes please'));
+    act(() => void ctx.store.actions.send('Yes please'));
     await waitFor(() => expect(api.to('POST', '/api/session')).toHaveLength(1));
-    act(() => ctx.store.setOpen(false));
-    act(() => ctx.store.show('Still looking for a tent?'));
+    act(() => ctx.store.actions.setOpen(false));
+    act(() => ctx.store.actions.show('Still looking for a tent?'));
     expect(screen.queryByText('Still looking for a tent?')).toBeNull();
+  });
+
+  it('does not come back with the text answered: not after a reload while the messages still load, not once that conversation has ended', async () => {
+    const routes = { 'POST /api/session': { status: 201, body: sessionBody(1) }, 'GET /api/messages': () => new Promise<never>(() => {}) };
+    const first = await mount(routes);
+    act(() => first.ctx.store.actions.show('Need help choosing a tent?'));
+    fireEvent.click(screen.getByRole('button', { name: 'Need help choosing a tent?' }));
+    act(() => void first.ctx.store.actions.send('Yes please'));
+    await waitFor(() => expect(first.api.to('POST', '/api/session')).toHaveLength(1));
+    // The next page: the site asks again at once, before the conversation's messages are back.
+    cleanup();
+    first.ctx.store.actions.destroy();
+    sessionStorage.clear(); // also in a new tab of the same browser
+    const again = await mount(routes);
+    expect(again.ctx.store.state.convo.value).toBe('active');
+    act(() => again.ctx.store.actions.show('Need help choosing a tent?'));
+    expect(screen.queryByRole('button', { name: 'Need help choosing a tent?' })).toBeNull();
+    // The conversation ends and the visitor starts afresh: the offer they answered is not made again; another one is.
+    act(() => FakeEventSource.last.emit('archived', {}, 2));
+    act(() => again.ctx.store.actions.restart());
+    act(() => again.ctx.store.actions.show('Need help choosing a tent?'));
+    expect(screen.queryByRole('button', { name: 'Need help choosing a tent?' })).toBeNull();
+    act(() => again.ctx.store.actions.show('Tents are 20% off today'));
+    expect(screen.getByRole('button', { name: 'Tents are 20% off today' })).toBeTruthy();
   });
 });
 

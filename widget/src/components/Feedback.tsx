@@ -6,8 +6,9 @@ import { Icon, THUMB } from './Icon.js';
 
 /** The vote buttons of the answer `id`: toggle buttons, so screen readers say "pressed" for the current vote. */
 export function Feedback({ ctx, id }: { ctx: Ctx; id: string }) {
-  const { store, strings } = ctx;
-  const vote = store.votes.value[id];
+  const { strings } = ctx;
+  const { state, actions } = ctx.store;
+  const vote = state.votes.value[id];
   const [step, setStep] = useState<'idle' | 'asking' | 'thanked'>('idle');
   const box = useRef<HTMLTextAreaElement>(null);
   const down = useRef<HTMLButtonElement>(null);
@@ -16,12 +17,12 @@ export function Feedback({ ctx, id }: { ctx: Ctx; id: string }) {
     if (step === 'asking') box.current?.focus();
   }, [step]);
   const press = (value: FeedbackValue) => {
-    if (vote !== value) void store.vote(id, value);
+    if (vote !== value) void actions.vote(id, value);
     setStep(value === 'down' ? 'asking' : 'idle');
   };
   const send = () => {
     const comment = box.current!.value.trim();
-    if (comment) void store.vote(id, 'down', comment);
+    if (comment) void actions.vote(id, 'down', comment);
     setStep(comment ? 'thanked' : 'idle');
     // The box goes away: focus goes back to the button that opened it, not to <body>.
     down.current?.focus();

@@ -107,13 +107,13 @@ describe('the sound switch', () => {
     mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'GET /api/messages': { body: { items: [], hasMore: false } } });
     for (const [n, expected] of [[1, 1], [2, 1]] as const) {
       const s = createStore(BFF, () => {}, undefined, undefined, n === 2);
-      await s.boot();
+      await s.actions.boot();
       await flush();
       FakeEventSource.last.emit('message', { id: `a-${n}`, role: 'bot', text: 'Ding' }, n + 1);
       expect(started).toHaveLength(expected);
       // Switched off: the page's sound: true no longer beeps either.
       if (n === 1) s.prefs.toggleSound();
-      s.destroy();
+      s.actions.destroy();
     }
     expect(localStorage.getItem('parley:sound')).toBe('0');
   });

@@ -11,6 +11,7 @@ import { Icon, MORE } from './Icon.js';
 /** `transcript` saves the conversation as the panel shows it (its title and greeting, as the ended panel's button does). */
 export function HeaderMenu({ ctx, transcript }: { ctx: Ctx; transcript: () => void }) {
   const { store, strings } = ctx;
+  const { state } = ctx.store;
   const { prefs } = store;
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
@@ -72,7 +73,7 @@ export function HeaderMenu({ ctx, transcript }: { ctx: Ctx; transcript: () => vo
       </button>
       {open && (
         <div ref={list} id="parley-menu" class="menu" role="menu" aria-label={strings.more} onKeyDown={onKey}>
-          {store.messages.value.length > 0 && (
+          {state.messages.value.length > 0 && (
             <button type="button" role="menuitem" tabIndex={-1} onClick={pick(transcript)}>
               {strings.transcript}
             </button>

@@ -6,9 +6,10 @@ import { CHAT, CLOSE, Icon } from './Icon.js';
 
 /** The launcher; `onIntent` when it is pointed at or focused, before a press. */
 export function Launcher({ ctx, btn, onIntent }: { ctx: Ctx; btn: Ref<HTMLButtonElement>; onIntent: () => void }) {
-  const { store, strings } = ctx;
-  const open = store.open.value;
-  const n = store.unread.value;
+  const { strings } = ctx;
+  const { state, actions } = ctx.store;
+  const open = state.open.value;
+  const n = state.unread.value;
   // In the language's digits, as every other number the widget writes.
   const count = n > 99 ? '99+' : localNumber(n, ctx.locale);
   return (
@@ -20,7 +21,7 @@ export function Launcher({ ctx, btn, onIntent }: { ctx: Ctx; btn: Ref<HTMLButton
       aria-expanded={open}
       onPointerEnter={onIntent}
       onFocus={onIntent}
-      onClick={() => store.setOpen(!open)}
+      onClick={() => actions.setOpen(!open)}
     >
       <Icon d={open ? CLOSE : CHAT} />
       {n > 0 && !open && (

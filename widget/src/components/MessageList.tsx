@@ -11,7 +11,7 @@ import { Starters } from './Starters.js';
 
 /** The bot's first line: a proactive message (`Parley('show', text)`) in place of the greeting. Also the transcript's. */
 export const greetingOf = ({ store, options, strings }: Ctx): string | undefined =>
-  store.proactive.value ?? options.greeting ?? options.strings?.greeting ?? localized(store.config.value?.greeting, langOf(options.locale)) ?? strings.greeting;
+  store.state.proactive.value ?? options.greeting ?? options.strings?.greeting ?? localized(store.state.config.value?.greeting, langOf(options.locale)) ?? strings.greeting;
 
 /**
  * The scrolling message list. It follows the newest message while the reader is at the bottom,
@@ -19,9 +19,10 @@ export const greetingOf = ({ store, options, strings }: Ctx): string | undefined
  * messages below show a "New messages" button that takes them down.
  */
 export function MessageList({ ctx }: { ctx: Ctx }) {
-  const { store, strings } = ctx;
-  const list = store.messages.value;
-  const votes = votePlaces(list, store.convo.value);
+  const { strings } = ctx;
+  const { state, actions } = ctx.store;
+  const list = state.messages.value;
+  const votes = votePlaces(list, state.convo.value, state.handoff.value);
   const ref = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const lastTop = useRef(0);
@@ -29,8 +30,8 @@ export function MessageList({ ctx }: { ctx: Ctx }) {
   const [unseen, setUnseen] = useState(false);
   const greeting = greetingOf(ctx);
   // The greeting is the bot's first line: it opens the bot's group, so a bot answer right after it is not named again.
-  const hello: ChatMessage | undefined = !store.hasMore.value && greeting ? { id: '', role: 'bot', text: greeting } : undefined;
-  const joined = firstOfOperators(list, whoOf(ctx), store.hasMore.value);
+  const hello: ChatMessage | undefined = !state.hasMore.value && greeting ? { id: '', role: 'bot', text: greeting } : undefined;
+  const joined = firstOfOperators(list, whoOf(ctx), state.hasMore.value);
 
   const toBottom = () => {
     const el = ref.current!;
@@ -89,14 +90,14 @@ export function MessageList({ ctx }: { ctx: Ctx }) {
       }}
     >
       <div class="thread">
-        {store.hasMore.value ? (
+        {state.hasMore.value ? (
           // aria-disabled, not disabled, while loading: a disabled button loses focus. When the last page is in,
           // the button goes and the log takes focus: the reader goes on reading upwards from there.
           <button
             type="button"
             class="older"
-            aria-disabled={store.loadingOlder.value}
-            onClick={() => void store.loadOlder().then(() => !store.hasMore.value && ref.current?.focus({ preventScroll: true }))}
+            aria-disabled={state.loadingOlder.value}
+            onClick={() => void actions.loadOlder().then(() => !state.hasMore.value && ref.current?.focus({ preventScroll: true }))}
           >
             {strings.older}
           </button>
@@ -107,7 +108,7 @@ export function MessageList({ ctx }: { ctx: Ctx }) {
         {list.map((m, i) => (
           <MessageItem key={m.clientId || m.id} m={m} ctx={ctx} last={i === list.length - 1} vote={votes.get(m.id)} prev={list[i - 1] ?? hello} joined={joined.has(m.id)} />
         ))}
-        {store.typing.value && (
+        {state.typing.value && (
           // The words inside too: many screen readers announce a live region's content, not its label.
           <div class="typing" role="status" aria-label={strings.typing}>
             <span class="sr-only">{strings.typing}</span>

@@ -15,21 +15,22 @@ import { greetingOf, MessageList } from './MessageList.js';
 
 /** The panel's title (also the transcript's): the page's, the integrator's string, the server's, or ours. */
 export const titleOf = ({ options, store, strings }: Ctx): string =>
-  options.title || options.strings?.title || localized(store.config.value?.title, langOf(options.locale)) || strings.title;
+  options.title || options.strings?.title || localized(store.state.config.value?.title, langOf(options.locale)) || strings.title;
 
 /** Saves the transcript (header menu and ended panel alike): named after the panel's title, starting with the greeting shown. */
-const saveTranscript = (ctx: Ctx) => void ctx.store.transcript(ctx.strings, ctx.locale, whoOf(ctx), { title: titleOf(ctx), greeting: greetingOf(ctx) });
+const saveTranscript = (ctx: Ctx) => void ctx.store.actions.transcript(ctx.strings, ctx.locale, whoOf(ctx), { title: titleOf(ctx), greeting: greetingOf(ctx) });
 
 /**
  * The panel; floating it is a dialog that `onClose` closes (button or Escape), inline a region.
  * `hidden`: drawn ahead of opening, out of sight and out of reach (inert) until it opens.
  */
 export function Panel({ ctx, onClose, hidden }: { ctx: Ctx; onClose?: () => void; hidden?: boolean }) {
-  const { store, strings } = ctx;
+  const { strings } = ctx;
+  const { state, actions } = ctx.store;
   const ref = useRef<HTMLElement>(null);
   const title = titleOf(ctx);
-  const convo = store.convo.value;
-  const view = store.view.value;
+  const convo = state.convo.value;
+  const view = state.view.value;
   const focusInput = () => {
     const box = ref.current;
     // On touch screens focusing the text box would throw the keyboard over the conversation.
@@ -64,7 +65,7 @@ export function Panel({ ctx, onClose, hidden }: { ctx: Ctx; onClose?: () => void
     }
   };
 
-  const canDrop = (e: DragEvent) => !!store.config.value?.features.upload && view === 'chat' && convo !== 'archived' && !!e.dataTransfer?.types.includes('Files');
+  const canDrop = (e: DragEvent) => !!state.config.value?.features.upload && view === 'chat' && convo !== 'archived' && !!e.dataTransfer?.types.includes('Files');
   return (
     <section
       ref={ref}
@@ -89,13 +90,13 @@ export function Panel({ ctx, onClose, hidden }: { ctx: Ctx; onClose?: () => void
       onDrop={(e) => {
         if (!canDrop(e)) return;
         e.preventDefault();
-        store.attach(Array.from(e.dataTransfer!.files));
+        actions.attach(Array.from(e.dataTransfer!.files));
       }}
     >
       <div class="header">
         <h2>{title}</h2>
-        {store.user.value && (
-          <button type="button" class="icon" aria-label={view === 'chat' ? strings.conversations : strings.chat} onClick={view === 'chat' ? store.listConversations : store.showChat}>
+        {state.user.value && (
+          <button type="button" class="icon" aria-label={view === 'chat' ? strings.conversations : strings.chat} onClick={view === 'chat' ? actions.listConversations : actions.showChat}>
             <Icon d={view === 'chat' ? LIST : CHAT} />
           </button>
         )}
@@ -107,14 +108,14 @@ export function Panel({ ctx, onClose, hidden }: { ctx: Ctx; onClose?: () => void
         )}
       </div>
       {/* Below the header, not in it: "Mit einem Menschen sprechen" would not fit beside the title on a phone. */}
-      {view === 'chat' && store.canEscalate.value && (
+      {view === 'chat' && state.canEscalate.value && (
         <button
           type="button"
           class="pill"
           onClick={() => {
             // The button goes away once asked: focus must not fall to <body>, where Escape does nothing.
             focusInput();
-            void store.escalate();
+            void actions.escalate();
           }}
         >
           {strings.human}
@@ -129,9 +130,10 @@ export function Panel({ ctx, onClose, hidden }: { ctx: Ctx; onClose?: () => void
 
 /** The current conversation: banners, the log, and the composer or the ended notice. */
 function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; panel: RefObject<HTMLElement | null> }) {
-  const { store, strings } = ctx;
-  const convo = store.convo.value;
-  const away = store.config.value?.handoff?.open === false;
+  const { strings } = ctx;
+  const { state, actions } = ctx.store;
+  const convo = state.convo.value;
+  const away = state.config.value?.handoff?.open === false;
   const until = awayUntil(ctx);
   // Before the first message, or after: a person will answer, or the team is away (until when, if known).
   const [now, sometime, later] =
@@ -139,8 +141,8 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
       ? [strings.escalateFirst, strings.escalateFirstAway, strings.escalateFirstAwayUntil]
       : [strings.escalated, strings.escalatedAway, strings.escalatedAwayUntil];
   const ended = useRef<HTMLParagraphElement>(null);
-  const prechat = convo !== 'archived' && asksPrechat(store, ctx.options);
-  const asksRating = convo === 'archived' && !store.gone.value && asksForRating(store.config.value?.csat, store.messages.value);
+  const prechat = convo !== 'archived' && asksPrechat(state, ctx.options);
+  const asksRating = convo === 'archived' && !state.gone.value && asksForRating(state.config.value?.csat, state.messages.value);
   // What had focus went away with this render (the text box when the conversation ended elsewhere
   // or the pre-chat form took its place, Stop when the answer finished, the list when a
   // conversation was opened): focus must not fall to <body>, where Escape does nothing. The ended
@@ -157,57 +159,57 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
   return (
     <>
       <TeamLine ctx={ctx} />
-      {store.switched.value && (
+      {state.switched.value && (
         <p class="banner" role="status">
           {strings.switched}
         </p>
       )}
       {/* Who answers now: a person, or while away the team and when it is back (then the team line gives way to it). */}
-      {store.awaitingPerson.value && (
+      {state.awaitingPerson.value && (
         <p class="banner" role="status">
           {!away ? now : until ? fill(later, { when: until }) : sometime}
         </p>
       )}
       {/* The browser offline, else the BFF out of reach (sync.ts). */}
-      {(!store.online.value || !store.reachable.value) && (
+      {(!state.online.value || !state.reachable.value) && (
         <p class="banner" role="status">
-          {store.online.value ? strings.unreachable : strings.offline}
+          {state.online.value ? strings.unreachable : strings.offline}
         </p>
       )}
       <MessageList ctx={ctx} />
       {/* Only model replies stream, and they can be stopped. */}
-      {store.messages.value.some((m) => m.streaming && !m.stopped) && (
+      {state.messages.value.some((m) => m.streaming && !m.stopped) && (
         <button
           type="button"
           class="pill"
           onClick={() => {
             // Stop goes away with the answer: focus must not fall to <body>.
             focusInput();
-            void store.stop();
+            void actions.stop();
           }}
         >
           {strings.stop}
         </button>
       )}
-      {store.notice.value && (
+      {state.notice.value && (
         <p class="error" role="alert">
-          {store.notice.value === 'model_unavailable_in_region' ? strings.region : store.notice.value === 'budget_exhausted' ? strings.budget : strings.unavailable}
+          {state.notice.value === 'model_unavailable_in_region' ? strings.region : state.notice.value === 'budget_exhausted' ? strings.budget : strings.unavailable}
         </p>
       )}
       {convo === 'archived' ? (
         <div class="end">
           <p ref={ended} tabIndex={-1}>
-            {store.gone.value ? strings.gone : strings.ended}
+            {state.gone.value ? strings.gone : strings.ended}
             {/* The refused text waits in the box of the next conversation: said here, where the box is not. */}
-            {store.failed.value && <> {strings.notSentKept}</>}
+            {state.failed.value && <> {strings.notSentKept}</>}
           </p>
           {asksRating && <Part name="Csat" ctx={ctx} props={{ ctx }} />}
           {/* One main action at a time: while the rating is asked, "Send rating" is it. */}
           <button
             type="button"
-            class={asksRating && !store.rating.value ? 'pill' : 'primary'}
+            class={asksRating && !state.rating.value ? 'pill' : 'primary'}
             onClick={() => {
-              store.restart();
+              actions.restart();
               setTimeout(focusInput);
             }}
           >

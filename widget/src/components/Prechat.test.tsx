@@ -18,9 +18,9 @@ const start = async () => {
 };
 const composer = () => screen.queryByRole('textbox', { name: 'Message' });
 /** The BFF's settings arriving after the panel opened (in a browser the launcher opens it before they come). */
-const settingsArrive = (ctx: { store: { config: object } }, cfg: object) =>
+const settingsArrive = (ctx: { store: { state: { config: object } } }, cfg: object) =>
   act(() => {
-    (ctx.store.config as Signal<object>).value = cfg;
+    (ctx.store.state.config as Signal<object>).value = cfg;
   });
 
 freshBrowserEachTest();

@@ -10,14 +10,17 @@ import { addressOk } from '../address.js';
 import { localeTag } from '../i18n.js';
 import { prechatOf } from '../prechat.js';
 import type { Ctx } from './ctx.js';
+import { partStrings } from '../parts-strings.js';
 
 export function Prechat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {
-  const { store, strings } = ctx;
-  const setting = prechatOf(ctx.options, store.config.value)!;
+  const { store } = ctx;
+  const strings = partStrings(ctx.strings);
+  const { state, actions } = ctx.store;
+  const setting = prechatOf(ctx.options, state.config.value)!;
   const asksName = setting.fields.includes('name');
   const asksEmail = setting.fields.includes('email');
   // The consent belongs to the address: asked only where an address is.
-  const configured = asksEmail ? store.config.value?.consentText : undefined;
+  const configured = asksEmail ? state.config.value?.consentText : undefined;
   const consentText = configured === undefined ? undefined : textIn(configured, localeTag(ctx.options.locale));
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -37,8 +40,8 @@ export function Prechat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void 
     setProblem({ text, field, n: (problem?.n ?? 0) + 1 });
     boxes[field].current?.focus();
   };
-  const done = (answers: Parameters<Store['givePrechat']>[0]) => {
-    store.givePrechat(answers);
+  const done = (answers: Parameters<Store['actions']['givePrechat']>[0]) => {
+    actions.givePrechat(answers);
     // The form goes: focus moves to the composer that takes its place.
     setTimeout(focusInput);
   };

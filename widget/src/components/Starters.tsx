@@ -8,17 +8,18 @@ import type { Ctx } from './ctx.js';
  * for the title); nothing once the conversation has a message or after it ended.
  */
 export function Starters({ ctx }: { ctx: Ctx }) {
-  const { store, strings, options } = ctx;
-  const starters = (options.starters ?? localized(store.config.value?.starters, langOf(options.locale)) ?? []).map((s) => s.trim()).filter(Boolean);
+  const { strings, options } = ctx;
+  const { state, actions } = ctx.store;
+  const starters = (options.starters ?? localized(state.config.value?.starters, langOf(options.locale)) ?? []).map((s) => s.trim()).filter(Boolean);
   // The pre-chat form comes first: a starter would send the first message past it.
-  if (!starters.length || store.convo.value === 'archived' || asksPrechat(store, options)) return null;
+  if (!starters.length || state.convo.value === 'archived' || asksPrechat(state, options)) return null;
   const ask = (e: MouseEvent, text: string) => {
     // The buttons go away with the question sent: focus must not fall to <body>, where Escape does nothing.
     // On touch screens the panel takes it, as focusing the text box would throw the keyboard over the answer.
     const panel = (e.currentTarget as HTMLElement).closest<HTMLElement>('.panel');
     const coarse = matchMedia('(pointer: coarse)').matches;
     (coarse ? panel : panel?.querySelector('textarea') || panel)?.focus();
-    store.send(text);
+    actions.send(text);
   };
   return (
     <div class="starters" role="group" aria-label={strings.starters}>

@@ -9,15 +9,16 @@ import type { Ctx } from './ctx.js';
 
 /** "The team usually replies in a few minutes" or "We're away right now. Back Monday 09:00." */
 export function TeamLine({ ctx }: { ctx: Ctx }) {
-  const { store, strings } = ctx;
-  const config = store.config.value;
+  const { strings } = ctx;
+  const { state } = ctx.store;
+  const config = state.config.value;
   // (Not `h`: that is what the JSX here compiles to.)
   const handoff = config?.handoff;
   // Not on an ended conversation either: nobody will answer it, so no promise of how soon. Nor
   // while a person is awaited and the team is away: the banner says so, and until when (Panel.tsx).
-  if (!handoff || !config.features.escalation || handoff.offer === 'never' || store.personHere.value || store.convo.value === 'archived') return null;
+  if (!handoff || !config.features.escalation || handoff.offer === 'never' || state.personHere.value || state.convo.value === 'archived') return null;
   const { open, replyTime } = handoff;
-  if (!open && store.awaitingPerson.value) return null;
+  if (!open && state.awaitingPerson.value) return null;
   const until = awayUntil(ctx);
   const text = open ? strings[replyKey(replyTime)] : until ? fill(strings.away, { when: until }) : strings.awayUnknown;
   return <p class={open ? 'team' : 'team away'}>{text}</p>;
@@ -25,18 +26,18 @@ export function TeamLine({ ctx }: { ctx: Ctx }) {
 
 /** While the team is away: when it is back, in the visitor's words ("Monday 09:00"), if the site said. */
 export function awayUntil(ctx: Ctx): string | undefined {
-  const handoff = ctx.store.config.value?.handoff;
+  const handoff = ctx.store.state.config.value?.handoff;
   return handoff && !handoff.open && handoff.opensAt ? formatOpening(handoff.opensAt, ctx.locale) : undefined;
 }
 
 /** Whether to ask for an address: the team is away, the visitor wrote or asked for a person, and gave none yet. */
 export function asksForContact(ctx: Ctx): boolean {
-  const { store } = ctx;
-  const handoff = store.config.value?.handoff;
-  if (!handoff || handoff.open || store.contact.value || store.user.value || store.convo.value === 'none' || store.convo.value === 'archived') return false;
-  return store.convo.value === 'escalated' || store.messages.value.some((m) => m.role === 'user');
+  const { state } = ctx.store;
+  const handoff = state.config.value?.handoff;
+  if (!handoff || handoff.open || state.contact.value || state.user.value || state.convo.value === 'none' || state.convo.value === 'archived') return false;
+  return state.convo.value === 'escalated' || state.messages.value.some((m) => m.role === 'user');
 }
 
 /** Whether the away form or its thanks shows (the form comes with the parts chunk, so only then is it drawn). */
 export const showsContact = (ctx: Ctx): boolean =>
-  ctx.store.contact.value ? ctx.store.config.value?.handoff?.open === false : asksForContact(ctx);
+  ctx.store.state.contact.value ? ctx.store.state.config.value?.handoff?.open === false : asksForContact(ctx);

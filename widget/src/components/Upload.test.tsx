@@ -109,6 +109,21 @@ describe('limits, checked as files are chosen', () => {
     expect(FakeXHR.last.fields.files).toEqual(['small.txt', 'exact.mov']);
   });
 
+  it('refuses a file of a type the BFF does not take (UPLOAD_TYPES), by name, and offers only those types in the picker', async () => {
+    seedSession();
+    const typed = { ...UPLOADS, limits: { ...UPLOADS.limits, uploadTypes: ['application/pdf', 'text/plain', '.pdf', '.txt'] } };
+    await mount({}, {}, typed);
+    expect(picker().accept).toBe('application/pdf,text/plain,.pdf,.txt');
+    const exe = new File(['MZ'], 'setup.exe', { type: 'application/x-msdownload' });
+    const renamed = new File(['MZ'], 'invoice.pdf', { type: 'application/x-msdownload' });
+    await pick(file('notes.txt'), exe);
+    expect(screen.getByRole('alert').textContent).toBe('Not added: setup.exe (this type is not accepted)');
+    await pick(renamed);
+    expect(screen.getByRole('alert').textContent).toBe('Not added: invoice.pdf (this type is not accepted)');
+    expect(chips().map((li) => li.querySelector('.name')!.textContent)).toEqual(['notes.txt']);
+    expect(FakeXHR.all).toHaveLength(0);
+  });
+
   it('drops a limit refusal once a later message is sent, and the reader can dismiss it', async () => {
     seedSession();
     await mount({ 'POST /api/messages': { status: 202, body: {} } });

@@ -6,6 +6,7 @@
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { Ctx } from './ctx.js';
 import { CLOSE, Icon } from './Icon.js';
+import { partStrings } from '../parts-strings.js';
 
 export function ZoomDialog({ src, name, alt, ctx, onClose }: { src: string; name: string; alt: string; ctx: Ctx; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -36,7 +37,7 @@ export function ZoomDialog({ src, name, alt, ctx, onClose }: { src: string; name
       onClick={(e) => e.target === e.currentTarget && onClose()}
     >
       <img src={src} alt={alt || name} />
-      <button type="button" class="icon" aria-label={ctx.strings.closeImage} onClick={onClose}>
+      <button type="button" class="icon" aria-label={partStrings(ctx.strings).closeImage} onClick={onClose}>
         <Icon d={CLOSE} />
       </button>
     </dialog>

@@ -1,7 +1,7 @@
 /** German strings, served beside widget.js as `widget-locales/de.json` and fetched when needed. */
-import type { Strings } from '../i18n.js';
+import type { AllStrings } from '../i18n.js';
 
-const de: Strings = {
+const de: AllStrings = {
   open: 'Chat öffnen',
   close: 'Chat schließen',
   title: 'Chat',
@@ -55,6 +55,7 @@ const de: Strings = {
   removeFile: '{name} entfernen',
   fileFailed: 'Nicht gesendet',
   notAdded: 'Nicht hinzugefügt: {names}',
+  notAddedType: 'Nicht hinzugefügt: {names} (dieser Dateityp wird nicht angenommen)',
   conversations: 'Unterhaltungen',
   yourConversations: 'Ihre Unterhaltungen',
   newConversation: 'Neue Unterhaltung',

@@ -1,7 +1,7 @@
 /** French strings, served beside widget.js as `widget-locales/fr.json` and fetched when needed. */
-import type { Strings } from '../i18n.js';
+import type { AllStrings } from '../i18n.js';
 
-const fr: Strings = {
+const fr: AllStrings = {
   open: 'Ouvrir le chat',
   close: 'Fermer le chat',
   title: 'Chat',
@@ -55,6 +55,7 @@ const fr: Strings = {
   removeFile: 'Retirer {name}',
   fileFailed: 'Non envoyé',
   notAdded: 'Non ajoutés : {names}',
+  notAddedType: 'Non ajoutés : {names} (ce type de fichier n’est pas accepté)',
   conversations: 'Conversations',
   yourConversations: 'Vos conversations',
   newConversation: 'Nouvelle conversation',

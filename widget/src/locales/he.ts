@@ -1,7 +1,7 @@
 /** Hebrew strings, served beside widget.js as `widget-locales/he.json`; the panel is right-to-left. */
-import type { Strings } from '../i18n.js';
+import type { AllStrings } from '../i18n.js';
 
-const he: Strings = {
+const he: AllStrings = {
   open: 'פתיחת הצ׳אט',
   close: 'סגירת הצ׳אט',
   title: 'צ׳אט',
@@ -53,6 +53,7 @@ const he: Strings = {
   removeFile: 'הסרת {name}',
   fileFailed: 'לא נשלח',
   notAdded: 'לא נוספו: {names}',
+  notAddedType: 'לא נוספו: {names} (סוג קובץ זה אינו מתקבל)',
   conversations: 'שיחות',
   yourConversations: 'השיחות שלך',
   newConversation: 'שיחה חדשה',

@@ -1,0 +1,45 @@
+/**
+ * The English strings of the parts chunk (parts.ts): the pre-chat and away forms, the rating, a
+ * signed-in visitor's conversations, file chips and the lightbox. They come with the parts that
+ * show them; the chat's own strings are in i18n.ts, and every language's file has both.
+ */
+export const PART_STRINGS = {
+  closeImage: 'Close image',
+  uploading: 'Uploading {name}',
+  removeFile: 'Remove {name}',
+  fileFailed: 'Not sent',
+  yourConversations: 'Your conversations',
+  newConversation: 'New conversation',
+  noConversations: 'No conversations yet.',
+  stateOpen: 'Open',
+  stateTeam: 'With our team',
+  stateEnded: 'Ended',
+  readOnly: 'Past conversation, read-only.',
+  back: 'Back to conversations',
+  csatQuestion: 'How did we do?',
+  /** The five answers, worst to best, separated by `|`. */
+  csatScale: 'Very poor|Poor|Okay|Good|Excellent',
+  csatComment: 'Anything you would like to add? (optional)',
+  csatSend: 'Send rating',
+  csatThanks: 'Thank you for your rating!',
+  csatFailed: 'Your rating was not sent. Please try again.',
+  prechatAsk: 'Before we start, tell us how to reach you.',
+  prechatName: 'Your name',
+  prechatEmail: 'Email address',
+  prechatStart: 'Start chatting',
+  prechatSkip: 'Skip',
+  prechatAllRequired: 'All fields are required.',
+  prechatNameMissing: 'Please enter your name.',
+  contactAsk: 'Leave your email and we will get back to you:',
+  contactEmail: 'you@example.com',
+  contactSend: 'Notify me',
+  contactThanks: "Thanks! We'll reply to {email}.",
+  contactInvalid: 'Please enter a valid email address.',
+  contactConsent: 'Please tick the box to agree first.',
+  contactFailed: 'Your address was not sent. Please try again.',
+};
+
+export type PartStrings = typeof PART_STRINGS;
+
+/** The strings for a part: English under the language's table and the page's overrides (`strings`, the chat's). */
+export const partStrings = <T extends Partial<PartStrings>>(strings: T): PartStrings & T => ({ ...PART_STRINGS, ...strings });
