@@ -31,7 +31,8 @@ export type CallArgs<K extends RouteKey> = object extends CallInit<K> ? [init?: 
  * Calls the route `key` of the route table (`shared/routes.ts`) at `base` and returns its parsed JSON
  * answer (`{}` when there is none), typed by the table; its body is typed by the route's schema.
  */
-export async function call<K extends RouteKey>(base: string, key: K, ...[init = {} as CallInit<K>]: CallArgs<K>): Promise<Answer<K>> {
+export async function call<K extends RouteKey>(base: string, key: K, ...args: CallArgs<K>): Promise<Answer<K>> {
+  const init: CallInit<K> = args[0] || ({} as CallInit<K>);
   // A key is the method, a space and the path (`POST /api/flows/:name`).
   const [method, pattern] = key.split(' ') as [string, string];
   let path = pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent((init.params as Record<string, string>)[name]!));

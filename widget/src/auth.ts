@@ -3,7 +3,7 @@
  * token expires and after a `token_expired`, and the end of the conversation when its refresh
  * token is no longer accepted.
  */
-import { ApiError, call, type CallArgs } from './api.js';
+import { ApiError, call, type CallArgs, type CallInit } from './api.js';
 import type { Answer, RouteKey } from '../../shared/routes.js';
 import { isExpired, refreshDelay, refreshSession, saveSession, sessionKey, type Facts, type SessionData } from './session.js';
 
@@ -58,8 +58,10 @@ export function createAuth(bff: string, onLost: () => void, report: (e: unknown)
   }
 
   /** A JSON request as the conversation (see `withToken`). */
-  const authed = <K extends RouteKey>(key: K, ...[init]: CallArgs<K>): Promise<Answer<K>> =>
-    withToken((token) => call(bff, key, ...([{ ...init, token }] as CallArgs<K>)));
+  const authed = (<K extends RouteKey>(key: K, init?: CallInit<K>) => withToken((token) => call(bff, key, ...([{ ...init, token }] as CallArgs<K>)))) as <K extends RouteKey>(
+    key: K,
+    ...args: CallArgs<K>
+  ) => Promise<Answer<K>>;
 
   return {
     key,

@@ -96,8 +96,7 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
   }
 
   /** A request about the user's own conversations: as the current conversation, else with the user token (asked again once expired). */
-  async function asUser<K extends RouteKey>(key: K, ...[init]: CallArgs<K>): Promise<Answer<K>> {
-    const args = [init] as CallArgs<K>;
+  async function asUser<K extends RouteKey>(key: K, ...args: CallArgs<K>): Promise<Answer<K>> {
     if (auth.session?.user) return auth.authed(key, ...args);
     if (!userToken || Date.parse(userToken.expiresAt) - Date.now() < 10_000) {
       const token = await identityToken();
@@ -105,7 +104,7 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
       if (auth.session?.user) return auth.authed(key, ...args);
     }
     if (!userToken) throw new ApiError(401, 'unauthorized', 'Not signed in');
-    return call(bff, key, ...([{ ...init, token: userToken.token }] as CallArgs<K>));
+    return call(bff, key, ...([{ ...args[0], token: userToken.token }] as CallArgs<K>));
   }
 
   /** Signs in with `next` (or the page's source at boot): claims this browser's anonymous conversation or switches to the user's. */
