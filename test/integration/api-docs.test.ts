@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { STATUS_BY_CODE } from '../../bff/src/errors.js';
 import { ERROR_CODES } from '../../shared/errors.js';
 import { BADGE_TYPES } from '../../shared/badge-kinds.js';
+import { OTHER_ROUTES, ROUTES } from '../../shared/routes.js';
 import { STREAM_EVENT_NAMES } from '../../shared/types.js';
 
 // docs/api.md is the project's contract: these checks keep its tables and the code from drifting apart.
@@ -22,7 +23,32 @@ function rows(text: string): Array<[string, string]> {
   return [...text.matchAll(/^\| `([a-z_]+)` \| ((?:[^|\\]|\\.)*) \|/gm)].map((m) => [m[1]!, m[2]!.trim()]);
 }
 
+/**
+ * The routes the route tables name: every `METHOD /path` code span in the first cell of a row of a
+ * table headed `| Method, path |`, the path as the route table writes it (`{name}` → `:name`, no query).
+ */
+function documentedRoutes(): string[] {
+  const found: string[] = [];
+  for (const table of docs.matchAll(/^\| Method, path \|.*\n\|[-|]+\|\n((?:\|.*\n?)*)/gm)) {
+    for (const row of table[1]!.split('\n')) {
+      const first = row.split(/(?<!\\)\|/)[1] ?? '';
+      for (const span of first.matchAll(/`(GET|POST|PATCH|PUT|DELETE) ([^`?\s]+)(?:\?[^`]*)?`/g)) found.push(`${span[1]} ${span[2]!.replace(/\{(\w+)\}/g, ':$1')}`);
+    }
+  }
+  return found;
+}
+
 describe('docs/api.md', () => {
+  it("documents every /api route of the route table (shared/routes.ts) in a route table, and no other", () => {
+    const documented = new Set(documentedRoutes().filter((key) => key.split(' ')[1]!.startsWith('/api/')));
+    expect([...documented].sort()).toEqual(Object.keys(ROUTES).sort());
+  });
+
+  it('documents the routes outside /api (OTHER_ROUTES) in a route table', () => {
+    const documented = new Set(documentedRoutes());
+    expect(OTHER_ROUTES.filter((key) => !documented.has(key))).toEqual([]);
+  });
+
   it('lists exactly the stream events the code sends', () => {
     const documented = rows(section('Event stream')).map(([name]) => name);
     expect(documented.sort()).toEqual([...STREAM_EVENT_NAMES].sort());

@@ -3,7 +3,8 @@
  * token expires and after a `token_expired`, and the end of the conversation when its refresh
  * token is no longer accepted.
  */
-import { ApiError, request, type RequestInit } from './api.js';
+import { ApiError, call, type CallArgs, type CallInit } from './api.js';
+import type { Answer, RouteKey } from '../../shared/routes.js';
 import { isExpired, refreshDelay, refreshSession, saveSession, sessionKey, type Facts, type SessionData } from './session.js';
 
 /** True when the credentials can never work again (secret rotated, refresh token expired, gone). */
@@ -57,7 +58,10 @@ export function createAuth(bff: string, onLost: () => void, report: (e: unknown)
   }
 
   /** A JSON request as the conversation (see `withToken`). */
-  const authed = <T>(path: string, init: RequestInit = {}): Promise<T> => withToken((token) => request<T>(bff, path, { ...init, token }));
+  const authed = (<K extends RouteKey>(key: K, init?: CallInit<K>) => withToken((token) => call(bff, key, ...([{ ...init, token }] as CallArgs<K>)))) as <K extends RouteKey>(
+    key: K,
+    ...args: CallArgs<K>
+  ) => Promise<Answer<K>>;
 
   return {
     key,

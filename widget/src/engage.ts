@@ -35,7 +35,7 @@ export function createEngage(auth: Auth, conversation: ConversationSlice, open: 
   async function vote(messageId: string, value: FeedbackValue, comment?: string) {
     const before = conversation.vote(messageId, value);
     try {
-      await auth.authed('/api/feedback', { body: { messageId, value, comment } });
+      await auth.authed('POST /api/feedback', { body: { messageId, value, comment } });
     } catch (e) {
       conversation.vote(messageId, before);
       report(e);
@@ -45,7 +45,7 @@ export function createEngage(auth: Auth, conversation: ConversationSlice, open: 
   function stop() {
     // The button goes at once and the answer says it was stopped; the last words may still arrive.
     conversation.stopStreams();
-    auth.authed('/api/stop', { method: 'POST' }).catch(report);
+    auth.authed('POST /api/stop').catch(report);
   }
 
   /**

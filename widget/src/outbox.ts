@@ -82,7 +82,7 @@ export function createOutbox(key: string, d: OutboxDeps) {
         mark('sending', [item.clientId]);
         try {
           if (item.files) await uploads.upload(item);
-          else if (auth.session && !d.startsNew()) await auth.authed('/api/messages', { body: { text: item.text, clientId: item.clientId } });
+          else if (auth.session && !d.startsNew()) await auth.authed('POST /api/messages', { body: { text: item.text, clientId: item.clientId } });
           else await d.start(item);
           retries = 0;
         } catch (err) {

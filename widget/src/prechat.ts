@@ -60,7 +60,7 @@ export function createPrechat(auth: Auth, report: (e: unknown) => void, locale: 
       if (!email) return;
       // `locale`: which language's consent text the visitor read.
       const body = { email, ...(name && { name }), ...(consent !== undefined && { consent, locale }) };
-      auth.authed('/api/contact', { body }).catch(report);
+      auth.authed('POST /api/contact', { body }).catch(report);
     },
     /** `Parley('reset')`: the next person at this browser is asked again. */
     forget() {

@@ -9,7 +9,7 @@ import type { Auth } from './auth.js';
  */
 export async function sendRating(auth: Auth, rated: (r: { score: number; comment?: string }) => void, score: number, comment?: string): Promise<boolean> {
   try {
-    await auth.authed('/api/csat', { body: { score, ...(comment && { comment }) } });
+    await auth.authed('POST /api/csat', { body: { score, ...(comment && { comment }) } });
   } catch (e) {
     if (!(e instanceof ApiError) || e.status !== 409) throw e;
     if (e.code === 'not_rateable') return false;

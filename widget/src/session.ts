@@ -4,7 +4,7 @@
  * another tab already refreshed, because an old refresh token stops working once used.
  */
 import type { SessionUser, TokenResponse } from '../../shared/types.js';
-import { request } from './api.js';
+import { call } from './api.js';
 import { botDone, EMPTY, type Conversation } from './apply-event.js';
 import { keep, kept } from './storage.js';
 
@@ -112,7 +112,7 @@ export function refreshSession(bff: string, key: string, current: SessionData): 
     if (mine.token !== current.token && !isExpired(mine)) return mine;
     let r: TokenResponse;
     try {
-      r = await request<TokenResponse>(bff, '/api/token', { body: { refreshToken: mine.refreshToken } });
+      r = await call(bff, 'POST /api/token', { body: { refreshToken: mine.refreshToken } });
     } catch (e) {
       // Without Web Locks two tabs can race: the loser's token was just rotated by the winner.
       await new Promise((ok) => setTimeout(ok, 300));

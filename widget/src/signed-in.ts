@@ -5,7 +5,8 @@
  */
 import { computed, effect, signal, type ReadonlySignal } from '@preact/signals';
 import type { ConversationSummary, ConversationsList, IdentifyResponse, MessagesPage, SessionResponse, SessionUser, UserTokenResponse } from '../../shared/types.js';
-import { ApiError, request, type RequestInit } from './api.js';
+import { ApiError, call, type CallArgs } from './api.js';
+import type { Answer, RouteKey } from '../../shared/routes.js';
 import { botDone } from './apply-event.js';
 import type { Auth } from './auth.js';
 import type { ConversationSlice } from './conversation.js';
@@ -85,7 +86,7 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
    * Conversations view reaches their history until the first message starts a conversation.
    */
   async function resume(token: string) {
-    const r = await request<SessionResponse | UserTokenResponse>(bff, '/api/session', { body: { identityToken: token } });
+    const r = await call(bff, 'POST /api/session', { body: { identityToken: token } });
     if ('sessionId' in r) {
       userToken = undefined;
       return adopt(r);
@@ -95,15 +96,15 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
   }
 
   /** A request about the user's own conversations: as the current conversation, else with the user token (asked again once expired). */
-  async function asUser<T>(path: string, init: RequestInit = {}): Promise<T> {
-    if (auth.session?.user) return auth.authed<T>(path, init);
+  async function asUser<K extends RouteKey>(key: K, ...args: CallArgs<K>): Promise<Answer<K>> {
+    if (auth.session?.user) return auth.authed(key, ...args);
     if (!userToken || Date.parse(userToken.expiresAt) - Date.now() < 10_000) {
       const token = await identityToken();
       if (token) await resume(token);
-      if (auth.session?.user) return auth.authed<T>(path, init);
+      if (auth.session?.user) return auth.authed(key, ...args);
     }
     if (!userToken) throw new ApiError(401, 'unauthorized', 'Not signed in');
-    return request<T>(bff, path, { ...init, token: userToken.token });
+    return call(bff, key, ...([{ ...args[0], token: userToken.token }] as CallArgs<K>));
   }
 
   /** Signs in with `next` (or the page's source at boot): claims this browser's anonymous conversation or switches to the user's. */
@@ -121,7 +122,7 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
       auth.set(undefined);
     }
     if (!auth.session || auth.session.user) return resume(token);
-    const r = await auth.authed<IdentifyResponse>('/api/identify', { body: { identityToken: token } });
+    const r = await auth.authed('POST /api/identify', { body: { identityToken: token } });
     adopt(r);
     switched.value = r.switched;
   }
@@ -133,8 +134,8 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
     const signed = token ? { ...body, profileName: undefined, context: undefined, identityToken: token } : body;
     const r =
       fresh && auth.session?.user
-        ? await auth.authed<SessionResponse>('/api/conversations', { body: signed })
-        : await request<SessionResponse>(bff, '/api/session', { body: signed });
+        ? await auth.authed('POST /api/conversations', { body: signed })
+        : ((await call(bff, 'POST /api/session', { body: signed })) as SessionResponse);
     fresh = false;
     return r;
   }
@@ -148,7 +149,7 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
   /** Reads the list again: when it is shown, and when its tab shows again (another device or an operator may have changed it). */
   async function refresh() {
     try {
-      conversations.value = (await asUser<ConversationsList>('/api/conversations')).items;
+      conversations.value = (await asUser('GET /api/conversations')).items;
     } catch (e) {
       report(e);
     }
@@ -157,7 +158,7 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
   /** Makes an open conversation the current one; false when it ended meanwhile (it is then shown read-only). */
   async function continueIn(sessionId: string): Promise<boolean> {
     try {
-      const r = await asUser<SessionResponse>(`/api/conversations/${encodeURIComponent(sessionId)}/current`, { body: {} });
+      const r = await asUser('POST /api/conversations/:sessionId/current', { params: { sessionId } });
       fresh = false;
       adopt(r);
       view.value = 'chat';
@@ -176,7 +177,7 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
     if (c.sessionId === auth.session?.sessionId && !fresh) return void (view.value = 'chat');
     try {
       if (c.state !== 'archived' && (await continueIn(c.sessionId))) return;
-      const page = await asUser<MessagesPage>(`/api/messages?limit=50&sessionId=${encodeURIComponent(c.sessionId)}`);
+      const page = await asUser('GET /api/messages', { query: { limit: 50, sessionId: c.sessionId } });
       past.value = { summary: c, messages: mergeMessages([], page.items, 'h') };
       view.value = 'past';
     } catch (e) {

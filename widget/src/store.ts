@@ -7,7 +7,7 @@
  */
 import { computed, effect, signal, type ReadonlySignal } from '@preact/signals';
 import type { PublicConfig } from '../../shared/types.js';
-import { ApiError, request } from './api.js';
+import { ApiError, call } from './api.js';
 import type { Conversation } from './apply-event.js';
 import { createAuth } from './auth.js';
 import { beep, titleCount } from './alerts.js';
@@ -104,7 +104,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     if (pendingVars) {
       const variables = pendingVars;
       pendingVars = undefined;
-      auth.authed('/api/user', { method: 'PATCH', body: variables }).catch(report);
+      auth.authed('PATCH /api/user', { body: variables }).catch(report);
     }
   }
 
@@ -184,7 +184,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
 
   async function askForPerson() {
     try {
-      await auth.authed('/api/escalate', { method: 'POST' });
+      await auth.authed('POST /api/escalate');
     } catch (e) {
       conversation.asking(false);
       report(e);
@@ -196,7 +196,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     if (p.identityToken) void signedIn.identify(p.identityToken);
     if (p.profileName) name = p.profileName;
     if (!p.variables) return;
-    if (auth.session) auth.authed('/api/user', { method: 'PATCH', body: p.variables }).catch(report);
+    if (auth.session) auth.authed('PATCH /api/user', { body: p.variables }).catch(report);
     else pendingVars = { ...pendingVars, ...p.variables };
   }
 
@@ -231,7 +231,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     if (link) {
       history.replaceState(history.state, '', pageUrl());
       try {
-        auth.set((s = sessionOf(await request<SessionResponse>(bff, '/api/resume', { body: { token: link } }))));
+        auth.set((s = sessionOf(await call(bff, 'POST /api/resume', { body: { token: link } }))));
       } catch (e) {
         report(e); // spent, expired or a signed-in user's: the conversation stored here stays
       }
@@ -258,7 +258,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
    */
   async function loadConfig(fresh?: boolean) {
     try {
-      const got = await request<PublicConfig>(bff, '/api/config', fresh ? { cache: 'no-cache' } : {});
+      const got = await call(bff, 'GET /api/config', fresh ? { cache: 'no-cache' } : {});
       config.value = got;
       configAt = Date.now();
       const opens = got.handoff?.open === false && Date.parse(got.handoff.opensAt!);
@@ -378,7 +378,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     /** Leaves an address for the team (POST /api/contact); every tab learns it from the stream. */
     leaveContact: async (email: string, consent?: boolean) => {
       // `locale`: which language's consent text the visitor read.
-      await auth.authed('/api/contact', { body: { email, ...(consent !== undefined && { consent, locale: localeTag(locale) }) } });
+      await auth.authed('POST /api/contact', { body: { email, ...(consent !== undefined && { consent, locale: localeTag(locale) }) } });
       conversation.contacted(email);
     },
     /** The pre-chat form's answers (`{}`: skipped); they go along once the first message starts a conversation. */

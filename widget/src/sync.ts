@@ -48,7 +48,7 @@ export function createSync(bff: string, auth: Auth, onEvent: (event: StreamEvent
       if (!s) return undefined;
       streamToken = s.token;
       // A single-use ticket, not the token, goes in the URL (URLs end up in access logs).
-      const { ticket } = await auth.authed<{ ticket: string }>('/api/events/ticket', { method: 'POST' });
+      const { ticket } = await auth.authed('POST /api/events/ticket');
       const last = s.lastEventId ? '&lastEventId=' + encodeURIComponent(s.lastEventId) : '';
       return `${bff}/api/events?ticket=${encodeURIComponent(ticket)}${last}`;
     };
@@ -87,7 +87,7 @@ export function createSync(bff: string, auth: Auth, onEvent: (event: StreamEvent
     renew,
     stop,
     /** The history page at `offset` (0 = newest). */
-    page: (offset: number) => auth.authed<MessagesPage>(`/api/messages?limit=${PAGE}&offset=${offset}`),
+    page: (offset: number) => auth.authed('GET /api/messages', { query: { limit: PAGE, offset } }),
     restart: () => stream?.restart(),
     destroy() {
       stop();

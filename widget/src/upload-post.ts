@@ -1,5 +1,6 @@
 /** Sending chosen files to `POST /api/upload` with progress (upload.ts decides what and when); in the parts chunk, as few visitors send files. */
 import { ApiError, refusal } from './api.js';
+import type { RouteKey } from '../../shared/routes.js';
 import type { Outgoing } from './state.js';
 
 /**
@@ -15,7 +16,9 @@ export function postFiles(bff: string, token: string, item: Outgoing, progress: 
   }
   return new Promise((ok, fail) => {
     const x = new XMLHttpRequest();
-    x.open('POST', bff + '/api/upload');
+    // Its key in the route table: the method, a space and the path.
+    const [method, path] = ('POST /api/upload' satisfies RouteKey).split(' ') as [string, string];
+    x.open(method, bff + path);
     x.setRequestHeader('authorization', 'Bearer ' + token);
     // The multipart framing is spread over the files in proportion: `loaded` in file bytes.
     const bytes = item.files!.reduce((n, f) => n + f.size, 0);

@@ -1,17 +1,16 @@
 import { Hono } from 'hono';
-import { ContactBody } from '../../../shared/bodies.js';
 import { textIn } from '../../../shared/localized.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError } from '../errors.js';
-import { jsonBody, jsonBytes } from '../lib/body.js';
-import { callAllowance, requireSession } from '../middleware.js';
+import { callAllowance } from '../middleware.js';
+import { routeMounter } from './mount.js';
 
 /** POST /api/contact: an address the team can answer at, e.g. while nobody is there (docs/api.md "People"). */
 export function contactRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { config } = deps;
 
-  app.post('/api/contact', requireSession(deps), callAllowance(deps), jsonBytes(config.bodyIdleTimeoutMs), jsonBody(ContactBody), async (c) => {
+  routeMounter(app, deps)('POST /api/contact', [callAllowance(deps)], async (c) => {
     const { conversationId, user } = c.get('session');
     // The site told us this user's address in their identity token (VERIFIED_VARIABLES has it upstream).
     if (user?.emailKnown) throw new AppError('contact_known', 'This site already knows your address');

@@ -1,15 +1,16 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import { MessageBody, optionalString, UserVariablesBody } from '../../../shared/bodies.js';
+import { optionalString } from '../../../shared/bodies.js';
 import type { MessagesPage } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import type { SessionClaims } from '../lib/tokens.js';
 import { requireOwnConversation } from '../chat/signed-in.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
-import { checkBody, jsonBody, jsonBytes } from '../lib/body.js';
+import { checkBody } from '../lib/body.js';
 import { withVotes } from '../chat/feedback-log.js';
 import { withAuthors } from '../chat/remembered-authors.js';
 import { sendMessageOnce } from '../chat/send-once.js';
-import { callAllowance, rateLimit, requireFeature, requireSession } from '../middleware.js';
+import { callAllowance, rateLimit, requireFeature } from '../middleware.js';
+import { routeMounter } from './mount.js';
 
 // The service's own maximum is not documented; one more than this is asked for to learn hasMore.
 const MAX_PAGE = 50;
@@ -18,7 +19,7 @@ const MAX_PAGE = 50;
 export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { config } = deps;
-  const auth = requireSession(deps);
+  const route = routeMounter(app, deps);
   const calls = callAllowance(deps);
 
   const limitMessages: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -26,7 +27,7 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
     await next();
   };
 
-  app.post('/api/messages', auth, limitMessages, jsonBytes(config.bodyIdleTimeoutMs), jsonBody(MessageBody), async (c) => {
+  route('POST /api/messages', [limitMessages], async (c) => {
     const { conversationId, user } = c.get('session');
     const { text, clientId } = c.req.valid('json');
     // A repeat of a message the service took (its answer was lost) is answered as the first was, not sent again.
@@ -35,7 +36,7 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({}, 202);
   });
 
-  app.get('/api/messages', requireSession(deps, { userToken: true }), calls, async (c) => {
+  route('GET /api/messages', [calls], async (c) => {
     const pageSize = queryInt(c.req.query('limit'), 'limit', 20, 1, MAX_PAGE);
     const offset = queryInt(c.req.query('offset'), 'offset', 0, 0, 1_000_000);
     // Unset for a user token (a signed-in user with no open conversation), which reads only by sessionId.
@@ -51,25 +52,24 @@ export function conversationRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(response);
   });
 
-  const userVariables = UserVariablesBody(config.userVariables);
   // Before the body is read: on a site with identity tokens no variable is the browser's to set.
   const browserVariables: MiddlewareHandler<AppEnv> = async (_c, next) => {
     if (deps.identity) throw new ForbiddenError('identity_verified_only', 'User variables come from the identity token on this site');
     await next();
   };
-  app.patch('/api/user', auth, calls, browserVariables, jsonBytes(config.bodyIdleTimeoutMs), jsonBody(userVariables), async (c) => {
+  route('PATCH /api/user', [calls, browserVariables], async (c) => {
     await deps.chat.setUserVariables(c.get('session').conversationId, c.req.valid('json'));
     return c.body(null, 204);
   });
 
-  app.post('/api/escalate', auth, calls, requireFeature(deps, 'escalation'), async (c) => {
+  route('POST /api/escalate', [calls, requireFeature(deps, 'escalation')], async (c) => {
     const { conversationId, user } = c.get('session');
     await deps.chat.escalate(conversationId);
     if (user) await deps.users.touch(user.id, conversationId, 'escalated');
     return c.json({}, 202);
   });
 
-  app.post('/api/archive', auth, calls, async (c) => {
+  route('POST /api/archive', [calls], async (c) => {
     const { conversationId, user } = c.get('session');
     await deps.chat.archive(conversationId);
     if (user) await deps.users.touch(user.id, conversationId, 'archived');

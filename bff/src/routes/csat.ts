@@ -1,10 +1,9 @@
 import { Hono } from 'hono';
-import { CsatBody } from '../../../shared/bodies.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { conversationFacts } from '../chat/conversation-facts.js';
 import { AppError } from '../errors.js';
-import { jsonBody, jsonBytes } from '../lib/body.js';
-import { callAllowance, requireSession } from '../middleware.js';
+import { callAllowance } from '../middleware.js';
+import { routeMounter } from './mount.js';
 
 /** How long a rating's claim holds while its write to the service runs (a server gone mid-way frees it then). */
 const CLAIM_RUNNING_MS = 2 * 60_000;
@@ -14,7 +13,7 @@ const CLAIM_DONE_MS = 60 * 60_000;
 export function csatRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.post('/api/csat', requireSession(deps), callAllowance(deps), jsonBytes(deps.config.bodyIdleTimeoutMs), jsonBody(CsatBody), async (c) => {
+  routeMounter(app, deps)('POST /api/csat', [callAllowance(deps)], async (c) => {
     const { conversationId } = c.get('session');
     const { score, comment } = c.req.valid('json');
     const seen = await conversationFacts(deps.store, conversationId);

@@ -1,5 +1,4 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { ResumeBody } from '../../../shared/bodies.js';
 import type { SessionResponse } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import type { Continuity } from '../email/continuity.js';
@@ -7,9 +6,9 @@ import type { LinkTokens } from '../email/links.js';
 import { escapeHtml } from '../email/markdown.js';
 import { directionOf, emailLanguage, stringsOf } from '../email/strings.js';
 import { AppError, AuthError, ForbiddenError } from '../errors.js';
-import { jsonBody, jsonBytes } from '../lib/body.js';
 import { clientIp } from '../lib/client-ip.js';
 import { rateLimit } from '../middleware.js';
+import { routeMounter } from './mount.js';
 
 /**
  * The two links of an email to a visitor (docs/api.md "Continuity by email"): `POST /api/resume`
@@ -23,8 +22,9 @@ export function emailRoutes(deps: AppDeps): Hono<AppEnv> {
     await rateLimit(deps, `session:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin);
     await next();
   };
+  const route = routeMounter(app, deps);
 
-  app.post('/api/resume', limit, jsonBytes(config.bodyIdleTimeoutMs), jsonBody(ResumeBody), async (c) => {
+  route('POST /api/resume', [limit], async (c) => {
     const { links } = emailOn(deps);
     const claims = await links.checkResume(c.req.valid('json').token);
     // A signed-in user's conversation opens only through their sign-in: a forwarded email must not open it.
@@ -38,7 +38,7 @@ export function emailRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(response);
   });
 
-  app.post('/api/email/unsubscribe', limit, async (c) => {
+  route('POST /api/email/unsubscribe', [limit], async (c) => {
     const { links, continuity } = emailOn(deps);
     const { conversationId, email } = await links.checkUnsubscribe(c.req.query('token'));
     await continuity.unsubscribe(conversationId, email);
@@ -49,7 +49,7 @@ export function emailRoutes(deps: AppDeps): Hono<AppEnv> {
     return page(c, language, `<p role="status">${escapeHtml(strings.unsubscribed)}</p>`, 200);
   });
 
-  app.get('/api/email/unsubscribe', limit, async (c) => {
+  route('GET /api/email/unsubscribe', [limit], async (c) => {
     const { links, continuity } = emailOn(deps);
     const token = c.req.query('token');
     let conversationId: string;

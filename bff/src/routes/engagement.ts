@@ -1,18 +1,17 @@
 import { Hono } from 'hono';
-import { FeedbackBody } from '../../../shared/bodies.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { ValidationError } from '../errors.js';
-import { jsonBody, jsonBytes } from '../lib/body.js';
-import { callAllowance, requireFeature, requireSession } from '../middleware.js';
+import { callAllowance, requireFeature } from '../middleware.js';
+import { routeMounter } from './mount.js';
 import { answerVote } from '../chat/feedback-log.js';
 
 /** Engagement routes of one conversation (docs/api.md "Engagement"): votes on answers, stopping a model reply. */
 export function engagementRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const auth = requireSession(deps);
+  const route = routeMounter(app, deps);
   const calls = callAllowance(deps);
 
-  app.post('/api/feedback', auth, calls, jsonBytes(deps.config.bodyIdleTimeoutMs), jsonBody(FeedbackBody), async (c) => {
+  route('POST /api/feedback', [calls], async (c) => {
     const { conversationId } = c.get('session');
     const { messageId, value, comment } = c.req.valid('json');
     const vote = comment === undefined ? { messageId, value } : { messageId, value, comment };
@@ -28,7 +27,7 @@ export function engagementRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({}, 202);
   });
 
-  app.post('/api/stop', auth, calls, requireFeature(deps, 'stop'), async (c) => {
+  route('POST /api/stop', [calls, requireFeature(deps, 'stop')], async (c) => {
     await deps.chat.stop!(c.get('session').conversationId); // requireFeature: stop is there
     return c.json({}, 202);
   });

@@ -5,7 +5,8 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, ValidationError } from '../errors.js';
 import { frame, nodeSink, webSink, type SseSink } from '../lib/sse.js';
 import { nodeResponse } from '../lib/node-response.js';
-import { rateLimit, requireSession } from '../middleware.js';
+import { rateLimit } from '../middleware.js';
+import { routeMounter } from './mount.js';
 import { clientIp } from '../lib/client-ip.js';
 import { StreamCaps } from '../lib/stream-caps.js';
 
@@ -26,17 +27,18 @@ export function eventRoutes(deps: AppDeps): Hono<AppEnv> {
   // The open stream of each ticket on this instance: a reconnect with the ticket replaces it, so a
   // ticket (copied from a log, say) never holds a second stream beside the first.
   const byTicket = new Map<string, SseSink>();
+  const route = routeMounter(app, deps);
 
   // A ticket keeps the access token out of the stream's URL (and so out of proxy and CDN logs).
-  app.post('/api/events/ticket', requireSession(deps), async (c) => c.json({ ticket: await deps.tokens.ticket(c.get('session')) }));
+  route('POST /api/events/ticket', [], async (c) => c.json({ ticket: await deps.tokens.ticket(c.get('session')) }));
 
   // Hono answers HEAD through the GET route, which would spend a single-use ticket and open a stream
   // nobody reads: HEAD is no route here, like any other method the route does not serve.
-  app.get('/api/events', async (c, next) => {
+  app.use('/api/events', async (c, next) => {
     if (c.req.method === 'HEAD') throw new AppError('not_found', 'No such route');
     await next();
   });
-  app.get('/api/events', requireSession(deps, { allowQuery: true }), async (c) => {
+  route('GET /api/events', [], async (c) => {
     const session = c.get('session');
     const { conversationId, expiresAt } = session;
     // Tabs and reconnects (with backoff) stay far below this; a loop opening streams does not.

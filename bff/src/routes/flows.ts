@@ -13,7 +13,8 @@ import { checkBody } from '../lib/body.js';
 import { checkUploadType } from '../lib/upload-types.js';
 import { FlowBody, FlowFields, UploadFields } from '../../../shared/bodies.js';
 import { FILE_NAME_MAX, hasUnsafeFileNameChars } from '../../../shared/file-name.js';
-import { rateLimit, requireFeature, requireSession } from '../middleware.js';
+import { rateLimit, requireFeature } from '../middleware.js';
+import { routeMounter } from './mount.js';
 import type { VariableValue } from '../ports/upstream.js';
 
 interface FormInput {
@@ -31,7 +32,7 @@ interface FormInput {
 export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { config } = deps;
-  const auth = requireSession(deps);
+  const route = routeMounter(app, deps);
   // A conversation may hold a quarter of the budget, and at least one whole upload: one visitor
   // cannot take the memory other visitors' uploads need.
   const memory = new ByteBudget(config.maxUploadMemoryBytes, Math.max(Math.floor(config.maxUploadMemoryBytes / 4), maxFormBytes(config.maxUploadFiles, config.maxUploadBytes)));
@@ -58,7 +59,7 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
     await next();
   };
 
-  app.post('/api/flows/:name', auth, requireFeature(deps, 'flows'), requireOpen, holdMemory, async (c) => {
+  route('POST /api/flows/:name', [requireFeature(deps, 'flows'), requireOpen, holdMemory], async (c) => {
     const name = c.req.param('name');
     // The upload flow takes files the BFF has checked, only through /api/upload (no caller's variables).
     const token = Object.hasOwn(config.flowTokens, name) && name !== config.uploadFlow ? config.flowTokens[name] : undefined;
@@ -72,7 +73,7 @@ export function flowRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ jobId }, 202);
   });
 
-  app.post('/api/upload', auth, requireFeature(deps, 'upload'), requireOpen, holdMemory, async (c) => {
+  route('POST /api/upload', [requireFeature(deps, 'upload'), requireOpen, holdMemory], async (c) => {
     // requireFeature: the upload flow has a token and a flow client is there.
     const token = config.flowTokens[config.uploadFlow!]!;
     const { conversationId } = c.get('session');

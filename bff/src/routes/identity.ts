@@ -1,5 +1,4 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import { IdentifyBody, NewConversationBody } from '../../../shared/bodies.js';
 import type { ConversationsList, IdentifyResponse } from '../../../shared/types.js';
 import {
   applyVerifiedVariables,
@@ -11,28 +10,26 @@ import {
 } from '../chat/signed-in.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, AuthError, ForbiddenError } from '../errors.js';
-import { jsonBody, jsonBytes } from '../lib/body.js';
 import { startKeyOf, startOnce } from '../chat/start-once.js';
 import { clientIp } from '../lib/client-ip.js';
 import { checkPageUrl, notePage } from '../email/page-url.js';
 import type { TokenUser } from '../lib/tokens.js';
-import { rateLimit, requireSession } from '../middleware.js';
+import { rateLimit } from '../middleware.js';
+import { routeMounter } from './mount.js';
 
 /** Signed-in users (docs/api.md "Signed-in users"): identify after a login, list the user's conversations, start another. */
 export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { config } = deps;
-  const auth = requireSession(deps);
-  // A signed-in user with no open conversation holds a user token (POST /api/session without text).
-  const userAuth = requireSession(deps, { userToken: true });
+  // A signed-in user with no open conversation holds a user token (POST /api/session without text): `sessionOrUser` in the table.
+  const route = routeMounter(app, deps);
 
   const limitSessions: MiddlewareHandler<AppEnv> = async (c, next) => {
     await rateLimit(deps, `session:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin);
     await next();
   };
-  const json = jsonBytes(config.bodyIdleTimeoutMs);
 
-  app.post('/api/identify', auth, limitSessions, json, jsonBody(IdentifyBody), async (c) => {
+  route('POST /api/identify', [limitSessions], async (c) => {
     const body = c.req.valid('json');
     const identity = await verifyIdentity(deps, body.identityToken);
     const user = tokenUser(identity);
@@ -61,13 +58,13 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(response);
   });
 
-  app.get('/api/conversations', userAuth, async (c) => {
+  route('GET /api/conversations', [], async (c) => {
     const user = signedIn(c.get('user'));
     const response: ConversationsList = { items: await deps.users.list(user.id) };
     return c.json(response);
   });
 
-  app.post('/api/conversations', userAuth, limitSessions, json, jsonBody(NewConversationBody), async (c) => {
+  route('POST /api/conversations', [limitSessions], async (c) => {
     let user = signedIn(c.get('user'));
     const body = c.req.valid('json');
     const pageUrl = checkPageUrl(deps, body.pageUrl);
@@ -88,7 +85,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
 
   // Continue an open conversation of the user from this device (docs/api.md "Signed-in users"): it becomes
   // the user's active one, so every tab and device that resumes follows it; an archived one stays read-only.
-  app.post('/api/conversations/:sessionId/current', userAuth, async (c) => {
+  route('POST /api/conversations/:sessionId/current', [], async (c) => {
     const user = signedIn(c.get('user'));
     const conversationId = c.req.param('sessionId');
     if ((await deps.users.ownerOf(conversationId)) !== user.id) throw new ForbiddenError('forbidden', 'This conversation is not yours');

@@ -7,6 +7,7 @@ import { featuresOf } from '../features.js';
 import { publicSettings } from '../config-schema/index.js';
 import { AuthError, NotFoundError } from '../errors.js';
 import { bearerToken } from '../middleware.js';
+import { routeMounter } from './mount.js';
 import { handoffNow } from '../people/handoff.js';
 import { CODINGS, pickEncoding, type Coding } from '../lib/accept-encoding.js';
 
@@ -47,7 +48,7 @@ export function publicRoutes(deps: AppDeps): Hono<AppEnv> {
     ...(config.prechatFields.length > 0 && { prechat: { fields: [...config.prechatFields], required: config.prechatRequired } }),
   } as PublicConfig;
 
-  app.get('/api/config', (c) => {
+  routeMounter(app, deps)('GET /api/config', [], (c) => {
     c.header('cache-control', 'public, max-age=60');
     // Open or closed changes with the clock, so it is worked out per request (a minute of caching is fine).
     return c.json({ ...publicConfig, handoff: handoffNow(config, deps.now?.() ?? Date.now()) });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
 import type * as v from 'valibot';
-import { SessionBody, TEXT_MISSING, TokenBody } from '../../../shared/bodies.js';
+import { TEXT_MISSING, type SessionBody } from '../../../shared/bodies.js';
 import type { SessionResponse, UserTokenResponse } from '../../../shared/types.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { applyVerifiedVariables, shownUser, startUserConversation, tokenUser, userSession, verifyIdentity } from '../chat/signed-in.js';
@@ -10,7 +10,8 @@ import { startKeyOf, startOnce } from '../chat/start-once.js';
 import { AuthError, ForbiddenError } from '../errors.js';
 import { featureOn } from '../features.js';
 import { rateLimit } from '../middleware.js';
-import { bodyError, jsonBody, jsonBytes } from '../lib/body.js';
+import { bodyError } from '../lib/body.js';
+import { routeMounter } from './mount.js';
 import { clientIp } from '../lib/client-ip.js';
 import { checkPageUrl, notePage } from '../email/page-url.js';
 
@@ -28,9 +29,9 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
     await rateLimit(deps, `token:${clientIp(c, config.trustProxy)}`, config.rateLimitSessionsPerMin * 10);
     await next();
   };
-  const json = jsonBytes(config.bodyIdleTimeoutMs);
+  const route = routeMounter(app, deps);
 
-  app.post('/api/session', limitSessions, json, jsonBody(SessionBody), async (c) => {
+  route('POST /api/session', [limitSessions], async (c) => {
     const body = c.req.valid('json');
     const origin = c.req.header('origin');
     const pageUrl = checkPageUrl(deps, body.pageUrl);
@@ -64,7 +65,7 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(response, 201);
   });
 
-  app.post('/api/token', limitRefreshes, json, jsonBody(TokenBody), async (c) => {
+  route('POST /api/token', [limitRefreshes], async (c) => {
     return c.json(await deps.tokens.refresh(c.req.valid('json').refreshToken, c.req.header('origin')));
   });
 
