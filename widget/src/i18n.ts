@@ -45,6 +45,9 @@ const en = {
   you: 'You',
   bot: 'Assistant',
   operator: 'Team member',
+  /** The mark on the assistant's messages (WIDGET_AI_LABEL renames it); `aiMarkName` is what screen readers hear. */
+  aiMark: 'AI',
+  aiMarkName: 'AI assistant',
   log: 'Conversation',
   newTab: '(opens in a new tab)',
   region: "The assistant can't answer: its AI model isn't available in the region this chat runs in.",

@@ -40,6 +40,8 @@ const de: AllStrings = {
   you: 'Sie',
   bot: 'Assistent',
   operator: 'Teammitglied',
+  aiMark: 'KI',
+  aiMarkName: 'KI-Assistent',
   log: 'Gespräch',
   newTab: '(öffnet in neuem Tab)',
   region: 'Der Assistent kann nicht antworten: Sein KI-Modell ist in der Region dieses Chats nicht verfügbar.',

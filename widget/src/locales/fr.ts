@@ -40,6 +40,8 @@ const fr: AllStrings = {
   you: 'Vous',
   bot: 'Assistant',
   operator: 'Membre de l’équipe',
+  aiMark: 'IA',
+  aiMarkName: 'Assistant IA',
   log: 'Conversation',
   newTab: '(s’ouvre dans un nouvel onglet)',
   region: 'L’assistant ne peut pas répondre : son modèle d’IA n’est pas disponible dans la région de ce chat.',
