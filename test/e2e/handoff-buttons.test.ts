@@ -1,6 +1,7 @@
 /**
- * A bot's buttons once a person has the conversation: they still work, and a tap sends the label the
- * visitor chose to the person (not a value meant for a bot), in English on a desktop and in Arabic on a phone.
+ * Buttons once a person has the conversation, the bot's earlier ones and the person's own quick replies:
+ * they work, and a tap sends the label the visitor chose to the person (not a value meant for a bot), in
+ * English on a desktop and in Arabic on a phone.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -29,12 +30,20 @@ for (const { locale, width, send } of [
       await buttons.first().waitFor({ timeout: ANSWER_MS });
       expect(await buttons.first().isEnabled()).toBe(true);
       await operatorAction(world, page, 'escalate', { name: 'mara' });
-      await panel(page).locator('.msg.operator').first().waitFor({ timeout: ANSWER_MS });
+      // The person sends quick replies of their own: they arrive working, not greyed out.
+      await operatorAction(world, page, 'messages', { badge: 'quick_replies', name: 'mara' });
+      const replies = panel(page).locator('.msg.operator .replies button');
+      await replies.first().waitFor({ timeout: ANSWER_MS });
+      expect(await replies.first().isEnabled()).toBe(true);
       expect(await buttons.first().isEnabled()).toBe(true);
+      const mine = panel(page).locator('.msg.user');
+      const sent = async () => ((await mine.last().textContent()) ?? '').trim();
       const label = (await buttons.first().textContent())!.trim();
       await buttons.first().click();
-      const mine = panel(page).locator('.msg.user');
-      await expect.poll(async () => (await mine.last().textContent()) ?? '', { timeout: ANSWER_MS }).toContain(label);
+      await expect.poll(sent, { timeout: ANSWER_MS }).toContain(label);
+      const reply = (await replies.first().textContent())!.trim();
+      await replies.first().click();
+      await expect.poll(sent, { timeout: ANSWER_MS }).toContain(reply);
       // The visitor still writes to the person.
       expect(await panel(page).getByRole('button', { name: send }).count()).toBe(1);
       await page.screenshot({ path: join(SCREENSHOTS, `handoff-buttons-${locale}-${width}.png`) });

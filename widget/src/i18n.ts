@@ -59,6 +59,7 @@ const en = {
   uploadOff: "Files can't be sent here.",
   notUploaded: 'Your files were not sent.',
   files: 'Files to send',
+  attachments: 'Attached files',
   notAdded: 'Not added: {names}',
   notAddedType: 'Not added: {names} (this type is not accepted)',
   conversations: 'Conversations',

@@ -52,6 +52,7 @@ const ar: AllStrings = {
   uploadOff: 'لا يمكن إرسال الملفات هنا.',
   notUploaded: 'لم تُرسل ملفاتك.',
   files: 'ملفات للإرسال',
+  attachments: 'الملفات المرفقة',
   removeFile: 'إزالة {name}',
   fileFailed: 'لم يُرسل',
   notAdded: 'لم تُضف: {names}',

@@ -54,6 +54,7 @@ const de: AllStrings = {
   uploadOff: 'Dateien können hier nicht gesendet werden.',
   notUploaded: 'Ihre Dateien wurden nicht gesendet.',
   files: 'Zu sendende Dateien',
+  attachments: 'Angehängte Dateien',
   removeFile: '{name} entfernen',
   fileFailed: 'Nicht gesendet',
   notAdded: 'Nicht hinzugefügt: {names}',

@@ -54,6 +54,7 @@ const fr: AllStrings = {
   uploadOff: 'L’envoi de fichiers n’est pas possible ici.',
   notUploaded: 'Vos fichiers n’ont pas été envoyés.',
   files: 'Fichiers à envoyer',
+  attachments: 'Fichiers joints',
   removeFile: 'Retirer {name}',
   fileFailed: 'Non envoyé',
   notAdded: 'Non ajoutés : {names}',

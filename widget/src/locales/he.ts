@@ -52,6 +52,7 @@ const he: AllStrings = {
   uploadOff: 'לא ניתן לשלוח כאן קבצים.',
   notUploaded: 'הקבצים שלך לא נשלחו.',
   files: 'קבצים לשליחה',
+  attachments: 'קבצים מצורפים',
   removeFile: 'הסרת {name}',
   fileFailed: 'לא נשלח',
   notAdded: 'לא נוספו: {names}',
