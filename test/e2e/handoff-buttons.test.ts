@@ -38,12 +38,16 @@ for (const { locale, width, send } of [
       expect(await buttons.first().isEnabled()).toBe(true);
       const mine = panel(page).locator('.msg.user');
       const sent = async () => ((await mine.last().textContent()) ?? '').trim();
-      const label = (await buttons.first().textContent())!.trim();
-      await buttons.first().click();
-      await expect.poll(sent, { timeout: ANSWER_MS }).toContain(label);
+      // A quick reply shows while its message is the last: the person's first, then the bot's earlier button.
       const reply = (await replies.first().textContent())!.trim();
       await replies.first().click();
       await expect.poll(sent, { timeout: ANSWER_MS }).toContain(reply);
+      const label = (await buttons.first().textContent())!.trim();
+      await buttons.first().click();
+      await expect.poll(sent, { timeout: ANSWER_MS }).toContain(label);
+      // The assistant's messages carry the AI mark; the person's do not.
+      expect(await panel(page).locator('.msg.bot .who .ai').count()).toBeGreaterThan(0);
+      expect(await panel(page).locator('.msg.operator .who .ai').count()).toBe(0);
       // The visitor still writes to the person.
       expect(await panel(page).getByRole('button', { name: send }).count()).toBe(1);
       await page.screenshot({ path: join(SCREENSHOTS, `handoff-buttons-${locale}-${width}.png`) });
