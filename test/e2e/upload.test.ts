@@ -15,6 +15,7 @@ let tab: OpenedPage;
 const log = (page: Page) => panel(page).getByRole('log');
 /** The visitor's messages: their words, then the names of the files attached under them in brackets. */
 const userBubbles = (page: Page) => ({
+  count: () => log(page).locator('.msg.user').count(),
   allTextContents: () =>
     log(page)
       .locator('.msg.user')
