@@ -155,6 +155,8 @@ export interface PublicConfig {
   title?: LocalizedText;
   /** Set only when the operator chose one (WIDGET_GREETING), like `title`. */
   greeting?: LocalizedText;
+  /** WIDGET_AI_LABEL: the words of the AI mark on the assistant's messages, like `title`; unset, the widget's own ("AI"). */
+  aiLabel?: LocalizedText;
   theme: { accent: string; position: 'right' | 'left'; scheme: 'light' | 'dark' | 'auto' };
   /** `uploadTypes`: the media types and extensions an upload may have (`UPLOAD_TYPES`), as an `accept` attribute takes them. */
   limits: { textMaxLength: number; maxUploadBytes: number; maxUploadFiles: number; uploadTypes?: string[] };

@@ -117,6 +117,20 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes the AI mark as plain text or JSON by language; empty or blank is refused, not a silent removal', () => {
+    expect(loadConfig({ DEMO: 'true' }).widgetAiLabel).toBeUndefined();
+    expect(publicSettings(loadConfig({ DEMO: 'true' })).aiLabel).toBeUndefined();
+    expect(publicSettings(loadConfig({ DEMO: 'true', WIDGET_AI_LABEL: 'Bot' })).aiLabel).toBe('Bot');
+    expect(loadConfig({ DEMO: 'true', WIDGET_AI_LABEL: '{"en":"AI","de":"KI"}' }).widgetAiLabel).toEqual({ en: 'AI', de: 'KI' });
+    for (const empty of ['', '   ']) {
+      expect(problems({ DEMO: 'true', WIDGET_AI_LABEL: empty })).toEqual([
+        "WIDGET_AI_LABEL may not be empty: leave it unset for the widget's own words, or give other words",
+      ]);
+    }
+    expect(problems({ DEMO: 'true', WIDGET_AI_LABEL: '{"de":""}' })).toHaveLength(1);
+    expect(problems({ DEMO: 'true', WIDGET_AI_LABEL: 'x'.repeat(25) })).toEqual(['WIDGET_AI_LABEL may be at most 24 characters in every language']);
+  });
+
   it('takes the starters as a |-separated list or as JSON by language of such lists, checking each list', () => {
     expect(loadConfig({ DEMO: 'true', WIDGET_STARTERS: 'Where is my order? | Sizes?|' }).widgetStarters).toEqual(['Where is my order?', 'Sizes?']);
     const c = loadConfig({ DEMO: 'true', WIDGET_STARTERS: '{"en":"Where is my order? | Sizes?","de":"Wo ist meine Bestellung? | Größen?"}' });

@@ -151,6 +151,23 @@ export class Parser {
     return undefined;
   }
 
+  /**
+   * A short label that may be renamed but never emptied: unset reads as `undefined` (the widget's own
+   * words); set but blank, a JSON language with a blank text, or longer than `maxLength` is refused.
+   */
+  label(name: string, maxLength: number): LocalizedText | undefined {
+    const set = this.env[name];
+    if (set !== undefined && set.trim() === '') {
+      this.problems.push(`${name} may not be empty: leave it unset for the widget's own words, or give other words`);
+      return undefined;
+    }
+    const text = this.localizedText(name);
+    const texts = typeof text === 'object' ? Object.values(text) : text === undefined ? [] : [text];
+    if (texts.every((t) => [...t.trim()].length <= maxLength)) return text;
+    this.problems.push(`${name} may be at most ${maxLength} characters in every language`);
+    return undefined;
+  }
+
   color(name: string, fallback: string): string {
     const raw = this.optional(name);
     if (raw === undefined) return fallback;

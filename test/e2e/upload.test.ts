@@ -13,7 +13,19 @@ import { ANSWER_MS, composer, launcher, openHostPage, panel, SCREENSHOTS, sendMe
 let world: World;
 let tab: OpenedPage;
 const log = (page: Page) => panel(page).getByRole('log');
-const userBubbles = (page: Page) => log(page).locator('.msg.user .bubble');
+/** The visitor's messages: their words, then the names of the files attached under them in brackets. */
+const userBubbles = (page: Page) => ({
+  count: () => log(page).locator('.msg.user').count(),
+  allTextContents: () =>
+    log(page)
+      .locator('.msg.user')
+      .evaluateAll((els) =>
+        els.map((el) => {
+          const files = [...el.querySelectorAll('.attachments li')].map((li) => li.textContent);
+          return (el.querySelector('.bubble')?.textContent ?? '') + (files.length ? `[${files.join(', ')}]` : '');
+        }),
+      ),
+});
 const send = (page: Page) => panel(page).getByRole('button', { name: 'Send' }).click();
 
 /**
@@ -60,7 +72,7 @@ it('starts a conversation with a file from the picker and shows the flow result'
   await panel(page).getByRole('button', { name: 'Remove receipt.txt' }).waitFor();
   await send(page);
 
-  await expect.poll(() => userBubbles(page).allTextContents()).toEqual(['📎 receipt.txt']);
+  await expect.poll(() => userBubbles(page).allTextContents()).toEqual(['[receipt.txt]']);
   await log(page).getByText('Received 1 file: receipt.txt (5 B).').waitFor({ timeout: ANSWER_MS });
   expect(await log(page).textContent()).not.toMatch(/md5/);
   // Reconciled with the stream's copy: still one user message, no chip or progress bar left.
@@ -80,7 +92,7 @@ it('sends the composer text with files in a running conversation (hidden input, 
     { name: 'b.png', mimeType: 'image/png', buffer: Buffer.alloc(1024, 2) },
   ]);
   await send(page);
-  await expect.poll(() => userBubbles(page).allTextContents()).toEqual(['📎 receipt.txt', 'help', 'two photos\n📎 a.png, b.png']);
+  await expect.poll(() => userBubbles(page).allTextContents()).toEqual(['[receipt.txt]', 'help', 'two photos[a.png, b.png]']);
   await log(page).getByText(/Received 2 files: a\.png \(2\.0 KB.*b\.png \(1\.0 KB/).waitFor({ timeout: ANSWER_MS });
   expect(await panel(page).getByRole('textbox', { name: 'Message' }).inputValue()).toBe('');
   expect(await userBubbles(page).count()).toBe(3);
@@ -135,8 +147,11 @@ it('at 375 px: two images as chips with thumbnails, one removed by keyboard, the
   await page.screenshot({ path: `${SCREENSHOTS}phone-upload-progress.png` });
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 
-  await expect.poll(() => userBubbles(page).allTextContents(), { timeout: ANSWER_MS }).toEqual(['Is this the right trail?\n📎 trail-map.png']);
+  await expect.poll(() => userBubbles(page).allTextContents(), { timeout: ANSWER_MS }).toEqual(['Is this the right trail?[trail-map.png]']);
   await log(page).getByText(/Received 1 file: trail-map\.png/).waitFor({ timeout: ANSWER_MS });
+  // The sent image is a thumbnail in the visitor's bubble, not a "📎 trail-map.png" line.
+  expect(await log(page).locator('.msg.user .attachments canvas:not([hidden])').count()).toBe(1);
+  await page.screenshot({ path: `${SCREENSHOTS}phone-upload-sent.png` });
   expect(await chips.count()).toBe(0);
   expect(await composer(page).inputValue()).toBe('');
   expect(phone.problems).toEqual([]);
@@ -171,7 +186,7 @@ it('a refused upload: each chip says so, the text is back in the box, Retry send
   await page.screenshot({ path: `${SCREENSHOTS}phone-upload-refused.png` });
 
   await panel(page).getByRole('button', { name: 'Retry' }).click();
-  await expect.poll(() => userBubbles(page).allTextContents(), { timeout: ANSWER_MS }).toEqual(['help', 'my receipts\n📎 march.pdf, april.png']);
+  await expect.poll(() => userBubbles(page).allTextContents(), { timeout: ANSWER_MS }).toEqual(['help', 'my receipts[march.pdf, april.png]']);
   await log(page).getByText(/Received 2 files: march\.pdf .*april\.png/).waitFor({ timeout: ANSWER_MS });
   expect(await chips.count()).toBe(0);
   // The refusal was the route's, not the page's: the console has only the failed request to show.

@@ -45,6 +45,9 @@ const en = {
   you: 'You',
   bot: 'Assistant',
   operator: 'Team member',
+  /** The mark on the assistant's messages (WIDGET_AI_LABEL renames it); `aiMarkName` is what screen readers hear. */
+  aiMark: 'AI',
+  aiMarkName: 'AI assistant',
   log: 'Conversation',
   newTab: '(opens in a new tab)',
   region: "The assistant can't answer: its AI model isn't available in the region this chat runs in.",
@@ -56,6 +59,7 @@ const en = {
   uploadOff: "Files can't be sent here.",
   notUploaded: 'Your files were not sent.',
   files: 'Files to send',
+  attachments: 'Attached files',
   notAdded: 'Not added: {names}',
   notAddedType: 'Not added: {names} (this type is not accepted)',
   conversations: 'Conversations',

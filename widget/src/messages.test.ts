@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyDelta, mergeMessages, serverCount, type ChatMessage } from './messages.js';
+import { applyDelta, attachmentsOf, mergeMessages, serverCount, type ChatMessage } from './messages.js';
 
 const at = (min: number) => new Date(Date.UTC(2026, 10, 23, 9, min)).toISOString();
 
@@ -44,5 +44,14 @@ describe('applyDelta', () => {
 describe('serverCount', () => {
   it('counts what the BFF knows of, not optimistic messages', () => {
     expect(serverCount([{ id: 'a', role: 'bot', src: 'h' }, { id: 'b', role: 'user', src: 'l' }, { id: 'c', role: 'bot', src: 's' }])).toBe(2);
+  });
+});
+
+describe('attachmentsOf', () => {
+  it('splits the trailing "📎 names" line from the words; a 📎 elsewhere is just text', () => {
+    expect(attachmentsOf('my receipt\n📎 a.pdf, b.png')).toEqual({ text: 'my receipt', names: ['a.pdf', 'b.png'] });
+    expect(attachmentsOf('📎 a.pdf')).toEqual({ text: '', names: ['a.pdf'] });
+    expect(attachmentsOf('I used the 📎 button')).toEqual({ text: 'I used the 📎 button', names: [] });
+    expect(attachmentsOf('📎 a.pdf\nand then')).toEqual({ text: '📎 a.pdf\nand then', names: [] });
   });
 });

@@ -76,3 +76,14 @@ export function endStreams(list: ChatMessage[]): ChatMessage[] {
 export function serverCount(list: ChatMessage[]): number {
   return list.filter((m) => m.src !== 'l').length;
 }
+
+/**
+ * A visitor's message with files: its text ends with a line "📎 name, name" (what the BFF and the service
+ * keep, so history has it too). `text` is what they wrote before it; `names` the files, in order.
+ */
+export function attachmentsOf(text: string): { text: string; names: string[] } {
+  const at = text.search(/(?:^|\n)📎 [^\n]*$/);
+  if (at < 0) return { text, names: [] };
+  const line = text.slice(at).replace(/^\n?📎 /, '');
+  return { text: text.slice(0, at), names: line.split(', ').filter(Boolean) };
+}

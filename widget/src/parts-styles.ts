@@ -18,6 +18,11 @@ dialog.lightbox .icon:focus-visible{outline-color:#fff}
 .chip.failed{border-color:var(--ef)}
 .chip canvas,.chip>svg{flex:none;width:32px;height:32px;border-radius:6px}
 .chip>svg{padding:4px;color:var(--mu)}
+.attachments{display:flex;flex-direction:column;align-items:flex-end;gap:4px;margin:0;padding:0;list-style:none}
+.attachments li{display:flex;align-items:center;gap:8px;max-width:100%;padding:4px;padding-inline-end:10px;border:1px solid var(--bd);border-radius:12px;background:var(--bg);font-size:13px}
+.attachments canvas,.attachments svg{flex:none;width:48px;height:48px;border-radius:8px}
+.attachments svg{padding:10px;color:var(--mu)}
+.attachments .name{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:200px}
 .chip .name{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:130px}
 .chip .size{color:var(--mu);white-space:nowrap}
 .chip .progress{width:48px}

@@ -7,6 +7,7 @@
 import { RARE_BADGE_CSS } from './badges/rare.js';
 import { PARTS_CSS as OWN_CSS } from './parts-styles.js';
 
+export { Attachments } from './components/Attachments.js';
 export { Chips } from './components/Chips.js';
 export { ContactForm } from './components/ContactForm.js';
 export { ConversationList, PastConversation } from './components/Conversations.js';

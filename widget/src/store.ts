@@ -334,6 +334,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     failed: outbox.failed,
     charsLeft,
     chosen: uploads.chosen,
+    sentFiles: uploads.sent,
     upload: uploads.problem,
     user: signedIn.user,
     view: signedIn.view,

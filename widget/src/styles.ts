@@ -67,6 +67,7 @@ pre code{background:none;padding:0}
 .who,.status,.time{font-size:12px;color:var(--mu);margin:0 4px}
 .who{display:flex;align-items:center;gap:6px;margin:0}
 .who .name{font-weight:600}
+.who .ai{font-size:11px;font-weight:600;line-height:16px;padding:0 5px;border:1px solid currentColor;border-radius:4px;white-space:nowrap}
 .avatar{width:24px;height:24px;border-radius:50%;flex:none;object-fit:cover;background:var(--bb)}
 span.avatar{display:grid;place-items:center;color:#fff;font-size:10px;font-weight:700;line-height:1}
 .av0{background:#2454d6}.av1{background:#0b6e4f}.av2{background:#b3261e}.av3{background:#7b4a0b}.av4{background:#6a3fb5}.av5{background:#0e6a78}

@@ -45,6 +45,8 @@ interface Outbox {
 export function createUploads(bff: string, auth: Auth, conversation: ReadonlySignal<Conversation>, config: ReadonlySignal<PublicConfig | undefined>, out: Outbox) {
   const chosen = signal<Chosen[]>([]);
   const problem = signal<UploadProblem | undefined>(undefined);
+  /** The files each sent message carried, by its clientId: its bubble shows them (thumbnails) for the page's life. */
+  const sent = signal<ReadonlyMap<string, File[]>>(new Map());
   /** Changes the chips of `files` (by `File` identity: a chip is its file). */
   const chips = (files: File[], change: Partial<Chosen> | null) =>
     (chosen.value = chosen.value.flatMap((c) => (!files.includes(c.file) ? [c] : change ? [{ ...c, ...change }] : [])));
@@ -105,7 +107,9 @@ export function createUploads(bff: string, auth: Auth, conversation: ReadonlySig
     const names = '📎 ' + files.map((f) => f.name).join(', ');
     problem.value = undefined;
     chips(files, { progress: 0, failed: false });
-    out.queue({ clientId: newId(), text: (draft ? draft + '\n' + names : names).slice(0, 4000), files });
+    const clientId = newId();
+    sent.value = new Map(sent.value).set(clientId, files);
+    out.queue({ clientId, text: (draft ? draft + '\n' + names : names).slice(0, 4000), files });
     return true;
   }
 
@@ -143,6 +147,8 @@ export function createUploads(bff: string, auth: Auth, conversation: ReadonlySig
     chosen: chosen as ReadonlySignal<Chosen[]>,
     /** Why the last files were not taken or not sent, until dealt with. */
     problem: problem as ReadonlySignal<UploadProblem | undefined>,
+    /** The files of the messages sent from this page, by clientId. */
+    sent: sent as ReadonlySignal<ReadonlyMap<string, File[]>>,
     upload,
     attach,
     send,

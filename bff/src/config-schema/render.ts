@@ -45,7 +45,7 @@ export function renderEnvExample(): string {
     lines.push('', `# --- ${title.toLowerCase()}`);
     for (const [, entry] of entriesOf(group)) {
       for (const line of wrap(plain(meaning(entry)), 98)) lines.push(`# ${line}`);
-      lines.push(`${entry.env}=${entry.example ?? ''}`);
+      lines.push(`${entry.noEmpty && entry.example === undefined ? '# ' : ''}${entry.env}=${entry.example ?? ''}`);
     }
   }
   return `${lines.join('\n')}\n`;

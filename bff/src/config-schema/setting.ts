@@ -42,6 +42,8 @@ export interface Setting<T> {
   default: string;
   /** The value .env.example shows (empty when unset). */
   example?: string;
+  /** An empty value is refused: .env.example shows the line commented out, so a copied file starts. */
+  noEmpty?: true;
   /** Never printed, never public; tests check the start-up report does not echo it. */
   secret?: true;
   /** Sent to every browser by GET /api/config, as this part. */

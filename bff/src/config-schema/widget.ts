@@ -14,6 +14,11 @@ export const WIDGET = {
     
     read: (p) => p.localizedText('WIDGET_GREETING'), public: (greeting) => (greeting === undefined ? {} : { greeting }),
   }),
+  widgetAiLabel: setting({
+    env: 'WIDGET_AI_LABEL', group, default: '`AI` in the widget\'s language (`KI`, `IA`…)', noEmpty: true,
+    doc: 'the mark beside the assistant\'s name on its messages, which tells visitors they are talking to an AI (never shown on a person\'s); renamed like `WIDGET_TITLE` (plain or JSON by two-letter language), at most 24 characters; it cannot be removed: an empty value is refused at start',
+    read: (p) => p.label('WIDGET_AI_LABEL', 24), public: (aiLabel) => (aiLabel === undefined ? {} : { aiLabel }),
+  }),
   widgetAccent: setting({
     env: 'WIDGET_ACCENT', group, doc: 'accent colour (`#rgb` or `#rrggbb`)', default: '`#4f46e5`', example: '#4f46e5',
     read: (p) => p.color('WIDGET_ACCENT', '#4f46e5'), public: (accent) => ({ theme: { accent } }),

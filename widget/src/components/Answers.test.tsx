@@ -122,19 +122,33 @@ describe('quick replies of an ended conversation', () => {
   });
 });
 
-describe('a bot\'s buttons once a person has the conversation', () => {
-  it('are disabled while escalated, and work again when the bot has it back', async () => {
+describe('buttons and quick replies once a person has the conversation', () => {
+  it('work: a tap sends the label the visitor chose to the person (never a value meant for a bot); back with the bot, the value again', async () => {
     seedSession();
-    const { api } = await mountApp();
+    const { api } = await mountApp({ 'POST /api/messages': { status: 202, body: {} } });
     open();
     const badge = { type: 'buttons', text: 'What next?', buttons: [{ label: 'Order status', action: 'postback', value: 'ORDER_STATUS' }] };
     emit('message', { id: 'b', role: 'bot', badge }, 2);
     emit('state', { state: 'escalated' }, 3);
     const button = screen.getByRole('button', { name: 'Order status' }) as HTMLButtonElement;
-    expect(button.disabled).toBe(true);
-    fireEvent.click(button);
-    expect(api.to('POST', '/api/messages')).toHaveLength(0);
-    emit('state', { state: 'active' }, 4);
     expect(button.disabled).toBe(false);
+    fireEvent.click(button);
+    await waitFor(() => expect(api.to('POST', '/api/messages').map((c) => c.body.text)).toEqual(['Order status']));
+    emit('state', { state: 'active' }, 4);
+    fireEvent.click(button);
+    await waitFor(() => expect(api.to('POST', '/api/messages').map((c) => c.body.text)).toEqual(['Order status', 'ORDER_STATUS']));
+  });
+
+  it("an operator's quick replies work while escalated and send the label", async () => {
+    seedSession();
+    const { api } = await mountApp({ 'POST /api/messages': { status: 202, body: {} } });
+    open();
+    emit('state', { state: 'escalated' }, 2);
+    const badge = { type: 'quick_replies', text: 'Which size?', replies: [{ label: 'Size 42', action: 'postback', value: 'SIZE_42' }] };
+    emit('message', { id: 'o1', role: 'operator', author: { kind: 'operator', name: 'Mara' }, badge }, 3);
+    const reply = screen.getByRole('button', { name: 'Size 42' }) as HTMLButtonElement;
+    expect(reply.disabled).toBe(false);
+    fireEvent.click(reply);
+    await waitFor(() => expect(api.to('POST', '/api/messages').map((c) => c.body.text)).toEqual(['Size 42']));
   });
 });

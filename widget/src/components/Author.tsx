@@ -6,6 +6,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Message } from '../../../shared/types.js';
 import { colourOf, initials, joinedLine, pictureUrl, whoWrote, type Who } from '../authors.js';
+import { langOf, localized } from '../i18n.js';
 import type { Ctx } from './ctx.js';
 
 /** The author of `m` as this widget names them: `init({bot})` over `/api/config` `bot` for the assistant. */
@@ -25,8 +26,23 @@ export function GroupHeader({ who, ctx, time }: { who: Who; ctx: Ctx; time?: Com
     <div class="who">
       <Avatar who={who} bff={ctx.store.bff} />
       <bdi class="name">{who.name}</bdi>
+      {who.kind === 'bot' && <AiMark ctx={ctx} />}
       {time}
     </div>
+  );
+}
+
+/**
+ * The assistant's messages say they come from an AI: a visible mark beside its name (WIDGET_AI_LABEL's words in
+ * the visitor's language, else the widget's), named "AI assistant" for screen readers. Renamed, never removed:
+ * an empty label from anywhere falls back to the widget's own words. A person's messages never carry it.
+ */
+export function AiMark({ ctx }: { ctx: Ctx }) {
+  const label = localized(ctx.store.state.config.value?.aiLabel, langOf(ctx.options.locale))?.trim() || ctx.strings.aiMark.trim() || 'AI';
+  return (
+    <span class="ai" role="img" aria-label={ctx.strings.aiMarkName} title={ctx.strings.aiMarkName}>
+      {label}
+    </span>
   );
 }
 

@@ -5,7 +5,6 @@
  */
 import type { BadgeButton, BadgeCard } from '../../../shared/types.js';
 import { httpUrl, safeUrl } from '../../../shared/badge-url.js';
-import { botDone } from '../state.js';
 import type { Ctx } from './ctx.js';
 import { Zoomable } from './Lightbox.js';
 
@@ -13,9 +12,10 @@ export const ext = { target: '_blank', rel: 'noopener noreferrer' } as const;
 
 /**
  * A postback button (sends its value as the user's message; a quick reply, `sendsLabel`, sends the label the
- * visitor chose) or a link that opens in a new tab. A postback speaks to the bot, so it is disabled while a
- * person has the conversation (its value, say "ORDER_STATUS", would reach them as the visitor's words) and
- * once it ended ("Start a new conversation" is the way on, not a button that silently leaves the thread behind).
+ * visitor chose) or a link that opens in a new tab. While a person has the conversation a tap sends the label:
+ * the person reads the visitor's choice ("Track my order"), never a value meant for a bot ("ORDER_STATUS").
+ * Once the conversation ended it is disabled ("Start a new conversation" is the way on, not a button that
+ * silently leaves the thread behind).
  */
 export function Btn({ button, ctx, sendsLabel }: { button: BadgeButton; ctx: Ctx; sendsLabel?: boolean }) {
   if (button.action !== 'link')
@@ -24,13 +24,14 @@ export function Btn({ button, ctx, sendsLabel }: { button: BadgeButton; ctx: Ctx
         type="button"
         class="btn"
         dir="auto"
-        disabled={botDone(ctx.store.state.convo.value)}
+        disabled={ctx.store.state.convo.value === 'archived'}
         onClick={(e) => {
           // A quick reply goes away once chosen: focus moves to the composer first (the panel on touch screens, where
           // the keyboard would cover the conversation), never to <body>.
           const panel = e.currentTarget.closest<HTMLElement>('.panel');
           (matchMedia('(pointer: coarse)').matches ? panel : panel?.querySelector('textarea') || panel)?.focus();
-          void ctx.store.actions.send(sendsLabel ? button.label : button.value);
+          const toPerson = ctx.store.state.convo.value === 'escalated';
+          void ctx.store.actions.send(sendsLabel || toPerson ? button.label : button.value);
         }}
       >
         {button.label}

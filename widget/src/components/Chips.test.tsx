@@ -4,6 +4,7 @@ import { pickStrings } from '../i18n.js';
 import de from '../locales/de.js';
 import { FakeXHR, flush, freshBrowserEachTest, mockXHR, mountApp, PUBLIC_CONFIG, seedSession } from '../../test/support.js';
 import { fileSize } from '../i18n.js';
+import { DOC, FILE } from './Icon.js';
 
 const MB = 1024 * 1024;
 const UPLOADS = { ...PUBLIC_CONFIG, features: { ...PUBLIC_CONFIG.features, upload: true }, limits: { textMaxLength: 4000, maxUploadBytes: 10 * MB, maxUploadFiles: 5 } };
@@ -54,7 +55,7 @@ describe('chosen files as chips', () => {
     expect(fileSize(3 * 1024 * MB, 'en')).toBe('3 GB');
   });
 
-  it('draws a thumbnail of an image (the middle square) and shows the file icon for other files', async () => {
+  it('draws a thumbnail of an image (the middle square) and shows the document icon (not a download) for other files', async () => {
     const bitmap = { width: 300, height: 100, close: vi.fn() };
     const decode = vi.fn(async () => bitmap);
     vi.stubGlobal('createImageBitmap', decode);
@@ -73,7 +74,8 @@ describe('chosen files as chips', () => {
     expect(canvas.hidden).toBe(false);
     expect(chip('photo.png').querySelector(':scope > svg')).toBeNull();
     expect(chip('notes.txt').querySelector('canvas')!.hidden).toBe(true);
-    expect(chip('notes.txt').querySelector(':scope > svg')).toBeTruthy();
+    expect(chip('notes.txt').querySelector(':scope > svg path')!.getAttribute('d')).toBe(DOC);
+    expect(DOC).not.toBe(FILE);
   });
 
   it('keeps the file icon for an image that does not decode', async () => {

@@ -8,16 +8,17 @@ import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { fileSize, fill } from '../i18n.js';
 import type { Ctx } from './ctx.js';
-import { CLOSE, FILE, Icon } from './Icon.js';
+import { CLOSE, DOC, Icon } from './Icon.js';
 import { partStrings } from '../parts-strings.js';
 
 /**
  * An image's thumbnail: decoded by `createImageBitmap` and drawn on a canvas, not a `blob:` URL in
  * an `<img>`. That would need `img-src blob:`, which strict page CSPs (the one the widget promises
  * to work under) do not allow: Chromium blocks it and logs a violation on the host page. A canvas
- * is not governed by `img-src`, and holds no URL to revoke. What does not decode shows the file icon.
+ * is not governed by `img-src`, and holds no URL to revoke. What does not decode shows the document icon
+ * (a file to send, not one to download). Also the thumbnails of a sent message's files (Attachments.tsx).
  */
-function Thumb({ file }: { file: File }) {
+export function Thumb({ file }: { file: File }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [drawn, setDrawn] = useState(false);
   useEffect(() => {
@@ -42,7 +43,7 @@ function Thumb({ file }: { file: File }) {
   return (
     <>
       <canvas ref={canvas} width={64} height={64} hidden={!drawn} aria-hidden="true" />
-      {!drawn && <Icon d={FILE} />}
+      {!drawn && <Icon d={DOC} />}
     </>
   );
 }

@@ -10,6 +10,8 @@ export const MORE = 'M5 12h.01M12 12h.01M19 12h.01';
 export const LIST = 'M9 6h12M9 12h12M9 18h12M4 6h.01M4 12h.01M4 18h.01';
 /** Thumbs up; thumbs down is the same turned over (CSS). */
 export const THUMB = 'M7 10v11H3V10zM7 10l4-8a3 3 0 0 1 3 3v4h5.5a2 2 0 0 1 2 2.3l-1.4 8a2 2 0 0 1-2 1.7H7';
+/** A document (a file to send or sent), not a download. */
+export const DOC = 'M14 3H6v18h12V7zM14 3v4h4M9 12h6M9 16h6';
 export const FILE = 'M14 3H6v18h12V7zM14 3v4h4M12 11v6M9 14l3 3 3-3';
 
 /** One icon from its path. */

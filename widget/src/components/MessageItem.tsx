@@ -2,7 +2,8 @@
 import { startsGroup } from '../authors.js';
 import { BadgeView } from '../badges/index.js';
 import { markdown } from '../markdown.js';
-import type { ChatMessage } from '../messages.js';
+import { attachmentsOf, type ChatMessage } from '../messages.js';
+import { Part } from '../lazy.js';
 import { formatTime, startsRun } from '../time.js';
 import { GroupHeader, Joined, whoOf } from './Author.js';
 import type { Ctx } from './ctx.js';
@@ -22,6 +23,8 @@ export function MessageItem({ m, ctx, last, prev, vote, joined }: { m: ChatMessa
   const first = startsGroup(who, prev && author(prev));
   const run = m.createdAt && (first || startsRun(m.createdAt, prev?.createdAt));
   const named = first && who.kind !== 'user';
+  // A visitor's files: the text before the "📎 names" line in the bubble, the files as attachments under it.
+  const sent = m.role === 'user' && m.text ? attachmentsOf(m.text) : { text: m.text, names: [] };
   const time = m.createdAt && (
     // dir="auto" isolates the time: "2:28 AM" in an English time stays so in a right-to-left panel, not "AM 2:28".
     <time dir="auto" class={run ? 'time' : 'sr-only'} dateTime={m.createdAt} title={formatTime(m.createdAt, ctx.locale, true)}>
@@ -36,10 +39,13 @@ export function MessageItem({ m, ctx, last, prev, vote, joined }: { m: ChatMessa
         {named ? <GroupHeader who={who} ctx={ctx} time={time} /> : time}
         {first && !named && <GroupHeader who={who} ctx={ctx} />}
         {/* dir=auto: each message reads in its own direction, so English in a right-to-left widget stays "Hello." */}
-        {m.text && (
+        {sent.text && (
           <div class="bubble" dir="auto">
-            {m.role === 'user' ? m.text : markdown(m.text, strings, m.streaming)}
+            {m.role === 'user' ? sent.text : markdown(sent.text, strings, m.streaming)}
           </div>
+        )}
+        {sent.names.length > 0 && (
+          <Part name="Attachments" props={{ names: sent.names, files: m.clientId ? ctx.store.state.sentFiles.value.get(m.clientId) : undefined, ctx }} ctx={ctx} />
         )}
         {m.badge && <BadgeView badge={m.badge} ctx={ctx} last={last} />}
         {/* Shown only when sending takes a while (styles.ts): a quick send does not flash it. */}

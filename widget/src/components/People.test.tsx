@@ -27,6 +27,43 @@ async function withHistory(items: object[], options: object = {}, config: object
   return mounted;
 }
 
+describe('the AI mark', () => {
+  const items = [
+    { id: '1', role: 'bot', author: { kind: 'bot', name: 'Juniper' }, text: 'I am the assistant.' },
+    { id: '2', role: 'operator', author: mara, text: 'Hi, Mara here.' },
+    { id: '3', role: 'bot', author: { kind: 'bot', name: 'Juniper' }, text: 'Back with me.' },
+  ];
+  /** The group headers of the log: each author's name and the mark beside it, if any. */
+  const headers = () => [...log().querySelectorAll('.who')].map((who) => [who.querySelector('.name')!.textContent, who.querySelector('.ai')?.textContent ?? null]);
+
+  it("is on every group of the assistant's messages, named for screen readers, and never on a person's", async () => {
+    await withHistory(items);
+    expect(headers()).toEqual([
+      ['Juniper', 'AI'],
+      ['Mara Lindqvist', null],
+      ['Juniper', 'AI'],
+    ]);
+    expect(within(log()).getAllByRole('img', { name: 'AI assistant' })).toHaveLength(2);
+  });
+
+  it("speaks the visitor's language", async () => {
+    await withHistory(items.slice(0, 1), { strings: pickStrings(de) });
+    expect(headers()).toEqual([['Juniper', 'KI']]);
+    expect(within(log()).getByRole('img', { name: 'KI-Assistent' })).toBeTruthy();
+  });
+
+  it("takes WIDGET_AI_LABEL's words in the visitor's language", async () => {
+    await withHistory(items.slice(0, 1), { options: { locale: 'de' }, strings: pickStrings(de) }, { ...CONFIG, aiLabel: { en: 'Automated', de: 'Automatisch' } });
+    expect(headers()).toEqual([['Juniper', 'Automatisch']]);
+    expect(within(log()).getByRole('img', { name: 'KI-Assistent' })).toBeTruthy();
+  });
+
+  it('is never emptied by the page: a blank string override falls back to the widget\'s words', async () => {
+    await withHistory(items.slice(0, 1), { strings: pickStrings(undefined, { aiMark: ' ' }) });
+    expect(headers()).toEqual([['Juniper', 'AI']]);
+  });
+});
+
 describe('authors', () => {
   it('names each group of one author once, with their picture or initials, and says when an operator joins', async () => {
     await withHistory([
