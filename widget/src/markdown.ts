@@ -12,6 +12,7 @@ import { signal } from '@preact/signals';
 import { Component, h, type ComponentChildren } from 'preact';
 import type { Strings } from './i18n.js';
 import { pinned } from './pin.js';
+import { unbroken } from './unbroken.js';
 
 /** The strings Markdown needs: the code block's button and the name of a table's scroll region. */
 export type MarkdownStrings = Pick<Strings, 'copyCode' | 'copied' | 'table'>;
@@ -48,11 +49,11 @@ export const markdownRenderer = (): Renderer | undefined => renderer.peek();
  * written (`whole`: line breaks and spaces kept).
  */
 export function plain(text: string, whole = false): ComponentChildren {
-  if (whole) return h('p', { class: 'plain' }, text);
+  if (whole) return h('p', { class: 'plain' }, unbroken(text));
   return text
     .split(/\n[ \t]*\n/)
     .filter((p) => p.trim())
-    .map((p) => h('p', null, p.trim()));
+    .map((p) => h('p', null, unbroken(p.trim())));
 }
 
 interface Props {

@@ -58,7 +58,7 @@ svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 .table{overflow-x:auto}.table table{border-collapse:collapse;font-size:14px}.table :is(th,td){border:1px solid var(--bd);padding:4px 8px;white-space:nowrap;text-align:start}
 li:has(>.task){list-style:none}.copy{display:block;margin-top:4px;margin-inline-start:auto}
 .bubble>:last-child{margin-bottom:0}
-.plain{white-space:pre-wrap}
+.plain{white-space:pre-wrap}.nowrap{white-space:nowrap}
 .bubble ul,.bubble ol{padding-inline-start:20px}
 .bubble a{color:inherit}
 code{font:13px ui-monospace,Menlo,Consolas,monospace;background:rgba(127,127,127,.16);padding:1px 4px;border-radius:4px}

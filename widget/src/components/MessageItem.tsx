@@ -2,6 +2,7 @@
 import { startsGroup } from '../authors.js';
 import { BadgeView } from '../badges/index.js';
 import { markdown } from '../markdown.js';
+import { unbroken } from '../unbroken.js';
 import type { ChatMessage } from '../messages.js';
 import { formatTime, startsRun } from '../time.js';
 import { GroupHeader, Joined, whoOf } from './Author.js';
@@ -38,7 +39,7 @@ export function MessageItem({ m, ctx, last, prev, vote, joined }: { m: ChatMessa
         {/* dir=auto: each message reads in its own direction, so English in a right-to-left widget stays "Hello." */}
         {m.text && (
           <div class="bubble" dir="auto">
-            {m.role === 'user' ? m.text : markdown(m.text, strings, m.streaming)}
+            {m.role === 'user' ? unbroken(m.text) : markdown(m.text, strings, m.streaming)}
           </div>
         )}
         {m.badge && <BadgeView badge={m.badge} ctx={ctx} last={last} />}
