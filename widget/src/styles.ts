@@ -136,7 +136,7 @@ textarea::placeholder{color:var(--mu)}
 .menu button:hover,.menu button:focus{background:var(--bb)}
 .menu [aria-checked]::after{content:'';margin-inline-start:auto;width:1em}
 .menu [aria-checked=true]::after{content:'✓'}
-@media(min-width:481px){.float.expanded .panel{top:20px;height:auto;width:min(560px,calc(100vw - 40px))}}
+@media(min-width:481px){.float.expanded .panel{top:20px;height:auto}}
 .proactive-text{border:0;background:none;text-align:start;padding:8px}
 @media(prefers-reduced-motion:no-preference){.proactive{animation:in .3s}}
 @media(max-width:480px){.float .panel{left:0;right:0;top:var(--vt,0);bottom:auto;width:100%;height:var(--vh,100%);border-radius:0}.float.open .launcher{display:none}}

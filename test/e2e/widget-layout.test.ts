@@ -1,0 +1,56 @@
+/**
+ * Layout details of the panel that only a browser can measure: "Full height" changes the height
+ * alone, and a code such as "NO-48213" in a bubble never breaks at its hyphen on a 375 px phone.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { composer, launcher, openHostPage, panel, SCREENSHOTS, startWorld, type World } from './harness.js';
+
+let world: World;
+
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => {
+  await world?.close();
+});
+
+it('"Full height" makes the panel taller, not wider over the page', async () => {
+  const desk = await openHostPage(world, { viewport: { width: 1280, height: 1000 } });
+  const { page } = desk;
+  await launcher(page).click();
+  await composer(page).waitFor();
+  const before = (await panel(page).boundingBox())!;
+  await panel(page).getByRole('button', { name: 'More' }).click();
+  await panel(page).getByRole('menuitemcheckbox', { name: 'Full height' }).click();
+  await expect.poll(async () => (await panel(page).boundingBox())!.height).toBeGreaterThan(before.height + 50);
+  const after = (await panel(page).boundingBox())!;
+  expect(after.width).toBe(before.width);
+  expect(after.x).toBe(before.x);
+  expect(after.y + after.height).toBe(before.y + before.height);
+  await page.screenshot({ path: `${SCREENSHOTS}full-height-1280.png` });
+  expect(desk.problems).toEqual([]);
+  await desk.context.close();
+});
+
+it('at 375 px a code such as NO-48213 stays on one line in a bubble that wraps', async () => {
+  const phone = await openHostPage(world, { viewport: { width: 375, height: 740 } });
+  const { page } = phone;
+  await launcher(page).click();
+  // Codes at every offset of a wrapping text: some of them fall where a line ends.
+  const text = Array.from({ length: 12 }, (_, i) => `${'a'.repeat(i % 5)} NO-4821${i}`).join(' ');
+  await composer(page).fill(text);
+  await composer(page).press('Enter');
+  const bubble = panel(page).locator('.bubble', { hasText: 'NO-48211' }).first();
+  await bubble.waitFor();
+  const lines = await bubble.evaluate((el) => {
+    const spans = [...el.querySelectorAll('.nowrap')];
+    const line = parseFloat(getComputedStyle(el).lineHeight) || 20;
+    return { codes: spans.length, rects: spans.map((s) => s.getClientRects().length), rows: Math.round(el.querySelector('p, div')?.getBoundingClientRect().height ?? el.getBoundingClientRect().height) / line };
+  });
+  expect(lines.codes).toBe(12);
+  expect(lines.rows).toBeGreaterThan(2);
+  expect(lines.rects).toEqual(Array(12).fill(1));
+  await bubble.screenshot({ path: `${SCREENSHOTS}nowrap-codes-375.png` });
+  expect(phone.problems).toEqual([]);
+  await phone.context.close();
+});
