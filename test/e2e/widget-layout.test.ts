@@ -54,3 +54,28 @@ it('at 375 px a code such as NO-48213 stays on one line in a bubble that wraps',
   expect(phone.problems).toEqual([]);
   await phone.context.close();
 });
+
+it('at 375 px files dragged over the panel show a drop target over it, gone when they leave', async () => {
+  const phone = await openHostPage(world, { viewport: { width: 375, height: 740 } });
+  const { page } = phone;
+  await launcher(page).click();
+  await panel(page).getByRole('button', { name: 'Attach files' }).waitFor();
+  const drag = (type: string) =>
+    panel(page).getByRole('log').evaluate((el, type) => {
+      const data = new DataTransfer();
+      data.items.add(new File(['x'], 'shot.png', { type: 'image/png' }));
+      el.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, composed: true, cancelable: true }));
+    }, type);
+  await drag('dragover');
+  const target = panel(page).locator('.drop-target');
+  await target.waitFor();
+  expect(await target.textContent()).toBe('Drop files to add them');
+  const [box, whole] = [(await target.boundingBox())!, (await panel(page).boundingBox())!];
+  expect(box.width).toBeGreaterThan(whole.width - 20);
+  expect(box.height).toBeGreaterThan(whole.height - 20);
+  await page.screenshot({ path: `${SCREENSHOTS}drop-target-375.png` });
+  await drag('dragleave');
+  await expect.poll(() => target.count()).toBe(0);
+  expect(phone.problems).toEqual([]);
+  await phone.context.close();
+});

@@ -59,7 +59,7 @@ svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 li:has(>.task){list-style:none}.copy{display:block;margin-top:4px;margin-inline-start:auto}
 .bubble>:last-child{margin-bottom:0}
 .plain{white-space:pre-wrap}.nowrap{white-space:nowrap}
-.drop-target{position:absolute;inset:8px;display:flex;align-items:center;justify-content:center;padding:16px;text-align:center;font-weight:600;color:var(--ac);background:color-mix(in srgb,var(--bg) 90%,transparent);border:2px dashed var(--ac);border-radius:var(--rad);pointer-events:none;z-index:2}
+.drop-target{position:absolute;inset:8px;display:flex;align-items:center;justify-content:center;padding:16px;text-align:center;font-weight:600;color:var(--ac);background:color-mix(in srgb,var(--bg) 94%,transparent);border:2px dashed var(--ac);border-radius:var(--rad);pointer-events:none;z-index:2}
 .bubble ul,.bubble ol{padding-inline-start:20px}
 .bubble a{color:inherit}
 code{font:13px ui-monospace,Menlo,Consolas,monospace;background:rgba(127,127,127,.16);padding:1px 4px;border-radius:4px}
