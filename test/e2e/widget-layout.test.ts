@@ -79,3 +79,20 @@ it('at 375 px files dragged over the panel show a drop target over it, gone when
   expect(phone.problems).toEqual([]);
   await phone.context.close();
 });
+
+it('at 375 px "Talk to a person" and the reply-time line share one compact line above the log', async () => {
+  const phone = await openHostPage(world, { viewport: { width: 375, height: 740 } });
+  const { page } = phone;
+  await launcher(page).click();
+  const human = panel(page).getByRole('button', { name: 'Talk to a person' });
+  await human.waitFor();
+  const team = panel(page).getByText(/^The team usually replies/);
+  const [pill, line, header, log] = await Promise.all([human.boundingBox(), team.boundingBox(), panel(page).locator('.header').boundingBox(), panel(page).getByRole('log').boundingBox()]);
+  // Side by side, one row: the log starts at most 40 px below the header (it took about 70 px as two rows).
+  expect(Math.abs(pill!.y + pill!.height / 2 - (line!.y + line!.height / 2))).toBeLessThanOrEqual(2);
+  expect(line!.x).toBeGreaterThan(pill!.x + pill!.width);
+  expect(log!.y - (header!.y + header!.height)).toBeLessThanOrEqual(40);
+  await page.screenshot({ path: `${SCREENSHOTS}phone-reach-375.png`, clip: { x: 0, y: 0, width: 375, height: 200 } });
+  expect(phone.problems).toEqual([]);
+  await phone.context.close();
+});

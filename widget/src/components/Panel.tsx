@@ -116,19 +116,25 @@ export function Panel({ ctx, onClose, hidden }: { ctx: Ctx; onClose?: () => void
           </button>
         )}
       </div>
-      {/* Below the header, not in it: "Mit einem Menschen sprechen" would not fit beside the title on a phone. */}
-      {view === 'chat' && state.canEscalate.value && (
-        <button
-          type="button"
-          class="pill"
-          onClick={() => {
-            // The button goes away once asked: focus must not fall to <body>, where Escape does nothing.
-            focusInput();
-            void actions.escalate();
-          }}
-        >
-          {strings.human}
-        </button>
+      {/* Below the header, not in it: "Mit einem Menschen sprechen" would not fit beside the title on a
+          phone. With the reply-time line beside it, one compact line there (styles.ts). */}
+      {view === 'chat' && (
+        <div class="reach">
+          {state.canEscalate.value && (
+            <button
+              type="button"
+              class="pill"
+              onClick={() => {
+                // The button goes away once asked: focus must not fall to <body>, where Escape does nothing.
+                focusInput();
+                void actions.escalate();
+              }}
+            >
+              {strings.human}
+            </button>
+          )}
+          <TeamLine ctx={ctx} />
+        </div>
       )}
       {view === 'list' && <Part name="ConversationList" ctx={ctx} props={{ ctx }} />}
       {view === 'past' && <Part name="PastConversation" ctx={ctx} props={{ ctx }} />}
@@ -172,7 +178,6 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
   });
   return (
     <>
-      <TeamLine ctx={ctx} />
       {state.switched.value && (
         <p class="banner" role="status">
           {strings.switched}
