@@ -66,7 +66,8 @@ describe('demo pages', () => {
     const res = await demo().request('http://shop.example:8080/');
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(html).toContain('<script src="/widget.js" data-bff="http://shop.example:8080" data-accent="#1f5f3f" data-title="Nimbus Outdoor" async></script>');
+    // data-launcher="hours": the shop asks for the launcher to follow the support hours (CLOSED_LAUNCHER=hide).
+    expect(html).toContain('<script src="/widget.js" data-bff="http://shop.example:8080" data-accent="#1f5f3f" data-title="Nimbus Outdoor" data-launcher="hours" async></script>');
     expect(html).not.toContain('{{');
   });
 

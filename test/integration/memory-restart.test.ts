@@ -54,7 +54,8 @@ interface Session {
 }
 const newSession = async (base: string): Promise<Session> => (await call(base, 'POST', '/api/session', { body: { text: 'hello' } })).body;
 
-describe('memory mode across a restart of the BFF process', () => {
+// Each test boots two BFF processes from source, seconds each on a busy machine.
+describe('memory mode across a restart of the BFF process', { timeout: 60_000 }, () => {
   it('a client reconnecting with a Last-Event-ID from before the restart misses none of the new events, and is told to reload history', async () => {
     const before = await boot();
     const s = await newSession(before.url);

@@ -94,7 +94,15 @@ const en = {
   copied: 'Copied',
   /** The name of a table's region, which scrolls sideways when the table is wider than the bubble. */
   table: 'Table',
+  /** Under a very long message shown as plain text, cut: shows the next part of it. */
+  showMore: 'Show more',
 };
+
+/**
+ * The strings answers' Markdown needs (markdown.ts and its chunk, markdown-render.ts, both take it
+ * from here): the code block's button, the name of a table's scroll region, and "Show more".
+ */
+export type MarkdownStrings = Pick<Strings, 'copyCode' | 'copied' | 'table' | 'showMore'>;
 
 /** Every string the widget shows: the chat's (`en`, inside the chat) and its parts' (parts-strings.ts, with the parts). */
 export type AllStrings = typeof en & PartStrings;

@@ -12,7 +12,7 @@ import { Lexer, type Token, type Tokens } from 'marked';
 import { h, type ComponentChildren, type VNode } from 'preact';
 import { safeUrl } from '../../shared/badge-url.js';
 import { CodeBlock } from './components/CodeBlock.js';
-import type { MarkdownStrings } from './markdown.js';
+import type { MarkdownStrings } from './i18n.js';
 import { settle } from './settle.js';
 import { unbroken } from './unbroken.js';
 

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pickStrings } from './i18n.js';
-import { loadMarkdown, markdown } from './markdown.js';
+import { loadMarkdown, markdown, PLAIN_STEP } from './markdown.js';
 
 const t = pickStrings();
 const md = (text: string) => render(<div>{markdown(text, t)}</div>).container.firstElementChild as HTMLElement;
@@ -142,10 +142,22 @@ describe('markdown: bounds and failures', () => {
     };
     for (const [name, text] of Object.entries(cases)) {
       const out = md(text);
+      // A long one is cut; "Show more" draws the next part until all of it shows.
+      for (let shown = PLAIN_STEP; shown < text.length; shown += PLAIN_STEP) {
+        expect(out.querySelector('p.plain')?.textContent, name).toBe(`${text.slice(0, shown)}…`);
+        fireEvent.click(screen.getByRole('button', { name: 'Show more' }));
+      }
       expect(out.querySelector('p.plain')?.textContent, name).toBe(text);
+      expect(screen.queryByRole('button', { name: 'Show more' }), name).toBeNull();
       expect(out.querySelector('strong, blockquote, li, table, a'), name).toBeNull();
       cleanup();
     }
+  });
+
+  it('cuts a long plain text between characters, never inside a surrogate pair', () => {
+    const text = `${'a'.repeat(PLAIN_STEP - 1)}😀${'b'.repeat(10)}`;
+    const out = md(`${text}\n${'>'.repeat(2000)}`);
+    expect(out.querySelector('p.plain')?.textContent).toBe(`${'a'.repeat(PLAIN_STEP - 1)}…`);
   });
 
   it('renders up to its limits as Markdown', () => {

@@ -10,12 +10,9 @@
  */
 import { signal } from '@preact/signals';
 import { Component, h, type ComponentChildren } from 'preact';
-import type { Strings } from './i18n.js';
+import type { MarkdownStrings } from './i18n.js';
 import { pinned } from './pin.js';
 import { unbroken } from './unbroken.js';
-
-/** The strings Markdown needs: the code block's button and the name of a table's scroll region. */
-export type MarkdownStrings = Pick<Strings, 'copyCode' | 'copied' | 'table'>;
 
 type Renderer = typeof import('./markdown-render.js');
 
@@ -44,12 +41,41 @@ export function loadMarkdown(): Promise<Renderer | undefined> {
 export const markdownRenderer = (): Renderer | undefined => renderer.peek();
 
 /**
- * `text` as it reads without formatting: while the renderer is on its way, paragraphs as the
- * Markdown will make them (no jump but the formatting's own); past its limits or after a failure, as
- * written (`whole`: line breaks and spaces kept).
+ * Characters of plain text drawn at once, and again at each "Show more": a browser takes over a
+ * second to lay out a megabyte of text in one paragraph, 20,000 characters take it milliseconds.
  */
-export function plain(text: string, whole = false): ComponentChildren {
-  if (whole) return h('p', { class: 'plain' }, unbroken(text));
+export const PLAIN_STEP = 20_000;
+
+/** The first `n` characters of `text` (one fewer rather than half a surrogate pair). */
+function cut(text: string, n: number): string {
+  if (text.length <= n) return text;
+  const last = text.charCodeAt(n - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? n - 1 : n);
+}
+
+/**
+ * `text` as written (line breaks and spaces kept), for a message past the renderer's limits or whose
+ * drawing failed: a long one is cut at `PLAIN_STEP` characters, each "Show more" draws as many again.
+ */
+class Plain extends Component<{ src: string; strings: MarkdownStrings }, { shown: number }> {
+  override state = { shown: PLAIN_STEP };
+
+  render({ src, strings }: { src: string; strings: MarkdownStrings }, { shown }: { shown: number }): ComponentChildren {
+    const text = cut(src, shown);
+    if (text.length === src.length) return h('p', { class: 'plain' }, unbroken(src));
+    return [
+      h('p', { class: 'plain' }, unbroken(text), '…'),
+      h('button', { type: 'button', class: 'pill show-more', onClick: () => this.setState({ shown: text.length + PLAIN_STEP }) }, strings.showMore),
+    ];
+  }
+}
+
+/**
+ * `text` as it reads without formatting while the renderer is on its way: paragraphs as the Markdown
+ * will make them (no jump but the formatting's own); a long one as written and cut, as past the limits.
+ */
+function plain(text: string, strings: MarkdownStrings): ComponentChildren {
+  if (text.length > PLAIN_STEP) return h(Plain, { src: text, strings });
   return text
     .split(/\n[ \t]*\n/)
     .filter((p) => p.trim())
@@ -71,16 +97,16 @@ class Markdown extends Component<Props, { failed?: boolean }> {
 
   render({ src, strings, streaming }: Props, { failed }: { failed?: boolean }): ComponentChildren {
     const r = renderer.value;
-    if (failed) return plain(src, true);
+    if (failed) return h(Plain, { src, strings });
     if (!r) {
       void loadMarkdown();
-      return plain(src);
+      return plain(src, strings);
     }
     try {
       return r.render(src, strings, streaming);
     } catch (e) {
       if (!(e instanceof r.TooBig)) console.warn('[parley] a message is shown as plain text:', e);
-      return plain(src, true);
+      return h(Plain, { src, strings });
     }
   }
 }

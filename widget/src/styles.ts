@@ -58,7 +58,7 @@ svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 .table{overflow-x:auto}.table table{border-collapse:collapse;font-size:14px}.table :is(th,td){border:1px solid var(--bd);padding:4px 8px;white-space:nowrap;text-align:start}
 li:has(>.task){list-style:none}.copy{display:block;margin-top:4px;margin-inline-start:auto}
 .bubble>:last-child{margin-bottom:0}
-.plain{white-space:pre-wrap}.nowrap{white-space:nowrap}
+.plain{white-space:pre-wrap}.nowrap{white-space:nowrap}.show-more{display:block;margin-top:4px}
 .drop-target{position:absolute;inset:8px;display:flex;align-items:center;justify-content:center;padding:16px;text-align:center;font-weight:600;color:var(--ac);background:color-mix(in srgb,var(--bg) 94%,transparent);border:2px dashed var(--ac);border-radius:var(--rad);pointer-events:none;z-index:2}
 .bubble ul,.bubble ol{padding-inline-start:20px}
 .bubble a{color:inherit}

@@ -1,7 +1,7 @@
 import { cleanup, render } from '@testing-library/preact';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pickStrings } from './i18n.js';
-import { loadMarkdown, markdown, plain } from './markdown.js';
+import { loadMarkdown, markdown } from './markdown.js';
 import { unbroken } from './unbroken.js';
 
 const t = pickStrings();
@@ -23,7 +23,8 @@ describe('codes kept on one line', () => {
   });
 
   it('applies to formatted answers (text and inline code) and to their plain text before the renderer comes', async () => {
-    const before = render(<div>{plain('Your order NO-48213 ships.\n\nAsk about NO-1')}</div>).container;
+    // Before the renderer has come, the answer shows as its plain text.
+    const before = render(<div>{markdown('Your order NO-48213 ships.\n\nAsk about NO-1', t)}</div>).container;
     expect(kept(before)).toEqual(['NO-48213', 'NO-1']);
     await loadMarkdown();
     const { container } = render(<div>{markdown('Your order **NO-48213** ships; code `AB-7`.', t)}</div>);

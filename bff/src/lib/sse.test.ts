@@ -36,6 +36,24 @@ describe('SSE writer', () => {
     expect(MAX_BUFFERED_BYTES).toBeLessThanOrEqual(1024 * 1024);
   });
 
+  it('a single frame larger than the buffer cap reaches a reader that reads (a message as large as a webhook)', async () => {
+    const big = frame(1, 'message', { text: 'x'.repeat(MAX_BUFFERED_BYTES + 256 * 1024) });
+    let sink!: SseSink;
+    server = createServer((_req, res) => {
+      sink = nodeSink(res, {});
+      expect(sink.write(big)).toBe(true);
+      sink.close();
+    }).listen(0, '127.0.0.1');
+    await new Promise((r) => server!.once('listening', r));
+    const res = await fetch(`http://127.0.0.1:${(server!.address() as AddressInfo).port}/`);
+    expect(await res.text()).toBe(big);
+
+    const { sink: web, response } = webSink({});
+    expect(web.write(big)).toBe(true);
+    web.close();
+    expect(await response.text()).toBe(big);
+  });
+
   it('a client that left before the stream opened ends it at once (nothing stays subscribed)', async () => {
     const ended = new Promise<boolean>((resolve) => {
       server = createServer((_req, res) => {

@@ -15,7 +15,10 @@ export interface SseSink {
   readonly closed: boolean;
 }
 
-/** Bytes queued for a reader before it is cut off rather than buffered without bound. */
+/**
+ * Bytes queued for a reader before it is cut off rather than buffered without bound; checked before
+ * each frame, so at most this plus one frame (a message is at most a webhook body, 1 MiB) is held.
+ */
 export const MAX_BUFFERED_BYTES = 512 * 1024;
 
 /** Response headers of every event stream (CORS headers are added by the caller). */
@@ -77,12 +80,14 @@ class NodeSink implements SseSink {
 
   write(text: string): boolean {
     if (this.closed) return false;
-    this.res.write(text);
+    // What is queued before this frame counts, not the frame itself: one message as large as the
+    // webhook body allows still reaches a reader that reads, while one that stopped is cut off.
     if (this.res.writableLength > MAX_BUFFERED_BYTES) {
       this.res.destroy();
       this.finish();
       return false;
     }
+    this.res.write(text);
     return true;
   }
 
@@ -121,11 +126,12 @@ export function webSink(headers: Record<string, string>, signal?: AbortSignal): 
     },
     write(text) {
       if (end.closed) return false;
-      controller.enqueue(encoder.encode(text));
+      // As on Node's response: what is queued before this frame counts, so one large frame goes through.
       if ((controller.desiredSize ?? 0) < -MAX_BUFFERED_BYTES) {
         sink.close();
         return false;
       }
+      controller.enqueue(encoder.encode(text));
       return true;
     },
     close() {

@@ -132,7 +132,8 @@ describe('the pre-chat form', () => {
     await start();
     await write('Hello');
     await waitFor(() => expect(api.to('POST', '/api/contact')).toHaveLength(1));
-    expect(api.to('POST', '/api/contact')[0]!.body).toEqual({ email: 'ada@example.com', consent: true });
+    // The consent goes with the visitor's language: the BFF records the consent text they read.
+    expect(api.to('POST', '/api/contact')[0]!.body).toEqual({ email: 'ada@example.com', consent: true, locale: navigator.language });
   });
 
   it('can be skipped when not required; nothing is sent then, and a reload does not ask again', async () => {

@@ -136,7 +136,8 @@ describe('the team line and the email form', () => {
     fireEvent.click(consent);
     fireEvent.click(screen.getByRole('button', { name: 'Notify me' }));
     await act(flush);
-    expect(api.to('POST', '/api/contact').map((c) => c.body)).toEqual([{ email: 'ada@example.com', consent: true }]);
+    // The consent goes with the visitor's language: the BFF records the consent text they read.
+    expect(api.to('POST', '/api/contact').map((c) => c.body)).toEqual([{ email: 'ada@example.com', consent: true, locale: navigator.language }]);
   });
 
   it("shows another tab's address (the stream's contact event) instead of asking again", async () => {

@@ -116,6 +116,7 @@ const ar: AllStrings = {
   copyCode: 'نسخ الرمز',
   copied: 'تم النسخ',
   table: 'جدول',
+  showMore: 'عرض المزيد',
 };
 
 export default ar;

@@ -116,6 +116,7 @@ const de: AllStrings = {
   copyCode: 'Code kopieren',
   copied: 'Kopiert',
   table: 'Tabelle',
+  showMore: 'Mehr anzeigen',
 };
 
 export default de;

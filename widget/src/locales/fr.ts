@@ -116,6 +116,7 @@ const fr: AllStrings = {
   copyCode: 'Copier le code',
   copied: 'Copié',
   table: 'Tableau',
+  showMore: 'Afficher la suite',
 };
 
 export default fr;

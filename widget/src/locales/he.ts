@@ -116,6 +116,7 @@ const he: AllStrings = {
   copyCode: 'העתקת הקוד',
   copied: 'הועתק',
   table: 'טבלה',
+  showMore: 'הצגת עוד',
 };
 
 export default he;
