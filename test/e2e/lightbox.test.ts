@@ -45,6 +45,12 @@ describe.each([
     await page.keyboard.press('Tab');
     expect(await box.isVisible()).toBe(true);
     await box.locator('img').evaluate((img: HTMLImageElement) => img.decode().catch(() => {}));
+    // Pinch zoom is left to the browser; on a phone the image takes the screen's width, on screen.
+    expect(await box.locator('img').evaluate((img) => getComputedStyle(img).touchAction)).toBe('pinch-zoom');
+    const shown = (await box.locator('img').boundingBox())!;
+    if (viewport.width <= 480) expect(shown.width).toBe(viewport.width);
+    expect(shown.y).toBeGreaterThanOrEqual(0);
+    expect(shown.y + shown.height).toBeLessThanOrEqual(viewport.height);
     await page.screenshot({ path: `${SCREENSHOTS}lightbox-${name}.png` });
     await page.keyboard.press('Escape');
     await expect.poll(() => box.count()).toBe(0);

@@ -53,6 +53,8 @@ const en = {
   region: "The assistant can't answer: its AI model isn't available in the region this chat runs in.",
   budget: "The assistant has reached its usage limit and can't answer for now.",
   attach: 'Attach files',
+  /** Over the panel while files are dragged onto it. */
+  dropFiles: 'Drop files to add them',
   tooMany: 'At most {n} files at a time.',
   tooBig: 'Files can be at most {n} MB each.',
   tooLarge: 'These files are too large to send.',

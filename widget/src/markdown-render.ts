@@ -14,6 +14,7 @@ import { safeUrl } from '../../shared/badge-url.js';
 import { CodeBlock } from './components/CodeBlock.js';
 import type { MarkdownStrings } from './i18n.js';
 import { settle } from './settle.js';
+import { unbroken } from './unbroken.js';
 
 /** What is rendered as Markdown; past any of these the message is its plain text (docs/embedding.md). */
 export const LIMITS = {
@@ -112,7 +113,7 @@ function inline(run: Run, tokens: Token[] | undefined, depth: number): Component
 function inlineToken(run: Run, t: Token, depth: number): ComponentChildren {
   switch (t.type) {
     case 'text':
-      return 'tokens' in t && t.tokens ? inline(run, t.tokens, depth) : decode(t.text);
+      return 'tokens' in t && t.tokens ? inline(run, t.tokens, depth) : unbroken(decode(t.text));
     case 'escape':
       return t.text;
     case 'html':
@@ -124,7 +125,7 @@ function inlineToken(run: Run, t: Token, depth: number): ComponentChildren {
     case 'del':
       return el(run, 'del', null, inline(run, t.tokens, depth));
     case 'codespan':
-      return el(run, 'code', null, t.text);
+      return el(run, 'code', null, unbroken(t.text));
     case 'br':
       return el(run, 'br', null);
     case 'link':

@@ -12,6 +12,7 @@ import { signal } from '@preact/signals';
 import { Component, h, type ComponentChildren } from 'preact';
 import type { MarkdownStrings } from './i18n.js';
 import { pinned } from './pin.js';
+import { unbroken } from './unbroken.js';
 
 type Renderer = typeof import('./markdown-render.js');
 
@@ -61,9 +62,9 @@ class Plain extends Component<{ src: string; strings: MarkdownStrings }, { shown
 
   render({ src, strings }: { src: string; strings: MarkdownStrings }, { shown }: { shown: number }): ComponentChildren {
     const text = cut(src, shown);
-    if (text.length === src.length) return h('p', { class: 'plain' }, src);
+    if (text.length === src.length) return h('p', { class: 'plain' }, unbroken(src));
     return [
-      h('p', { class: 'plain' }, text, '…'),
+      h('p', { class: 'plain' }, unbroken(text), '…'),
       h('button', { type: 'button', class: 'pill show-more', onClick: () => this.setState({ shown: text.length + PLAIN_STEP }) }, strings.showMore),
     ];
   }
@@ -78,7 +79,7 @@ function plain(text: string, strings: MarkdownStrings): ComponentChildren {
   return text
     .split(/\n[ \t]*\n/)
     .filter((p) => p.trim())
-    .map((p) => h('p', null, p.trim()));
+    .map((p) => h('p', null, unbroken(p.trim())));
 }
 
 interface Props {

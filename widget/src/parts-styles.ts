@@ -8,6 +8,8 @@ export const PARTS_CSS = `
 dialog.lightbox{position:fixed;inset:0;border:0;padding:0;background:none;max-width:100vw;max-height:100vh;width:100vw;height:100vh;display:grid;place-items:center}
 dialog.lightbox::backdrop{background:rgba(0,0,0,.8)}
 dialog.lightbox img{width:auto;height:auto;max-width:calc(100vw - 32px);max-height:calc(100vh - 96px);object-fit:contain;border-radius:8px;background:#fff}
+dialog.lightbox,dialog.lightbox img{touch-action:pinch-zoom}
+@media(max-width:480px){dialog.lightbox{height:100dvh;max-height:100dvh}dialog.lightbox img{width:100vw;max-width:100vw;max-height:calc(100dvh - 120px);border-radius:0}}
 dialog.lightbox .icon{position:fixed;top:12px;inset-inline-end:12px;background:rgba(0,0,0,.6);color:#fff}
 dialog.lightbox .icon:focus-visible{outline-color:#fff}
 .progress{width:140px;max-width:100%;height:4px;border-radius:2px;background:var(--bd);overflow:hidden}

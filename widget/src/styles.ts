@@ -58,7 +58,8 @@ svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 .table{overflow-x:auto}.table table{border-collapse:collapse;font-size:14px}.table :is(th,td){border:1px solid var(--bd);padding:4px 8px;white-space:nowrap;text-align:start}
 li:has(>.task){list-style:none}.copy{display:block;margin-top:4px;margin-inline-start:auto}
 .bubble>:last-child{margin-bottom:0}
-.plain{white-space:pre-wrap}.show-more{display:block;margin-top:4px}
+.plain{white-space:pre-wrap}.nowrap{white-space:nowrap}.show-more{display:block;margin-top:4px}
+.drop-target{position:absolute;inset:8px;display:flex;align-items:center;justify-content:center;padding:16px;text-align:center;font-weight:600;color:var(--ac);background:color-mix(in srgb,var(--bg) 94%,transparent);border:2px dashed var(--ac);border-radius:var(--rad);pointer-events:none;z-index:2}
 .bubble ul,.bubble ol{padding-inline-start:20px}
 .bubble a{color:inherit}
 code{font:13px ui-monospace,Menlo,Consolas,monospace;background:rgba(127,127,127,.16);padding:1px 4px;border-radius:4px}
@@ -126,8 +127,8 @@ textarea::placeholder{color:var(--mu)}
 .down svg{transform:scaleY(-1)}
 .comment{display:flex;align-items:flex-end;gap:6px;width:100%}
 .comment textarea{min-height:64px;border-radius:12px;font-size:14px;padding:8px 12px}
-.panel>.pill{flex:none;align-self:center}
-.panel>.pill,.end .pill{margin:8px}
+.reach{display:flex;flex-direction:column}.reach:empty{display:none}.reach>.pill{flex:none;align-self:center}
+.reach>.pill,.end .pill{margin:8px}
 .proactive{bottom:calc(var(--oy,20px) + 72px);max-width:280px;display:flex;background:var(--bg);border-radius:var(--rad);box-shadow:0 6px 20px rgba(0,0,0,.22)}
 .bare .proactive,.bare .panel{bottom:var(--oy,20px)}
 .menu-wrap{position:relative;flex:none}
@@ -137,10 +138,10 @@ textarea::placeholder{color:var(--mu)}
 .menu button:hover,.menu button:focus{background:var(--bb)}
 .menu [aria-checked]::after{content:'';margin-inline-start:auto;width:1em}
 .menu [aria-checked=true]::after{content:'✓'}
-@media(min-width:481px){.float.expanded .panel{top:20px;height:auto;width:min(560px,calc(100vw - 40px))}}
+@media(min-width:481px){.float.expanded .panel{top:20px;height:auto}}
 .proactive-text{border:0;background:none;text-align:start;padding:8px}
 @media(prefers-reduced-motion:no-preference){.proactive{animation:in .3s}}
-@media(max-width:480px){.float .panel{left:0;right:0;top:var(--vt,0);bottom:auto;width:100%;height:var(--vh,100%);border-radius:0}.float.open .launcher{display:none}}
+@media(max-width:480px){.reach{flex-direction:row;align-items:center;gap:8px;padding:4px 12px;border-bottom:1px solid var(--bd)}.reach>.pill{margin:0;padding:3px 10px}.reach>.team{flex:1;padding:0;border:0;font-size:12px;line-height:1.25}.banner{padding:4px 12px;font-size:12px;line-height:1.3}.float .panel{left:0;right:0;top:var(--vt,0);bottom:auto;width:100%;height:var(--vh,100%);border-radius:0}.float.open .launcher{display:none}}
 @media(prefers-reduced-motion:reduce){*{transition:none!important;scroll-behavior:auto!important}:not(.sending){animation:none!important}}
 `;
 

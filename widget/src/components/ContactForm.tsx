@@ -18,7 +18,7 @@ export function ContactForm({ ctx }: { ctx: Ctx }) {
   const consentText = configured === undefined ? undefined : textIn(configured, localeTag(ctx.options.locale));
   const [email, setEmail] = useState('');
   const [consent, setConsent] = useState(false);
-  const [problem, setProblem] = useState<{ text: string; n: number } | undefined>();
+  const [problem, setProblem] = useState<{ text: string; about: About; n: number } | undefined>();
   const [sending, setSending] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const thanks = useRef<HTMLParagraphElement>(null);
@@ -36,17 +36,24 @@ export function ContactForm({ ctx }: { ctx: Ctx }) {
     );
   }
   // Said again as new, so a screen reader announces a repeated problem too; a wrong address keeps focus in its box.
-  const say = (text: string, focus = false) => {
-    setProblem({ text, n: (problem?.n ?? 0) + 1 });
-    if (focus) input.current?.focus();
+  const say = (text: string, about: About) => {
+    setProblem({ text, about, n: (problem?.n ?? 0) + 1 });
+    if (about === 'email') input.current?.focus();
   };
+  // The problem stands under what it is about: the address box, the consent box, or the form.
+  const said = (about: About) =>
+    problem?.about === about && (
+      <p key={problem.n} id="parley-contact-problem" class="error" role="alert">
+        {problem.text}
+      </p>
+    );
   const submit = async (e: Event) => {
     e.preventDefault();
     if (sending) return;
     // The BFF's rule (the browser's own check of type=email and a dot in the domain), with our
     // words, and the box keeps focus.
-    if (!addressOk(input.current)) return say(strings.contactInvalid, true);
-    if (consentText && !consent) return say(strings.contactConsent);
+    if (!addressOk(input.current)) return say(strings.contactInvalid, 'email');
+    if (consentText && !consent) return say(strings.contactConsent, 'consent');
     sentHere.current = true;
     setSending(true);
     try {
@@ -54,8 +61,8 @@ export function ContactForm({ ctx }: { ctx: Ctx }) {
       setProblem(undefined);
     } catch (err) {
       // Refused as an address (a rule of the BFF's this form does not know): say so, not "try again".
-      if (err instanceof ApiError && err.code === 'contact_invalid') say(strings.contactInvalid, true);
-      else say(strings.contactFailed);
+      if (err instanceof ApiError && err.code === 'contact_invalid') say(strings.contactInvalid, 'email');
+      else say(strings.contactFailed, 'form');
     } finally {
       setSending(false);
     }
@@ -72,29 +79,38 @@ export function ContactForm({ ctx }: { ctx: Ctx }) {
           maxLength={254}
           placeholder={strings.contactEmail}
           value={email}
-          aria-invalid={problem?.text === strings.contactInvalid || undefined}
-          aria-describedby={problem ? 'parley-contact-problem' : undefined}
+          aria-invalid={problem?.about === 'email' || undefined}
+          aria-describedby={problem?.about === 'email' ? 'parley-contact-problem' : undefined}
           onInput={(e) => {
             setEmail(e.currentTarget.value);
             // The box changed: what was said about the address no longer holds.
-            if (problem?.text === strings.contactInvalid) setProblem(undefined);
+            if (problem?.about === 'email') setProblem(undefined);
           }}
         />
         <button type="submit" class="primary" aria-disabled={sending}>
           {strings.contactSend}
         </button>
       </div>
+      {said('email')}
       {consentText && (
         <label class="consent">
-          <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.currentTarget.checked)} />
+          <input
+            type="checkbox"
+            checked={consent}
+            aria-invalid={problem?.about === 'consent' || undefined}
+            aria-describedby={problem?.about === 'consent' ? 'parley-contact-problem' : undefined}
+            onChange={(e) => {
+              setConsent(e.currentTarget.checked);
+              if (problem?.about === 'consent') setProblem(undefined);
+            }}
+          />
           <span dir="auto">{consentText}</span>
         </label>
       )}
-      {problem && (
-        <p key={problem.n} id="parley-contact-problem" class="error" role="alert">
-          {problem.text}
-        </p>
-      )}
+      {said('consent')}
+      {said('form')}
     </form>
   );
 }
+
+type About = 'email' | 'consent' | 'form';

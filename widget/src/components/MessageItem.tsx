@@ -4,6 +4,7 @@ import { BadgeView } from '../badges/index.js';
 import { markdown } from '../markdown.js';
 import { attachmentsOf, type ChatMessage } from '../messages.js';
 import { Part } from '../lazy.js';
+import { unbroken } from '../unbroken.js';
 import { formatTime, startsRun } from '../time.js';
 import { GroupHeader, Joined, whoOf } from './Author.js';
 import type { Ctx } from './ctx.js';
@@ -41,7 +42,7 @@ export function MessageItem({ m, ctx, last, prev, vote, joined }: { m: ChatMessa
         {/* dir=auto: each message reads in its own direction, so English in a right-to-left widget stays "Hello." */}
         {sent.text && (
           <div class="bubble" dir="auto">
-            {m.role === 'user' ? sent.text : markdown(sent.text, strings, m.streaming)}
+            {m.role === 'user' ? unbroken(sent.text) : markdown(sent.text, strings, m.streaming)}
           </div>
         )}
         {sent.names.length > 0 && (

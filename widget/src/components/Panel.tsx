@@ -1,6 +1,6 @@
 /** The chat panel: header with actions, banners, the log, and the composer or the ended notice. */
 import type { RefObject } from 'preact';
-import { useLayoutEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { asksForRating } from '../csat.js';
 import { fill, langOf, localized } from '../i18n.js';
 import { Part } from '../lazy.js';
@@ -66,6 +66,8 @@ export function Panel({ ctx, onClose, hidden }: { ctx: Ctx; onClose?: () => void
   };
 
   const canDrop = (e: DragEvent) => !!state.config.value?.features.upload && view === 'chat' && convo !== 'archived' && !!e.dataTransfer?.types.includes('Files');
+  // Files over the panel: it says it takes them, until they leave it or are dropped.
+  const [dragging, setDragging] = useState(false);
   return (
     <section
       ref={ref}
@@ -85,9 +87,16 @@ export function Panel({ ctx, onClose, hidden }: { ctx: Ctx; onClose?: () => void
       }}
       // Files dropped anywhere on the panel go the way of the attach button (same limits, same message).
       onDragOver={(e) => {
-        if (canDrop(e)) e.preventDefault();
+        if (!canDrop(e)) return;
+        e.preventDefault();
+        if (!dragging) setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        // Leaving a child for another part of the panel is no leaving; out of the window, relatedTarget is null.
+        if (!ref.current?.contains(e.relatedTarget as Node | null)) setDragging(false);
       }}
       onDrop={(e) => {
+        setDragging(false);
         if (!canDrop(e)) return;
         e.preventDefault();
         actions.attach(Array.from(e.dataTransfer!.files));
@@ -107,23 +116,34 @@ export function Panel({ ctx, onClose, hidden }: { ctx: Ctx; onClose?: () => void
           </button>
         )}
       </div>
-      {/* Below the header, not in it: "Mit einem Menschen sprechen" would not fit beside the title on a phone. */}
-      {view === 'chat' && state.canEscalate.value && (
-        <button
-          type="button"
-          class="pill"
-          onClick={() => {
-            // The button goes away once asked: focus must not fall to <body>, where Escape does nothing.
-            focusInput();
-            void actions.escalate();
-          }}
-        >
-          {strings.human}
-        </button>
+      {/* Below the header, not in it: "Mit einem Menschen sprechen" would not fit beside the title on a
+          phone. With the reply-time line beside it, one compact line there (styles.ts). */}
+      {view === 'chat' && (
+        <div class="reach">
+          {state.canEscalate.value && (
+            <button
+              type="button"
+              class="pill"
+              onClick={() => {
+                // The button goes away once asked: focus must not fall to <body>, where Escape does nothing.
+                focusInput();
+                void actions.escalate();
+              }}
+            >
+              {strings.human}
+            </button>
+          )}
+          <TeamLine ctx={ctx} />
+        </div>
       )}
       {view === 'list' && <Part name="ConversationList" ctx={ctx} props={{ ctx }} />}
       {view === 'past' && <Part name="PastConversation" ctx={ctx} props={{ ctx }} />}
       {view === 'chat' && <Chat ctx={ctx} focusInput={focusInput} panel={ref} />}
+      {dragging && (
+        <div class="drop-target" aria-hidden="true">
+          {strings.dropFiles}
+        </div>
+      )}
     </section>
   );
 }
@@ -158,7 +178,6 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
   });
   return (
     <>
-      <TeamLine ctx={ctx} />
       {state.switched.value && (
         <p class="banner" role="status">
           {strings.switched}

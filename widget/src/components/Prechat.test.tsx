@@ -114,7 +114,19 @@ describe('the pre-chat form', () => {
     type('Email address', 'ada@example.com');
     await start();
     expect(screen.getByRole('alert').textContent).toBe('Please tick the box to agree first.');
-    fireEvent.click(screen.getByRole('checkbox', { name: 'You may email me about this request.' }));
+    const consent = screen.getByRole('checkbox', { name: 'You may email me about this request.' });
+    expect(consent.getAttribute('aria-describedby')).toBe(screen.getByRole('alert').id);
+    // A wrong address is said under its own box, above the consent box, and the box points to it.
+    type('Email address', 'ada@');
+    await start();
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toBe('Please enter a valid email address.');
+    expect(box('Email address').getAttribute('aria-invalid')).toBe('true');
+    expect(box('Email address').getAttribute('aria-describedby')).toBe(alert.id);
+    expect(box('Email address').closest('label')!.nextElementSibling).toBe(alert);
+    expect(alert.compareDocumentPosition(consent.closest('label')!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    type('Email address', 'ada@example.com');
+    fireEvent.click(consent);
     // Ticked: the warning about it goes.
     expect(screen.queryByRole('alert')).toBeNull();
     await start();

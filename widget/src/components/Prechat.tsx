@@ -57,6 +57,13 @@ export function Prechat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void 
   // A box changed: what was said about it no longer holds.
   const edited = (field: Field) => problem?.field === field && setProblem(undefined);
   const invalid = (field: Field) => (problem?.field === field ? { 'aria-invalid': true, 'aria-describedby': 'parley-prechat-problem' } : {});
+  // The problem stands under the box it is about, where the eye and a magnifier already are.
+  const said = (field: Field) =>
+    problem?.field === field && (
+      <p key={problem.n} id="parley-prechat-problem" class="error" role="alert">
+        {problem.text}
+      </p>
+    );
 
   return (
     <form class="prechat" onSubmit={submit} noValidate aria-labelledby="parley-prechat-ask">
@@ -69,23 +76,21 @@ export function Prechat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void 
           <input ref={boxes.name} type="text" autocomplete="name" maxLength={100} aria-required={setting.required || undefined} value={name} {...invalid('name')} onInput={(e) => (setName(e.currentTarget.value), edited('name'))} />
         </label>
       )}
+      {said('name')}
       {asksEmail && (
         <label>
           {strings.prechatEmail}
           <input ref={boxes.email} type="email" autocomplete="email" maxLength={254} aria-required={setting.required || undefined} value={email} {...invalid('email')} onInput={(e) => (setEmail(e.currentTarget.value), edited('email'))} />
         </label>
       )}
+      {said('email')}
       {consentText && (
         <label class="consent">
           <input ref={boxes.consent} type="checkbox" checked={consent} {...invalid('consent')} onChange={(e) => (setConsent(e.currentTarget.checked), edited('consent'))} />
           <span dir="auto">{consentText}</span>
         </label>
       )}
-      {problem && (
-        <p key={problem.n} id="parley-prechat-problem" class="error" role="alert">
-          {problem.text}
-        </p>
-      )}
+      {said('consent')}
       <div class="prechat-actions">
         <button type="submit" class="primary">
           {strings.prechatStart}

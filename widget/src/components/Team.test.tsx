@@ -118,7 +118,22 @@ describe('the team line and the email form', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Notify me' }));
     await act(flush);
     expect(screen.getByRole('alert').textContent).toBe('Please tick the box to agree first.');
-    fireEvent.click(screen.getByRole('checkbox', { name: 'You may email me about this request.' }));
+    const consent = screen.getByRole('checkbox', { name: 'You may email me about this request.' });
+    // The warning stands on the consent box, not on the address.
+    expect(consent.getAttribute('aria-invalid')).toBe('true');
+    expect(consent.getAttribute('aria-describedby')).toBe(screen.getByRole('alert').id);
+    expect(emailBox()!.hasAttribute('aria-invalid')).toBe(false);
+    fireEvent.input(emailBox()!, { target: { value: 'ada@' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Notify me' }));
+    await act(flush);
+    // A wrong address is said under its own box, above the consent box, and the box points to it.
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toBe('Please enter a valid email address.');
+    expect(emailBox()!.getAttribute('aria-describedby')).toBe(alert.id);
+    expect(alert.compareDocumentPosition(consent.closest('label')!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(emailBox()!.closest('.contact-row')!.nextElementSibling).toBe(alert);
+    fireEvent.input(emailBox()!, { target: { value: 'ada@example.com' } });
+    fireEvent.click(consent);
     fireEvent.click(screen.getByRole('button', { name: 'Notify me' }));
     await act(flush);
     // The consent goes with the visitor's language: the BFF records the consent text they read.

@@ -38,6 +38,29 @@ describe('files dropped on the panel or pasted into the message box', () => {
     expect(FakeXHR.last.fields.files).toEqual(['shot.png']);
   });
 
+  it('files dragged over the panel show where to drop them, until they leave it or are dropped', async () => {
+    await mount();
+    const panel = screen.getByRole('dialog');
+    const target = () => panel.querySelector('.drop-target');
+    expect(target()).toBeNull();
+    await act(() => void screen.getByRole('log').dispatchEvent(dragged('dragover', [])));
+    expect(target()!.textContent).toBe('Drop files to add them');
+    // Moving from one part of the panel to another is no leaving.
+    const leaveInside = dragged('dragleave', []);
+    Object.defineProperty(leaveInside, 'relatedTarget', { value: screen.getByRole('textbox', { name: 'Message' }) });
+    await act(() => void screen.getByRole('log').dispatchEvent(leaveInside));
+    expect(target()).toBeTruthy();
+    // Out of the window: relatedTarget is null.
+    await act(() => void panel.dispatchEvent(dragged('dragleave', [])));
+    expect(target()).toBeNull();
+    await act(() => void panel.dispatchEvent(dragged('dragover', [])));
+    expect(target()).toBeTruthy();
+    await act(() => void panel.dispatchEvent(dragged('drop', [file('shot.png')])));
+    await act(flush);
+    expect(target()).toBeNull();
+    expect(screen.getByRole('button', { name: 'Remove shot.png' })).toBeTruthy();
+  });
+
   it('a pasted file is attached; pasted text stays text', async () => {
     await mount();
     const box = screen.getByRole('textbox', { name: 'Message' });
@@ -62,6 +85,8 @@ describe('files dropped on the panel or pasted into the message box', () => {
     const over = dragged('dragover', []);
     screen.getByRole('dialog').dispatchEvent(over);
     expect(over.defaultPrevented).toBe(false);
+    await act(flush);
+    expect(screen.queryByText('Drop files to add them')).toBeNull();
     screen.getByRole('dialog').dispatchEvent(dragged('drop', [file('shot.png')]));
     await act(flush);
     expect(screen.queryByRole('list', { name: 'Files to send' })).toBeNull();

@@ -47,6 +47,7 @@ const de: AllStrings = {
   region: 'Der Assistent kann nicht antworten: Sein KI-Modell ist in der Region dieses Chats nicht verfügbar.',
   budget: 'Der Assistent hat sein Nutzungslimit erreicht und kann vorerst nicht antworten.',
   attach: 'Dateien anhängen',
+  dropFiles: 'Dateien hier ablegen, um sie hinzuzufügen',
   uploading: '{name} wird hochgeladen',
   tooMany: 'Höchstens {n} Dateien auf einmal.',
   tooBig: 'Jede Datei darf höchstens {n} MB groß sein.',

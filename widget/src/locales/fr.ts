@@ -47,6 +47,7 @@ const fr: AllStrings = {
   region: 'L’assistant ne peut pas répondre : son modèle d’IA n’est pas disponible dans la région de ce chat.',
   budget: 'L’assistant a atteint sa limite d’utilisation et ne peut pas répondre pour le moment.',
   attach: 'Joindre des fichiers',
+  dropFiles: 'Déposez les fichiers pour les ajouter',
   uploading: 'Envoi de {name}',
   tooMany: '{n} fichiers au maximum à la fois.',
   tooBig: 'Chaque fichier doit faire au maximum {n} Mo.',
