@@ -32,6 +32,9 @@ const send = (page: Page) => panel(page).getByRole('button', { name: 'Send' }).c
  * A real PNG of `size`×`size` pixels in one colour, each pixel's last channel varied by `noise`
  * (random bytes do not compress, which makes the file as large as the test needs).
  */
+/** `image` followed by zero bytes up to `size` (readers stop at the PNG's end). */
+const padded = (image: Buffer, size: number): Buffer => Buffer.concat([image, Buffer.alloc(size - image.length)]);
+
 function png(size: number, [r, g, b]: number[], noise = 0): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const len = Buffer.alloc(4);
@@ -88,8 +91,9 @@ it('sends the composer text with files in a running conversation (hidden input, 
   await panel(page).getByRole('textbox', { name: 'Message' }).fill('two photos');
   // Playwright's CSS locators pierce the open shadow root.
   await page.locator('[data-parley] input[type=file]').setInputFiles([
-    { name: 'a.png', mimeType: 'image/png', buffer: Buffer.alloc(2048, 1) },
-    { name: 'b.png', mimeType: 'image/png', buffer: Buffer.alloc(1024, 2) },
+    // Real PNGs (the BFF checks a file's first bytes against its type), padded to round sizes.
+    { name: 'a.png', mimeType: 'image/png', buffer: padded(png(8, [200, 30, 30]), 2048) },
+    { name: 'b.png', mimeType: 'image/png', buffer: padded(png(8, [30, 30, 200]), 1024) },
   ]);
   await send(page);
   await expect.poll(() => userBubbles(page).allTextContents()).toEqual(['[receipt.txt]', 'help', 'two photos[a.png, b.png]']);
