@@ -21,9 +21,10 @@ beforeAll(async () => {
 import { createParley } from './widget.mjs';
 window.seen = [];
 document.querySelector('#go').addEventListener('click', () => {
-  window.chat = createParley({ bff: '${world.bffOrigin}' })
-    .on('ready', () => window.seen.push('ready'))
-    .on('open', () => window.seen.push('open'));
+  window.chat = createParley({ bff: '${world.bffOrigin}' });
+  // on() returns its own removal, so listeners are added one call each.
+  window.chat.on('ready', () => window.seen.push('ready'));
+  window.chat.on('open', () => window.seen.push('open'));
   window.chat.open();
 });
 </script></head><body><main><h1>App</h1><button id="go">Chat with us</button></main></body></html>`;
@@ -60,7 +61,9 @@ describe('widget.mjs', () => {
 
     await page.getByRole('button', { name: 'Chat with us' }).click();
     await expect.poll(() => composer(page).isVisible()).toBe(true);
-    expect(scripts).toEqual(['/widget.mjs', expect.stringMatching(/^\/parley-chat\.[\w-]+\.js$/)]);
+    // The chat, then (at its first idle moment) the Markdown renderer's chunk, nothing else.
+    await expect.poll(() => scripts.length).toBe(3);
+    expect(scripts).toEqual(['/widget.mjs', expect.stringMatching(/^\/parley-chat\.[\w-]+\.js$/), expect.stringMatching(/^\/parley-markdown\.[\w-]+\.js$/)]);
     await expect.poll(() => page.evaluate(() => (window as unknown as { seen: string[] }).seen)).toEqual(['open', 'ready']);
     expect(problems).toEqual([]);
     await context.close();
