@@ -26,6 +26,9 @@ it('an operator answer after the visitor left reaches the Outbox, and its contin
   expect(contact.status).toBe(202);
   await operatorAction(world, shop.page, 'escalate', { name: 'mara' });
   await shop.context.close(); // the visitor leaves
+  // Gone once the BFF has seen the visitor's stream end: an answer before that would be seen.
+  const streamsOpen = async () => Number(/^parley_streams_open (\d+)$/m.exec(await (await fetch(`${world.bff.url}/metrics`)).text())?.[1]);
+  await expect.poll(streamsOpen, { timeout: ANSWER_MS }).toBe(0);
 
   const answer = await fetch(`${world.bff.url}/sim/operator/conversations/${stored.sessionId}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'mara', text: 'They run **half a size small**: take one up.' }) });
   expect(answer.status).toBe(201);
