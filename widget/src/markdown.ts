@@ -8,7 +8,7 @@
  * parse, its elements, a component inside), that message falls back to its plain text and every
  * other message, and the transcript, goes on.
  */
-import { signal } from '@preact/signals';
+import { signal, useSignal } from '@preact/signals';
 import { Component, h, type ComponentChildren } from 'preact';
 import type { MarkdownStrings } from './i18n.js';
 import { pinned } from './pin.js';
@@ -57,17 +57,14 @@ function cut(text: string, n: number): string {
  * `text` as written (line breaks and spaces kept), for a message past the renderer's limits or whose
  * drawing failed: a long one is cut at `PLAIN_STEP` characters, each "Show more" draws as many again.
  */
-class Plain extends Component<{ src: string; strings: MarkdownStrings }, { shown: number }> {
-  override state = { shown: PLAIN_STEP };
-
-  render({ src, strings }: { src: string; strings: MarkdownStrings }, { shown }: { shown: number }): ComponentChildren {
-    const text = cut(src, shown);
-    if (text.length === src.length) return h('p', { class: 'plain' }, unbroken(src));
-    return [
-      h('p', { class: 'plain' }, unbroken(text), '…'),
-      h('button', { type: 'button', class: 'pill show-more', onClick: () => this.setState({ shown: text.length + PLAIN_STEP }) }, strings.showMore),
-    ];
-  }
+function Plain({ src, strings }: { src: string; strings: MarkdownStrings }): ComponentChildren {
+  const shown = useSignal(PLAIN_STEP);
+  const text = cut(src, shown.value);
+  if (text.length === src.length) return h('p', { class: 'plain' }, unbroken(src));
+  return [
+    h('p', { class: 'plain' }, unbroken(text), '…'),
+    h('button', { type: 'button', class: 'pill show-more', onClick: () => (shown.value = text.length + PLAIN_STEP) }, strings.showMore),
+  ];
 }
 
 /**

@@ -24,6 +24,8 @@ function file(name: string, size = 5, type = 'text/plain'): File {
 
 async function pick(...files: File[]) {
   fireEvent.change(document.querySelector('form.composer input[type=file]')!, { target: { files } });
+  // The uploads come with the parts chunk: the chips after it, their thumbnails a step later.
+  await act(flush);
   await act(flush);
 }
 const list = () => screen.queryByRole('list', { name: 'Files to send' });
