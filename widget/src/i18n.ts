@@ -80,10 +80,8 @@ const en = {
   joined: '{name} joined the conversation',
   teamJoined: 'A team member joined the conversation',
   starters: 'Suggested questions',
-  /** The header's menu of secondary actions, and two of its switches. */
+  /** The header's menu of secondary actions (its items' words are in parts-strings.ts). */
   more: 'More',
-  expand: 'Full height',
-  sound: 'Sound',
   /** A code block's button, and its words once the code is on the clipboard. */
   copyCode: 'Copy code',
   copied: 'Copied',

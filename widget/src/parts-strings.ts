@@ -47,6 +47,9 @@ export const PART_STRINGS = {
   notUploaded: 'Your files were not sent.',
   notAdded: 'Not added: {names}',
   notAddedType: 'Not added: {names} (this type is not accepted)',
+  /** Two switches of the header's menu. */
+  expand: 'Full height',
+  sound: 'Sound',
 };
 
 export type PartStrings = typeof PART_STRINGS;

@@ -133,11 +133,6 @@ textarea::placeholder{color:var(--mu)}
 .bare .proactive,.bare .panel{bottom:var(--oy,20px)}
 .menu-wrap{position:relative;flex:none}
 .menu-wrap>button svg{stroke-width:3.5}
-.menu{position:absolute;top:calc(100% + 6px);inset-inline-end:0;z-index:2;min-width:190px;padding:4px;background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:10px;box-shadow:0 8px 24px rgba(0,0,0,.2)}
-.menu button{display:flex;gap:12px;width:100%;border:0;border-radius:6px;background:none;color:inherit;font:inherit;padding:8px 12px;text-align:start;cursor:pointer;white-space:nowrap}
-.menu button:hover,.menu button:focus{background:var(--bb)}
-.menu [aria-checked]::after{content:'';margin-inline-start:auto;width:1em}
-.menu [aria-checked=true]::after{content:'✓'}
 @media(min-width:481px){.float.expanded .panel{top:20px;height:auto}}
 .proactive-text{border:0;background:none;text-align:start;padding:8px}
 @media(prefers-reduced-motion:no-preference){.proactive{animation:in .3s}}
