@@ -62,8 +62,6 @@ const en = {
   rate: 'Rate this answer',
   up: 'Helpful',
   down: 'Not helpful',
-  comment: 'What was missing?',
-  commentThanks: 'Thanks, that helps us improve.',
   stopped: 'Stopped',
   transcript: 'Download transcript',
   partFailed: 'This part of the chat could not load. Try again',

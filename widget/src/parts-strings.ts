@@ -50,6 +50,9 @@ export const PART_STRINGS = {
   /** Two switches of the header's menu. */
   expand: 'Full height',
   sound: 'Sound',
+  /** The comment after a thumbs down. */
+  comment: 'What was missing?',
+  commentThanks: 'Thanks, that helps us improve.',
 };
 
 export type PartStrings = typeof PART_STRINGS;

@@ -5,6 +5,8 @@
  * root already holds. `widget.css` has it after the chat's own CSS.
  */
 export const PARTS_CSS = `
+.comment{display:flex;align-items:flex-end;gap:6px;width:100%}
+.comment textarea{min-height:64px;border-radius:12px;font-size:14px;padding:8px 12px}
 .menu{position:absolute;top:calc(100% + 6px);inset-inline-end:0;z-index:2;min-width:190px;padding:4px;background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:10px;box-shadow:0 8px 24px rgba(0,0,0,.2)}
 .menu button{display:flex;gap:12px;width:100%;border:0;border-radius:6px;background:none;color:inherit;font:inherit;padding:8px 12px;text-align:start;cursor:pointer;white-space:nowrap}
 .menu button:hover,.menu button:focus{background:var(--bb)}

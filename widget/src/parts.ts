@@ -13,6 +13,7 @@ export { ContactForm } from './components/ContactForm.js';
 export { ConversationList, PastConversation } from './components/Conversations.js';
 export { Csat } from './components/Csat.js';
 export { ZoomDialog } from './components/ZoomDialog.js';
+export { FeedbackComment } from './components/FeedbackComment.js';
 export { Menu } from './components/Menu.js';
 export { Prechat } from './components/Prechat.js';
 export { UploadNote } from './components/UploadNote.js';

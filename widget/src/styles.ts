@@ -125,8 +125,6 @@ textarea::placeholder{color:var(--mu)}
 .feedback>p{align-self:center;padding-inline-start:8px}
 .feedback [aria-pressed=true]{color:var(--ac);background:var(--bb)}
 .down svg{transform:scaleY(-1)}
-.comment{display:flex;align-items:flex-end;gap:6px;width:100%}
-.comment textarea{min-height:64px;border-radius:12px;font-size:14px;padding:8px 12px}
 .reach{display:flex;flex-direction:column}.reach:empty{display:none}.panel>.pill,.reach>.pill{flex:none;align-self:center}
 .panel>.pill,.reach>.pill,.end .pill{margin:8px}
 .proactive{bottom:calc(var(--oy,20px) + 72px);max-width:280px;display:flex;background:var(--bg);border-radius:var(--rad);box-shadow:0 6px 20px rgba(0,0,0,.22)}
