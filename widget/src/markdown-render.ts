@@ -14,6 +14,7 @@ import { safeUrl } from '../../shared/badge-url.js';
 import { CodeBlock } from './components/CodeBlock.js';
 import type { MarkdownStrings } from './i18n.js';
 import { settle } from './settle.js';
+export { MARKDOWN_CSS } from './markdown-styles.js';
 import { unbroken } from './unbroken.js';
 
 /** What is rendered as Markdown; past any of these the message is its plain text (docs/embedding.md). */

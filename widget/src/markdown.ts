@@ -12,6 +12,7 @@ import { signal, useSignal } from '@preact/signals';
 import { Component, h, type ComponentChildren } from 'preact';
 import type { MarkdownStrings } from './i18n.js';
 import { pinned } from './pin.js';
+import { styleChunk } from './styles.js';
 import { unbroken } from './unbroken.js';
 
 type Renderer = typeof import('./markdown-render.js');
@@ -28,7 +29,10 @@ export function loadMarkdown(): Promise<Renderer | undefined> {
   return (loading ??= pinned(FILE, INTEGRITY)
     .then(() => import('./markdown-render.js'))
     .then(
-      (r) => (renderer.value = r),
+      (r) => {
+        styleChunk(r.MARKDOWN_CSS);
+        return (renderer.value = r);
+      },
       (e: unknown) => {
         console.warn('[parley]', e);
         loading = undefined;

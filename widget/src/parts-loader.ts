@@ -6,7 +6,7 @@
  */
 import { signal, type ReadonlySignal } from '@preact/signals';
 import { pinned } from './pin.js';
-import { styleParts } from './styles.js';
+import { styleChunk } from './styles.js';
 
 /** The parts chunk's exports. */
 export type Parts = typeof import('./parts.js');
@@ -37,7 +37,7 @@ export function loadParts(): Promise<Parts> {
     .then(() => import('./parts.js'))
     .then(
       (p) => {
-        styleParts(p.PARTS_CSS);
+        styleChunk(p.PARTS_CSS);
         return (chunk.value = p);
       },
       (e: unknown) => {

@@ -1,8 +1,8 @@
 /**
  * The CSS of the parts chunk's components (parts.ts): the pre-chat and away forms, chosen files' chips,
  * the rating, a signed-in visitor's list of conversations, the header's menu and the lightbox. It comes with them, so a
- * visitor who never sees one never downloads its rules; `styleParts` (styles.ts) fills the sheet every
- * root already holds. `widget.css` has it after the chat's own CSS.
+ * visitor who never sees one never downloads its rules; `styleChunk` (styles.ts) adds them to the sheet
+ * every root holds. `widget.css` has it after the chat's own CSS.
  */
 export const PARTS_CSS = `
 .comment{display:flex;align-items:flex-end;gap:6px;width:100%}

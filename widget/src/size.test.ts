@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pickStrings, SERVED_LOCALES } from './i18n.js';
 import { PART_STRINGS } from './parts-strings.js';
+import { MARKDOWN_CSS } from './markdown-styles.js';
 import { PARTS_CSS } from './parts-styles.js';
 import { CSS } from './styles.js';
 import { badgeCss, joinRules } from '../../scripts/css-lines.mjs';
@@ -94,7 +95,7 @@ describe('the built widget', () => {
 
   it('writes widget.css, the same CSS, for browsers without constructable stylesheets', () => {
     // The badge kinds' rules are those their files give the sheets (badges/badges.test.tsx).
-    expect(readFileSync(join(out, 'widget.css'), 'utf8')).toBe(CSS + PARTS_CSS + joinRules(badgeCss(join(ROOT, 'widget/src/badges'))));
+    expect(readFileSync(join(out, 'widget.css'), 'utf8')).toBe(CSS + MARKDOWN_CSS + PARTS_CSS + joinRules(badgeCss(join(ROOT, 'widget/src/badges'))));
   });
 
   it('serves every language that has a file in widget/src/locales, and the loader names the launcher in each', () => {

@@ -53,18 +53,10 @@ svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 .bubble{padding:9px 13px;border-radius:18px;border-end-start-radius:6px;background:var(--bb);overflow-wrap:anywhere;max-width:100%}
 .user .bubble{background:var(--a);color:var(--at);border-radius:18px;border-end-end-radius:6px;white-space:pre-wrap}
 .bubble p,.bubble ul,.bubble ol,.bubble blockquote,.bubble .code,.bubble .table{margin:0 0 6px}
-.bubble :is(h3,h4,h5,h6){margin:10px 0 4px;font-size:15px;line-height:1.3}.bubble h3{font-size:16px}.bubble>:first-child{margin-top:0}
-.bubble blockquote{padding-inline-start:10px;border-inline-start:3px solid var(--bd)}
-.table{overflow-x:auto}.table table{border-collapse:collapse;font-size:14px}.table :is(th,td){border:1px solid var(--bd);padding:4px 8px;white-space:nowrap;text-align:start}
-li:has(>.task){list-style:none}.copy{display:block;margin-top:4px;margin-inline-start:auto}
-.bubble>:last-child{margin-bottom:0}
+.bubble>:first-child{margin-top:0}.bubble>:last-child{margin-bottom:0}
 .plain{white-space:pre-wrap}.nowrap{white-space:nowrap}.show-more{display:block;margin-top:4px}
 .drop-target{position:absolute;inset:8px;display:flex;align-items:center;justify-content:center;padding:16px;text-align:center;font-weight:600;color:var(--ac);background:color-mix(in srgb,var(--bg) 94%,transparent);border:2px dashed var(--ac);border-radius:var(--rad);pointer-events:none;z-index:2}
-.bubble ul,.bubble ol{padding-inline-start:20px}
 .bubble a{color:inherit}
-code{font:13px ui-monospace,Menlo,Consolas,monospace;background:rgba(127,127,127,.16);padding:1px 4px;border-radius:4px}
-pre{margin:0;white-space:pre-wrap;padding:8px;background:rgba(127,127,127,.12);border-radius:8px}
-pre code{background:none;padding:0}
 .who,.status,.time{font-size:12px;color:var(--mu);margin:0 4px}
 .who{display:flex;align-items:center;gap:6px;margin:0}
 .who .name{font-weight:600}
@@ -139,8 +131,9 @@ textarea::placeholder{color:var(--mu)}
 `;
 
 let sheet: CSSStyleSheet | undefined;
-/** The parts' CSS (parts-styles.ts): empty until the parts chunk is loaded, then filled once for every root. */
-let partsSheet: CSSStyleSheet | undefined;
+/** The CSS of the chunks that have come (the parts', parts-styles.ts; the Markdown's, markdown-styles.ts), one sheet for every root. */
+let chunkCss = '';
+let chunkSheet: CSSStyleSheet | undefined;
 
 /**
  * Gives `root` the widget's styles (`CSS`, then `more`: the badge kinds' the chat draws): shared
@@ -151,9 +144,10 @@ export function adoptStyles(root: ShadowRoot, bff: string, more = ''): void {
     if (!sheet) {
       sheet = new CSSStyleSheet();
       sheet.replaceSync(CSS + more);
-      partsSheet = new CSSStyleSheet();
+      chunkSheet = new CSSStyleSheet();
+      chunkSheet.replaceSync(chunkCss);
     }
-    root.adoptedStyleSheets = [sheet, partsSheet!];
+    root.adoptedStyleSheets = [sheet, chunkSheet!];
   } catch {
     const link = document.createElement('link');
     link.rel = 'stylesheet';
@@ -162,8 +156,11 @@ export function adoptStyles(root: ShadowRoot, bff: string, more = ''): void {
   }
 }
 
-/** The parts chunk is in: its CSS joins every root's styles (widget.css has it already). */
-export const styleParts = (css: string): void => partsSheet?.replaceSync(css);
+/** A chunk is in: its CSS joins every root's styles, also those made later (widget.css has it already). */
+export function styleChunk(css: string): void {
+  chunkCss += css;
+  chunkSheet?.replaceSync(chunkCss);
+}
 
 /** Black or white text, whichever reads better on the hex `color` (undefined for other syntaxes). */
 export function textOn(color: string | undefined): string | undefined {
