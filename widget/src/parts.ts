@@ -19,6 +19,7 @@ export { Prechat } from './components/Prechat.js';
 export { UploadNote } from './components/UploadNote.js';
 export { RARE_BADGES, RareBadge } from './badges/rare.js';
 export { saveConversation } from './conversation-file.js';
+export { createConversationsView } from './conversations-view.js';
 export { sendRating } from './rating.js';
 export { createUploads } from './upload.js';
 
