@@ -2,7 +2,8 @@
 import type { BadgeOf } from '../../../shared/types.js';
 import { httpUrl } from '../../../shared/badge-url.js';
 import { ext } from '../components/Card.js';
-import { FILE, Icon } from '../components/Icon.js';
+import { Icon } from '../components/Icon.js';
+import { FILE } from '../components/part-icons.js';
 import { fileSize } from '../i18n.js';
 import type { BadgeProps, Renderer } from './kind.js';
 

@@ -6,7 +6,8 @@
 import { partStrings } from '../parts-strings.js';
 import type { Ctx } from './ctx.js';
 import { Thumb } from './Chips.js';
-import { DOC, Icon } from './Icon.js';
+import { Icon } from './Icon.js';
+import { DOC } from './part-icons.js';
 
 export function Attachments({ names, files, ctx }: { names: string[]; files?: readonly File[]; ctx: Ctx }) {
   return (

@@ -4,7 +4,8 @@ import type { BadgeCard } from '../../../shared/types.js';
 import { fill, localNumber } from '../i18n.js';
 import { Card } from './Card.js';
 import type { Ctx } from './ctx.js';
-import { Icon, NEXT, PREV } from './Icon.js';
+import { Icon } from './Icon.js';
+import { NEXT, PREV } from './part-icons.js';
 
 /** A carousel of `cards`. */
 export function Carousel({ cards, label, ctx }: { cards: BadgeCard[]; label?: string; ctx: Ctx }) {

@@ -8,7 +8,8 @@ import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { fileSize, fill } from '../i18n.js';
 import type { Ctx } from './ctx.js';
-import { CLOSE, DOC, Icon } from './Icon.js';
+import { CLOSE, Icon } from './Icon.js';
+import { DOC } from './part-icons.js';
 import { partStrings } from '../parts-strings.js';
 
 /**
