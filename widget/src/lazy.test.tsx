@@ -10,6 +10,7 @@ freshBrowserEachTest(() => {
 });
 
 async function drawn(pin?: string) {
+  await import('./parley.js'); // which says where the chunk comes from
   const lazy = await import('./lazy.js');
   if (pin !== undefined) (await import('./pin.js')).pinChunks(pin);
   const { ctx } = await makeCtx();

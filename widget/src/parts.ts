@@ -23,5 +23,12 @@ export { createConversationsView } from './conversations-view.js';
 export { sendRating } from './rating.js';
 export { createUploads } from './upload.js';
 
+// The chunk's exports, as parts-loader.ts knows them.
+type Self = typeof import('./parts.js');
+declare module './parts-loader.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-interface, @typescript-eslint/no-empty-object-type
+  interface Parts extends Self {}
+}
+
 /** The parts' CSS: their components', then the rare badge kinds'. */
 export const PARTS_CSS = OWN_CSS + RARE_BADGE_CSS;

@@ -78,10 +78,11 @@ describe('the built widget', () => {
     expect(text).toMatch(new RegExp(`["'\`]\\./${partsName.replaceAll('.', '\\.')}["'\`]`)); // its import() and the preload's address
     expect(text).toContain('sha384-' + createHash('sha384').update(parts).digest('base64'));
     expect(text).not.toContain('__PARLEY_PARTS');
-    // The parts import Preact and the rest from the chat, not a copy of their own (which alone would
-    // take them past a third of the chat).
+    // The parts import Preact and the rest from the chat, not a copy of their own: none of Preact's
+    // internals (its mangled `__k` children) or the signals' ("Cycle detected") are in them.
     expect(parts.toString('utf8')).toMatch(new RegExp(`from\\s*["'\`]\\./${chatName.replaceAll('.', '\\.')}["'\`]`));
-    expect(parts.length).toBeLessThan(chat.length / 3);
+    expect(chat.toString('utf8')).toMatch(/\.__k\b/);
+    expect(parts.toString('utf8')).not.toMatch(/\.__k\b|Cycle detected/);
   });
 
   it('the loader names the chat by its content hash and carries its integrity; the loader itself has no Preact in it', () => {

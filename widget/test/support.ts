@@ -3,7 +3,11 @@
  * that records every call) and `EventSource` (driven by the test). Used by `*.test.ts(x)` only.
  */
 import { afterEach, beforeEach, vi } from 'vitest';
+import { partsFrom } from '../src/parts-loader.js';
 import { createStore, type Store } from '../src/store.js';
+
+// The parts chunk comes from parts.ts, as parley.ts says for the chat (also for stores made here without it).
+partsFrom(() => import('../src/parts.js'));
 
 export interface Call {
   method: string;
