@@ -11,7 +11,7 @@
 import { Lexer, type Token, type Tokens } from 'marked';
 import { h, type ComponentChildren, type VNode } from 'preact';
 import { safeUrl } from '../../shared/badge-url.js';
-import { CodeBlock } from './components/CodeBlock.js';
+import { CodeBlock } from './ui/CodeBlock.js';
 import type { MarkdownStrings } from './i18n.js';
 import { settle } from './settle.js';
 export { MARKDOWN_CSS } from './markdown-styles.js';

@@ -17,7 +17,7 @@ import { unbroken } from './unbroken.js';
 
 type Renderer = typeof import('./markdown-render.js');
 
-// Written by scripts/build-widget.mjs once the chunk's bytes are known (as for the parts chunk, lazy.tsx).
+// Written by scripts/build-widget.mjs once the chunk's bytes are known (as for the parts chunk, parts-loader.ts).
 const FILE = '__PARLEY_MARKDOWN_FILE__';
 const INTEGRITY = '__PARLEY_MARKDOWN_SRI__';
 

@@ -1,7 +1,7 @@
 /**
  * Fetching the parts chunk (parts.ts) the first time one of its parts is needed, so that a visitor
  * who never sees a pre-chat form, a rating, a lightbox or a transcript, and never sends a file,
- * never pays for them; its components are drawn by `Part` (lazy.tsx). Loaded by the loader, the
+ * never pays for them; its components are drawn by `Part` (ui/Part.tsx). Loaded by the loader, the
  * chat pins the chunk by its integrity as the loader pins the chat (pin.ts).
  *
  * This file names no part: parts.ts adds its exports to `Parts`, and parley.ts says where the

@@ -1,5 +1,5 @@
 /**
- * The chat's parts that few visitors need, fetched only when one is about to show (lazy.tsx): the
+ * The chat's parts that few visitors need, fetched only when one is about to show (ui/Part.tsx): the
  * pre-chat form, the away form, chosen files' chips, a signed-in visitor's list of conversations,
  * the rating at the end, the image lightbox, the transcript file, chosen and sent files (upload.ts) and the
  * badge kinds few conversations meet (badges/rare.tsx), with their CSS and English strings.

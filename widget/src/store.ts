@@ -393,8 +393,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
 /** One widget instance's store. */
 export type Store = ReturnType<typeof createStore>;
 
-// Components know the store by this type (components/ctx.ts).
-declare module './components/ctx.js' {
+// Components know the store by this type (ui/ctx.ts).
+declare module './ui/ctx.js' {
   // eslint-disable-next-line @typescript-eslint/no-empty-interface, @typescript-eslint/no-empty-object-type
   interface CtxStore extends Store {}
 }

@@ -5,7 +5,7 @@
  * renderer in rare.ts.
  */
 import type { Badge, BadgeOf } from '../../../shared/types.js';
-import { loadedParts, Part } from '../lazy.js';
+import { loadedParts, Part } from '../ui/Part.js';
 import buttons from './buttons.js';
 import card from './card.js';
 import image from './image.js';

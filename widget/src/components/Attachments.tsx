@@ -4,10 +4,10 @@
  * known only by name (history after a reload: the service keeps names, not the files).
  */
 import { partStrings } from '../parts-strings.js';
-import type { Ctx } from './ctx.js';
+import type { Ctx } from '../ui/ctx.js';
 import { Thumb } from './Chips.js';
-import { Icon } from './Icon.js';
-import { DOC } from './part-icons.js';
+import { Icon } from '../ui/Icon.js';
+import { DOC } from '../ui/part-icons.js';
 
 export function Attachments({ names, files, ctx }: { names: string[]; files?: readonly File[]; ctx: Ctx }) {
   return (

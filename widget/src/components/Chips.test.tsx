@@ -4,7 +4,7 @@ import { pickStrings } from '../i18n.js';
 import de from '../locales/de.js';
 import { FakeXHR, flush, freshBrowserEachTest, mockXHR, mountApp, PUBLIC_CONFIG, seedSession } from '../../test/support.js';
 import { fileSize } from '../i18n.js';
-import { DOC, FILE } from './part-icons.js';
+import { DOC, FILE } from '../ui/part-icons.js';
 
 const MB = 1024 * 1024;
 const UPLOADS = { ...PUBLIC_CONFIG, features: { ...PUBLIC_CONFIG.features, upload: true }, limits: { textMaxLength: 4000, maxUploadBytes: 10 * MB, maxUploadFiles: 5 } };

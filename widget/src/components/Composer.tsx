@@ -6,9 +6,9 @@
  */
 import { useRef } from 'preact/hooks';
 import { fill, localNumber, textDir } from '../i18n.js';
-import { fetchParts, Part } from '../lazy.js';
-import type { Ctx } from './ctx.js';
-import { CLIP, Icon, SEND } from './Icon.js';
+import { fetchParts, Part } from '../ui/Part.js';
+import type { Ctx } from '../ui/ctx.js';
+import { CLIP, Icon, SEND } from '../ui/Icon.js';
 
 /** Characters left from which the box counts them down. */
 const COUNT_FROM = 200;

@@ -1,9 +1,9 @@
 /** Thumbs up and down under an answer; after a thumbs down, an optional comment and a short thanks for it (FeedbackComment.tsx, in the parts chunk). */
 import { useRef, useState } from 'preact/hooks';
 import type { FeedbackValue } from '../../../shared/types.js';
-import { fetchParts, Part } from '../lazy.js';
-import type { Ctx } from './ctx.js';
-import { Icon, THUMB } from './Icon.js';
+import { fetchParts, Part } from '../ui/Part.js';
+import type { Ctx } from '../ui/ctx.js';
+import { Icon, THUMB } from '../ui/Icon.js';
 
 /** The vote buttons of the answer `id`: toggle buttons, so screen readers say "pressed" for the current vote. */
 export function Feedback({ ctx, id }: { ctx: Ctx; id: string }) {

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef } from 'preact/hooks';
 import { partStrings } from '../parts-strings.js';
-import type { Ctx } from './ctx.js';
+import type { Ctx } from '../ui/ctx.js';
 
 export function FeedbackComment({ ctx, thanked, send, leave }: { ctx: Ctx; thanked: boolean; send: (comment: string) => void; leave: () => void }) {
   const strings = partStrings(ctx.strings);

@@ -5,9 +5,9 @@
  * and their keys are `Menu` (Menu.tsx, in the parts chunk, fetched when the button is pointed at or focused).
  */
 import { useRef, useState } from 'preact/hooks';
-import { fetchParts, Part } from '../lazy.js';
-import type { Ctx } from './ctx.js';
-import { Icon, MORE } from './Icon.js';
+import { fetchParts, Part } from '../ui/Part.js';
+import type { Ctx } from '../ui/ctx.js';
+import { Icon, MORE } from '../ui/Icon.js';
 
 /** `transcript` saves the conversation as the panel shows it (its title and greeting, as the ended panel's button does). */
 export function HeaderMenu({ ctx, transcript }: { ctx: Ctx; transcript: () => void }) {

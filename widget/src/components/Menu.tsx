@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef } from 'preact/hooks';
 import { partStrings } from '../parts-strings.js';
-import type { Ctx } from './ctx.js';
+import type { Ctx } from '../ui/ctx.js';
 
 export function Menu({ ctx, transcript, close }: { ctx: Ctx; transcript: () => void; close: (refocus: boolean) => void }) {
   const { prefs, state } = ctx.store;

@@ -5,8 +5,8 @@
  */
 import { fill, localNumber } from '../i18n.js';
 import { partStrings } from '../parts-strings.js';
-import type { Ctx } from './ctx.js';
-import { CLOSE, Icon } from './Icon.js';
+import type { Ctx } from '../ui/ctx.js';
+import { CLOSE, Icon } from '../ui/Icon.js';
 
 export function UploadNote({ ctx }: { ctx: Ctx }) {
   const strings = partStrings(ctx.strings);
