@@ -76,7 +76,7 @@ export function createPrechat(auth: Auth, report: (e: unknown) => void, locale: 
         // Not into a conversation that replaced this one meanwhile.
         () => id === auth.session?.sessionId && contacted(email),
         (e: unknown) => {
-          if (answers.value?.email === email) answers.value = { ...answers.value, email: undefined, consent: undefined };
+          answers.value = { ...answers.value, email: undefined };
           report(e);
         },
       );

@@ -238,6 +238,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     }
     markConversation(auth.key, !!s); // also for a conversation begun before the loader looked for the mark
     if (s) conversation.resume(s);
+    if (s?.user) signedIn.cameBack();
     if (link) setOpen(true);
     if (kept('sessionStorage', openKey)) setOpen(true);
     // A half-typed message survives a reload, in this tab, as the queue does.
@@ -341,6 +342,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     conversations: signedIn.conversations,
     past: signedIn.past,
     switched: signedIn.switched,
+    /** A signed-in visitor came back to a conversation of theirs: "Welcome back" until they write. */
+    welcome: signedIn.back,
     proactive: engage.proactive,
     bubble: engage.bubble,
     /** The visitor's answers to the pre-chat form in this tab (`{}`: skipped), until then undefined. */
