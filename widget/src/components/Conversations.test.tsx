@@ -184,6 +184,8 @@ describe("the list's last messages", () => {
     expect(rows()[1]!.querySelector('.convo-last b, .convo-last strong')).toBeNull();
     // The name and the words each keep their own direction.
     expect(rows()[0]!.querySelectorAll('.convo-last bdi')).toHaveLength(2);
+    // The line runs in its words' direction, so a cut one shows their start.
+    expect(rows()[0]!.querySelector('.convo-last')!.getAttribute('dir')).toBe('ltr');
     // The newer of the two dates: the answer came after the visitor's last write.
     expect(rows().map((row) => row.querySelector('time')!.textContent)).toEqual(['5 minutes ago', 'yesterday', '20 Feb 2025']);
     expect(rows()[0]!.querySelector('time')!.getAttribute('datetime')).toBe(listed[0]!.lastMessage!.at);
@@ -197,6 +199,11 @@ describe("the list's last messages", () => {
     expect(rows()[0]!.querySelector('.convo-last')!.textContent).toBe('Mara Lindqvist: <b>Wrapped</b> **with** a bow');
     expect(rows()[0]!.querySelector('time')!.textContent).toBe('gestern');
     expect(rows()[1]!.querySelector('.convo-last')).toBeNull();
+    cleanup();
+    listed = [{ ...items[0]!, lastMessage: { text: 'طلبك في الطريق', author: { kind: 'bot', name: 'Juniper' } } }];
+    await mount({ id: 'ada', name: 'Ada' }, { strings: pickStrings(ar), locale: 'ar', dir: 'rtl' });
+    await openList();
+    expect(rows()[0]!.querySelector('.convo-last')!.getAttribute('dir')).toBe('rtl');
     cleanup();
     listed = [withLast()[2]!];
     await mount({ id: 'ada', name: 'Ada' }, { strings: pickStrings(fr) , locale: 'fr' });

@@ -6,6 +6,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import type { ConversationSummary, LastMessage } from '../../../shared/types.js';
 import { firstOfOperators } from '../authors.js';
+import { textDir } from '../i18n.js';
 import { whoOf } from './Author.js';
 import type { Ctx } from './ctx.js';
 import { MessageItem } from './MessageItem.js';
@@ -51,7 +52,12 @@ function filled(template: string, values: Record<string, ComponentChildren>) {
 /** "Juniper: Your parcel left today", "You: …": who wrote the last message (the bot's or the operator's name, or "you"), then its words, as text. */
 function LastLine({ ctx, last }: { ctx: Ctx; last: LastMessage }) {
   const who = whoOf(ctx)({ role: last.author.kind, author: last.author });
-  return <span class="convo-last">{filled(partStrings(ctx.strings).lastSaid, { name: who.name, text: last.text })}</span>;
+  // The line runs in its words' direction, so that a cut one shows their start (an English answer in an Arabic panel too).
+  return (
+    <span class="convo-last" dir={textDir(last.text)}>
+      {filled(partStrings(ctx.strings).lastSaid, { name: who.name, text: last.text })}
+    </span>
+  );
 }
 
 /** "Welcome back, Ada!" above the conversation a signed-in visitor came back to, until they write. */
