@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pickStrings } from '../i18n.js';
-import { loadParts } from '../lazy.js';
+import { loadParts } from '../ui/Part.js';
 import ar from '../locales/ar.js';
 import de from '../locales/de.js';
 import fr from '../locales/fr.js';

@@ -8,7 +8,7 @@ import type { ConversationSummary, LastMessage } from '../../../shared/types.js'
 import { firstOfOperators } from '../authors.js';
 import { textDir } from '../i18n.js';
 import { whoOf } from './Author.js';
-import type { Ctx } from './ctx.js';
+import type { Ctx } from '../ui/ctx.js';
 import { MessageItem } from './MessageItem.js';
 import { partStrings } from '../parts-strings.js';
 
