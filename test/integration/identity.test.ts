@@ -143,7 +143,7 @@ describe('POST /api/identify', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ sessionId: anonymous.sessionId, switched: false, user: { id: sub, name: 'Ada Lovelace' } });
     const list = await call(base, 'GET', '/api/conversations', { token: res.body.token });
-    expect(list.body.items).toEqual([{ sessionId: anonymous.sessionId, title: 'Question before login', state: 'open', updatedAt: expect.any(String) }]);
+    expect(list.body.items).toEqual([{ sessionId: anonymous.sessionId, title: 'Question before login', state: 'open', updatedAt: expect.any(String), lastMessage: expect.objectContaining({ text: expect.any(String) }) }]);
     expect((await upstreamConversation(anonymous.sessionId)).variables).toMatchObject({ verifiedUserId: sub });
   });
 
