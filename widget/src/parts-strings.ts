@@ -14,6 +14,11 @@ export const PART_STRINGS = {
   stateOpen: 'Open',
   stateTeam: 'With our team',
   stateEnded: 'Ended',
+  /** A listed conversation's last message: who wrote it (a name, or `you`), then its words. */
+  lastSaid: '{name}: {text}',
+  /** Above a signed-in visitor's conversation when they come back to it; `welcomeBackUnnamed` when the site gave no name. */
+  welcomeBack: 'Welcome back, {name}!',
+  welcomeBackUnnamed: 'Welcome back!',
   readOnly: 'Past conversation, read-only.',
   back: 'Back to conversations',
   csatQuestion: 'How did we do?',

@@ -72,6 +72,7 @@ dialog.lightbox .icon:focus-visible{outline-color:#fff}
 .conversations ul{list-style:none;margin:0;padding:0;display:grid;gap:6px}
 .conversations li button{width:100%;display:grid;gap:2px;text-align:start;padding:10px 12px;border:1px solid var(--bd);border-radius:12px;background:var(--bg)}
 .conversations li button:hover{background:var(--bb)}
-.convo-title{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.convo-title,.convo-last{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.convo-last{font-weight:400}
 .conversations .log{flex:1;border:1px solid var(--bd);border-radius:12px}
 `;

@@ -1,6 +1,6 @@
 /**
  * The chat's parts that few visitors need, fetched only when one is about to show (ui/Part.tsx): the
- * pre-chat form, the away form, chosen files' chips, a signed-in visitor's list of conversations,
+ * pre-chat form, the away form, chosen files' chips, a signed-in visitor's welcome back and list of conversations,
  * the rating and what else an ended conversation offers, the image lightbox, the transcript file, chosen and sent files (upload.ts) and the
  * badge kinds few conversations meet (badges/rare.tsx), with their CSS and English strings.
  */
@@ -10,7 +10,7 @@ import { PARTS_CSS as OWN_CSS } from './parts-styles.js';
 export { Attachments } from './components/Attachments.js';
 export { Chips } from './components/Chips.js';
 export { ContactForm } from './components/ContactForm.js';
-export { ConversationList, PastConversation } from './components/Conversations.js';
+export { ConversationList, PastConversation, WelcomeBack } from './components/Conversations.js';
 export { ZoomDialog } from './components/ZoomDialog.js';
 export { EndActions } from './components/EndActions.js';
 export { FeedbackComment } from './components/FeedbackComment.js';

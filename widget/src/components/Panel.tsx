@@ -181,6 +181,7 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
           {strings.switched}
         </p>
       )}
+      {state.welcome.value && <Part name="WelcomeBack" ctx={ctx} props={{ ctx }} />}
       {/* Who answers now: a person, or while away the team and when it is back (then the team line gives way to it). */}
       {state.awaitingPerson.value && (
         <p class="banner" role="status">
