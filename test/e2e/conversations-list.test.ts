@@ -6,11 +6,10 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SignJWT } from 'jose';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startServer, type SpawnedServer } from '../helpers/server.js';
-import { ANSWER_MS, axeProblems, composer, ensureWidgetBuilt, launchBrowser, launcher, panel, SCREENSHOTS, sendMessage } from './harness.js';
+import { ANSWER_MS, axeProblems, composer, ensureWidgetBuilt, launchBrowser, launcher, panel, SCREENSHOTS, sendMessage, signIdentity } from './harness.js';
 
 const IDENTITY_SECRET = 'identity-secret-for-browser-tests-0123';
 const SHOTS = process.env.VISITOR_SHOTS ?? SCREENSHOTS;
@@ -33,13 +32,7 @@ Parley('init', { identityToken: async () => (await (await fetch('/identity')).js
     if (req.url === '/' || req.url?.startsWith('/?')) res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp }).end(page);
     else if (req.url === '/app.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(app);
     else if (req.url === '/identity') {
-      const identityToken = await new SignJWT({ name: 'Ada Lovelace' })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(`list-${process.pid}`)
-        .setAudience('parley-identity')
-        .setIssuedAt()
-        .setExpirationTime('10m')
-        .sign(new TextEncoder().encode(IDENTITY_SECRET));
+      const identityToken = await signIdentity(IDENTITY_SECRET, `list-${process.pid}`);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ identityToken }));
     } else res.writeHead(404).end();
   });

@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 /**
  * Browser-test harness: the real BFF in demo mode, a host page on ANOTHER origin with the
  * strictest CSP the widget promises to work under, and headless Chromium (never downloaded).
@@ -40,6 +41,11 @@ export function strictCsp(bff: string): string {
 }
 
 /** Serves one HTML page that embeds the widget from `bff`, with the strict CSP header; `head` goes into its head. */
+/** An identity token as a site's backend signs one (HS256 with the BFF's IDENTITY_SECRET), for the user `subject`. */
+export function signIdentity(secret: string, subject: string, name = 'Ada Lovelace'): Promise<string> {
+  return new SignJWT({ name }).setProtectedHeader({ alg: 'HS256' }).setSubject(subject).setAudience('parley-identity').setIssuedAt().setExpirationTime('10m').sign(new TextEncoder().encode(secret));
+}
+
 export async function startHostPage(bff: string, body = '', head = ''): Promise<{ url: string; close(): Promise<void> }> {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Host page</title>${head}<script src="${bff}/widget.js" async></script></head>

@@ -5,11 +5,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import axe from 'axe-core';
-import { SignJWT } from 'jose';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type SpawnedServer } from '../helpers/server.js';
-import { ANSWER_MS, composer, ensureWidgetBuilt, launchBrowser, launcher, panel, SCREENSHOTS, sendMessage } from './harness.js';
+import { ANSWER_MS, composer, ensureWidgetBuilt, launchBrowser, launcher, panel, SCREENSHOTS, sendMessage, signIdentity } from './harness.js';
 
 const IDENTITY_SECRET = 'identity-secret-for-browser-tests-0123';
 
@@ -36,13 +35,7 @@ addEventListener('DOMContentLoaded', () => document.getElementById('logout').add
     else if (req.url === '/app.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(app);
     else if (req.url?.startsWith('/identity')) {
       // `?user=` signs in someone else than Ada's customer-1001.
-      const identityToken = await new SignJWT({ name: 'Ada Lovelace' })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(new URL(req.url, 'http://host').searchParams.get('user') ?? 'customer-1001')
-        .setAudience('parley-identity')
-        .setIssuedAt()
-        .setExpirationTime('10m')
-        .sign(new TextEncoder().encode(IDENTITY_SECRET));
+      const identityToken = await signIdentity(IDENTITY_SECRET, new URL(req.url, 'http://host').searchParams.get('user') ?? 'customer-1001');
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ identityToken }));
     } else res.writeHead(404).end();
   });
