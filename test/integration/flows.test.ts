@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from
 import type { RunningServer } from '../../bff/src/server.js';
 import { call, startBff } from '../helpers/bff.js';
 import { openSse } from '../helpers/sse.js';
+import { until } from '../helpers/wait.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LEAD_TOKEN = 'tok-lead-Zq81xSECRET';
@@ -392,7 +393,7 @@ describe('memory held by uploads in progress', () => {
   let tight: RunningServer;
   beforeAll(async () => {
     // Room for exactly one largest-possible upload (1 file × 2048 B + 256 KiB of form overhead).
-    tight = await startBff({ FLOW_TOKENS: `upload:${UPLOAD_TOKEN}`, UPLOAD_FLOW: 'upload', MAX_UPLOAD_BYTES: '2048', MAX_UPLOAD_FILES: '1', MAX_UPLOAD_MEMORY_BYTES: String(2048 + 256 * 1024) });
+    tight = await startBff({ FLOW_TOKENS: `upload:${UPLOAD_TOKEN}`, UPLOAD_FLOW: 'upload', MAX_UPLOAD_BYTES: '2048', MAX_UPLOAD_FILES: '1', MAX_UPLOAD_MEMORY_BYTES: String(2048 + 256 * 1024), RATE_LIMIT_MESSAGES_PER_MIN: '1000' });
   });
   afterAll(() => tight.stop());
 
@@ -410,10 +411,9 @@ describe('memory held by uploads in progress', () => {
       slow.on('close', () => resolve());
     });
     slow.write('--xyz\r\n' + 'y'.repeat(256 * 1024 + 2000));
-    // Time for the server to read those bytes, which nothing shows; asking by upload would spend the upload rate limit.
-    await new Promise((r) => setTimeout(r, 200));
-
-    const busy = await upload();
+    // Small uploads go through until the server has read those bytes (the message rate above leaves room to ask).
+    let busy!: Response;
+    await until('an upload refused while the slow one holds the memory', async () => (busy = await upload()).status !== 202);
     expect([busy.status, busy.headers.get('retry-after'), ((await busy.json()) as any).error.code]).toEqual([429, '5', 'rate_limited']);
     slow.destroy();
     await slowDone;

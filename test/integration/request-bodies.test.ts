@@ -1,8 +1,8 @@
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IncomingMessage } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningServer } from '../../bff/src/server.js';
 import { startBff } from '../helpers/bff.js';
-import { startServer, type SpawnedServer } from '../helpers/server.js';
 import { until } from '../helpers/wait.js';
 
 // One upload's worth of memory in all (MAX_UPLOAD_FILES × MAX_UPLOAD_BYTES + 256 KiB): a client
@@ -10,9 +10,19 @@ import { until } from '../helpers/wait.js';
 const BUDGET = 1 * 1000 + 256 * 1024;
 
 describe('request bodies: slow, stalled and aborted clients', () => {
-  let bff: SpawnedServer;
+  let bff: RunningServer;
+  /** What the server printed: its log lines (stdout) and anything sent to the console. */
+  const output: string[] = [];
   beforeAll(async () => {
-    bff = await startServer({
+    const write = process.stdout.write.bind(process.stdout);
+    vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, ...rest: never[]) => {
+      if (!String(chunk).startsWith('{"time"')) return write(chunk, ...rest);
+      output.push(...String(chunk).split('\n').filter(Boolean));
+      return true;
+    }) as typeof process.stdout.write);
+    for (const method of ['error', 'warn', 'log'] as const) vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void output.push(args.map((a) => (a instanceof Error ? a.stack : String(a))).join(' ')));
+    bff = await startBff({
+      LOG_LEVEL: 'info',
       MAX_UPLOAD_BYTES: '1000',
       MAX_UPLOAD_FILES: '1',
       MAX_UPLOAD_MEMORY_BYTES: String(BUDGET),
@@ -22,7 +32,16 @@ describe('request bodies: slow, stalled and aborted clients', () => {
       SIM_REPLY_DELAY_MS: '5',
     });
   });
-  afterAll(() => bff.stop());
+  afterAll(async () => {
+    await bff.stop();
+    vi.restoreAllMocks();
+  });
+  /** Resolves once the server has read the headers of a request to `path`. */
+  const received = (path: string) => new Promise<void>((resolve) => bff.server.on('request', function seen(req: IncomingMessage) {
+    if (req.url !== path) return;
+    bff.server.off('request', seen);
+    resolve();
+  }));
 
   const session = async () => {
     const res = await fetch(`${bff.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' });
@@ -55,9 +74,10 @@ describe('request bodies: slow, stalled and aborted clients', () => {
     });
 
   it('a client that declares the whole budget and sends nothing holds nothing', async () => {
-    const staller = await stalledUpload(await session(), 0);
-    // Nothing to see from outside while the server holds a request with no body yet: time for it to take the headers.
-    await new Promise((r) => setTimeout(r, 100));
+    const token = await session();
+    const taken = received('/api/upload');
+    const staller = await stalledUpload(token, 0);
+    await taken; // the server holds the request, with no body yet
     expect(await upload(await session())).toBe(202);
     staller.destroy();
   });
@@ -122,15 +142,16 @@ describe('request bodies: slow, stalled and aborted clients', () => {
   });
 
   it('an aborted body is one info line, with no stack trace', async () => {
-    const from = bff.output.length;
-    const socket = await stalledUpload(await session(), 5000);
-    // Aborted while its body is being read, not before the server has the request: nothing to see from outside until then.
-    await new Promise((r) => setTimeout(r, 100));
+    const token = await session();
+    const from = output.length;
+    const taken = received('/api/upload');
+    const socket = await stalledUpload(token, 5000);
+    await taken; // aborted while its body is being read, not before the server has the request
     socket.destroy();
-    await until('the abort logged', () => bff.output.slice(from).some((line) => line.includes('request body aborted')));
-    const lines = bff.output.slice(from).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    await until('the abort logged', () => output.slice(from).some((line) => line.includes('request body aborted')));
+    const lines = output.slice(from).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.filter((l) => l.level !== 'debug').map((l) => [l.level, l.msg])).toEqual([['info', 'request body aborted']]);
-    expect(bff.output.slice(from).join('\n')).not.toMatch(/\n\s+at /);
+    expect(output.slice(from).join('\n')).not.toMatch(/\n\s+at /);
   });
 });
 
