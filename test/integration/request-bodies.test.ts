@@ -1,8 +1,9 @@
 import { connect, type Socket } from 'node:net';
 import type { IncomingMessage } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../bff/src/server.js';
 import { startBff } from '../helpers/bff.js';
+import { captureOutput } from '../helpers/output.js';
 import { until } from '../helpers/wait.js';
 
 // One upload's worth of memory in all (MAX_UPLOAD_FILES × MAX_UPLOAD_BYTES + 256 KiB): a client
@@ -11,16 +12,9 @@ const BUDGET = 1 * 1000 + 256 * 1024;
 
 describe('request bodies: slow, stalled and aborted clients', () => {
   let bff: RunningServer;
-  /** What the server printed: its log lines (stdout) and anything sent to the console. */
-  const output: string[] = [];
+  let printed: ReturnType<typeof captureOutput>;
   beforeAll(async () => {
-    const write = process.stdout.write.bind(process.stdout);
-    vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, ...rest: never[]) => {
-      if (!String(chunk).startsWith('{"time"')) return write(chunk, ...rest);
-      output.push(...String(chunk).split('\n').filter(Boolean));
-      return true;
-    }) as typeof process.stdout.write);
-    for (const method of ['error', 'warn', 'log'] as const) vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void output.push(args.map((a) => (a instanceof Error ? a.stack : String(a))).join(' ')));
+    printed = captureOutput();
     bff = await startBff({
       LOG_LEVEL: 'info',
       MAX_UPLOAD_BYTES: '1000',
@@ -34,7 +28,7 @@ describe('request bodies: slow, stalled and aborted clients', () => {
   });
   afterAll(async () => {
     await bff.stop();
-    vi.restoreAllMocks();
+    printed?.restore();
   });
   /** Resolves once the server has read the headers of a request to `path`. */
   const received = (path: string) => new Promise<void>((resolve) => bff.server.on('request', function seen(req: IncomingMessage) {
@@ -143,15 +137,15 @@ describe('request bodies: slow, stalled and aborted clients', () => {
 
   it('an aborted body is one info line, with no stack trace', async () => {
     const token = await session();
-    const from = output.length;
+    const from = printed.lines.length;
     const taken = received('/api/upload');
     const socket = await stalledUpload(token, 5000);
     await taken; // aborted while its body is being read, not before the server has the request
     socket.destroy();
-    await until('the abort logged', () => output.slice(from).some((line) => line.includes('request body aborted')));
-    const lines = output.slice(from).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    await until('the abort logged', () => printed.lines.slice(from).some((line) => line.includes('request body aborted')));
+    const lines = printed.lines.slice(from).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.filter((l) => l.level !== 'debug').map((l) => [l.level, l.msg])).toEqual([['info', 'request body aborted']]);
-    expect(output.slice(from).join('\n')).not.toMatch(/\n\s+at /);
+    expect(printed.lines.slice(from).join('\n')).not.toMatch(/\n\s+at /);
   });
 });
 
