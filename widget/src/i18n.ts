@@ -55,15 +55,6 @@ const en = {
   attach: 'Attach files',
   /** Over the panel while files are dragged onto it. */
   dropFiles: 'Drop files to add them',
-  tooMany: 'At most {n} files at a time.',
-  tooBig: 'Files can be at most {n} MB each.',
-  tooLarge: 'These files are too large to send.',
-  uploadOff: "Files can't be sent here.",
-  notUploaded: 'Your files were not sent.',
-  files: 'Files to send',
-  attachments: 'Attached files',
-  notAdded: 'Not added: {names}',
-  notAddedType: 'Not added: {names} (this type is not accepted)',
   conversations: 'Conversations',
   chat: 'Back to chat',
   switched: 'You are signed in: this is your earlier conversation.',
@@ -71,8 +62,6 @@ const en = {
   rate: 'Rate this answer',
   up: 'Helpful',
   down: 'Not helpful',
-  comment: 'What was missing?',
-  commentThanks: 'Thanks, that helps us improve.',
   stopped: 'Stopped',
   transcript: 'Download transcript',
   partFailed: 'This part of the chat could not load. Try again',
@@ -89,10 +78,8 @@ const en = {
   joined: '{name} joined the conversation',
   teamJoined: 'A team member joined the conversation',
   starters: 'Suggested questions',
-  /** The header's menu of secondary actions, and two of its switches. */
+  /** The header's menu of secondary actions (its items' words are in parts-strings.ts). */
   more: 'More',
-  expand: 'Full height',
-  sound: 'Sound',
   /** A code block's button, and its words once the code is on the clipboard. */
   copyCode: 'Copy code',
   copied: 'Copied',

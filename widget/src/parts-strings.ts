@@ -1,6 +1,6 @@
 /**
  * The English strings of the parts chunk (parts.ts): the pre-chat and away forms, the rating, a
- * signed-in visitor's conversations, file chips and the lightbox. They come with the parts that
+ * signed-in visitor's conversations, files chosen and sent (and why some were not) and the lightbox. They come with the parts that
  * show them; the chat's own strings are in i18n.ts, and every language's file has both.
  */
 export const PART_STRINGS = {
@@ -37,6 +37,22 @@ export const PART_STRINGS = {
   contactInvalid: 'Please enter a valid email address.',
   contactConsent: 'Please tick the box to agree first.',
   contactFailed: 'Your address was not sent. Please try again.',
+  /** Chosen and sent files, and why some were not taken or sent. */
+  files: 'Files to send',
+  attachments: 'Attached files',
+  tooMany: 'At most {n} files at a time.',
+  tooBig: 'Files can be at most {n} MB each.',
+  tooLarge: 'These files are too large to send.',
+  uploadOff: "Files can't be sent here.",
+  notUploaded: 'Your files were not sent.',
+  notAdded: 'Not added: {names}',
+  notAddedType: 'Not added: {names} (this type is not accepted)',
+  /** Two switches of the header's menu. */
+  expand: 'Full height',
+  sound: 'Sound',
+  /** The comment after a thumbs down. */
+  comment: 'What was missing?',
+  commentThanks: 'Thanks, that helps us improve.',
 };
 
 export type PartStrings = typeof PART_STRINGS;

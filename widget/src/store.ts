@@ -109,7 +109,6 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   }
 
   const outbox = createOutbox(auth.key + ':q', { bff, auth, conversation, online, config, start, startsNew: () => signedIn.fresh, restart, report });
-  const { uploads } = outbox;
   outbox.onSend(signedIn.sent);
 
   /**
@@ -158,7 +157,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   /** `Parley('reset')`, e.g. on logout: this browser forgets the conversation, its tokens and the user, in every tab. */
   function reset() {
     clearAll();
-    uploads.drop();
+    outbox.dropFiles();
     prechat.forget();
     engage.forget();
     signedIn.logout();
@@ -333,9 +332,9 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     /** The last message was refused; its text is back in `draft`. */
     failed: outbox.failed,
     charsLeft,
-    chosen: uploads.chosen,
-    sentFiles: uploads.sent,
-    upload: uploads.problem,
+    chosen: outbox.chosen,
+    sentFiles: outbox.sentFiles,
+    upload: outbox.uploadProblem,
     user: signedIn.user,
     view: signedIn.view,
     conversations: signedIn.conversations,
@@ -366,7 +365,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     removeFile: outbox.removeFile,
     retryUpload: outbox.retryUpload,
     /** Hides the message about the last files (the × beside it). */
-    dismissUpload: uploads.dismiss,
+    dismissUpload: outbox.dismissUpload,
     escalate,
     loadOlder: conversation.loadOlder,
     identify,
@@ -393,6 +392,12 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
 
 /** One widget instance's store. */
 export type Store = ReturnType<typeof createStore>;
+
+// Components know the store by this type (ui/ctx.ts).
+declare module './ui/ctx.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-interface, @typescript-eslint/no-empty-object-type
+  interface CtxStore extends Store {}
+}
 /** The state as components see it. */
 export type State = Store['state'];
 

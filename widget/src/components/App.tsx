@@ -2,10 +2,10 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { pageScheme } from '../host-scheme.js';
 import { textOn } from '../styles.js';
-import type { Ctx } from './ctx.js';
+import type { Ctx } from '../ui/ctx.js';
 import { Launcher } from './Launcher.js';
 import { Panel } from './Panel.js';
-import { CLOSE, Icon } from './Icon.js';
+import { CLOSE, Icon } from '../ui/Icon.js';
 
 /** Everything the widget renders into its shadow root. */
 export function App({ ctx }: { ctx: Ctx }) {

@@ -8,7 +8,7 @@ import { ApiError } from '../api.js';
 import { addressOk } from '../address.js';
 import { textIn } from '../../../shared/localized.js';
 import { fill, localeTag } from '../i18n.js';
-import type { Ctx } from './ctx.js';
+import type { Ctx } from '../ui/ctx.js';
 import { partStrings } from '../parts-strings.js';
 
 export function ContactForm({ ctx }: { ctx: Ctx }) {

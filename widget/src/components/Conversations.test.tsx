@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
-import { loadParts } from '../lazy.js';
+import { loadParts } from '../ui/Part.js';
 import { FakeEventSource, flush, freshBrowserEachTest, makeCtx, mockFetch, PUBLIC_CONFIG, seedSession, sessionBody } from '../../test/support.js';
 import { App } from './App.js';
 

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { ConversationSummary } from '../../../shared/types.js';
 import { firstOfOperators } from '../authors.js';
 import { whoOf } from './Author.js';
-import type { Ctx } from './ctx.js';
+import type { Ctx } from '../ui/ctx.js';
 import { MessageItem } from './MessageItem.js';
 import { partStrings } from '../parts-strings.js';
 

@@ -3,14 +3,14 @@ import type { RefObject } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { asksForRating } from '../csat.js';
 import { fill, langOf, localized } from '../i18n.js';
-import { Part } from '../lazy.js';
+import { Part } from '../ui/Part.js';
 import { asksPrechat } from '../prechat.js';
 import { whoOf } from './Author.js';
 import { Composer } from './Composer.js';
 import { HeaderMenu } from './HeaderMenu.js';
 import { awayUntil, showsContact, TeamLine } from './Team.js';
-import type { Ctx } from './ctx.js';
-import { CHAT, CLOSE, Icon, LIST } from './Icon.js';
+import type { Ctx } from '../ui/ctx.js';
+import { CHAT, CLOSE, Icon, LIST } from '../ui/Icon.js';
 import { greetingOf, MessageList } from './MessageList.js';
 
 /** The panel's title (also the transcript's): the page's, the integrator's string, the server's, or ours. */

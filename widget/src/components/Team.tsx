@@ -5,7 +5,7 @@
  */
 import { formatOpening, replyKey } from '../hours.js';
 import { fill } from '../i18n.js';
-import type { Ctx } from './ctx.js';
+import type { Ctx } from '../ui/ctx.js';
 
 /** "The team usually replies in a few minutes" or "We're away right now. Back Monday 09:00." */
 export function TeamLine({ ctx }: { ctx: Ctx }) {
