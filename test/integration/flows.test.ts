@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { request } from 'node:http';
+import { request, type IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { RunningServer } from '../../bff/src/server.js';
@@ -393,7 +393,7 @@ describe('memory held by uploads in progress', () => {
   let tight: RunningServer;
   beforeAll(async () => {
     // Room for exactly one largest-possible upload (1 file × 2048 B + 256 KiB of form overhead).
-    tight = await startBff({ FLOW_TOKENS: `upload:${UPLOAD_TOKEN}`, UPLOAD_FLOW: 'upload', MAX_UPLOAD_BYTES: '2048', MAX_UPLOAD_FILES: '1', MAX_UPLOAD_MEMORY_BYTES: String(2048 + 256 * 1024), RATE_LIMIT_MESSAGES_PER_MIN: '1000' });
+    tight = await startBff({ FLOW_TOKENS: `upload:${UPLOAD_TOKEN}`, UPLOAD_FLOW: 'upload', MAX_UPLOAD_BYTES: '2048', MAX_UPLOAD_FILES: '1', MAX_UPLOAD_MEMORY_BYTES: String(2048 + 256 * 1024) });
   });
   afterAll(() => tight.stop());
 
@@ -405,15 +405,20 @@ describe('memory held by uploads in progress', () => {
       return fetch(`${tight.url}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${s.token}` }, body: form });
     };
     // A slow upload holds what it has sent so far: here nearly all there is.
+    let taken: IncomingMessage | undefined;
+    tight.server.on('request', (req: IncomingMessage) => {
+      if (req.headers['content-type']?.includes('boundary=xyz')) taken = req;
+    });
     const slow = request(`${tight.url}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'multipart/form-data; boundary=xyz' } });
     const slowDone = new Promise<void>((resolve) => {
       slow.on('error', () => resolve());
       slow.on('close', () => resolve());
     });
-    slow.write('--xyz\r\n' + 'y'.repeat(256 * 1024 + 2000));
-    // Small uploads go through until the server has read those bytes (the message rate above leaves room to ask).
-    let busy!: Response;
-    await until('an upload refused while the slow one holds the memory', async () => (busy = await upload()).status !== 202);
+    const sent = '--xyz\r\n' + 'y'.repeat(256 * 1024 + 2000);
+    slow.write(sent);
+    // The server has the request and has taken every byte of it from the socket (read, not waiting there).
+    await until('the slow upload read', () => !!taken && taken.socket.bytesRead > sent.length && taken.readableLength === 0 && taken.socket.readableLength === 0);
+    const busy = await upload();
     expect([busy.status, busy.headers.get('retry-after'), ((await busy.json()) as any).error.code]).toEqual([429, '5', 'rate_limited']);
     slow.destroy();
     await slowDone;
