@@ -14,6 +14,11 @@ export const PART_STRINGS = {
   stateOpen: 'Open',
   stateTeam: 'With our team',
   stateEnded: 'Ended',
+  /** A listed conversation's last message: who wrote it (a name, or `you`), then its words. */
+  lastSaid: '{name}: {text}',
+  /** Above a signed-in visitor's conversation when they come back to it; `welcomeBackUnnamed` when the site gave no name. */
+  welcomeBack: 'Welcome back, {name}!',
+  welcomeBackUnnamed: 'Welcome back!',
   readOnly: 'Past conversation, read-only.',
   back: 'Back to conversations',
   csatQuestion: 'How did we do?',
@@ -53,6 +58,13 @@ export const PART_STRINGS = {
   /** The comment after a thumbs down. */
   comment: 'What was missing?',
   commentThanks: 'Thanks, that helps us improve.',
+  /** An ended conversation's actions (the transcript also in the header's menu). */
+  restart: 'Start a new conversation',
+  transcript: 'Download transcript',
+  /** Why the assistant cannot answer. */
+  unavailable: "The assistant can't answer right now. Please try again later.",
+  region: "The assistant can't answer: its AI model isn't available in the region this chat runs in.",
+  budget: "The assistant has reached its usage limit and can't answer for now.",
 };
 
 export type PartStrings = typeof PART_STRINGS;

@@ -42,10 +42,12 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
     loadParts().then((p) => (views ??= p.createConversationsView(shown, { auth, conversation, asUser, adopt, current: () => !fresh, continued: () => void (fresh = false), report })));
   /** A login switched to the user's earlier conversation: the panel says so in one line. */
   const switched = signal(false);
+  /** The user came back to a conversation of theirs (this browser's, or one begun on another device): welcomed until they write. */
+  const back = signal(false);
   const convo = computed(() => conversation.state.value.convo);
   conversation.onClear(() => {
     userOnly.value = undefined;
-    switched.value = false;
+    switched.value = back.value = false;
   });
   let source: IdentitySource | undefined;
   let cached: string | undefined;
@@ -81,14 +83,16 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
    * The user's active conversation from any device, if there is one; else a user token, with which the
    * Conversations view reaches their history until the first message starts a conversation.
    */
-  async function resume(token: string) {
+  async function resume(token: string): Promise<boolean> {
     const r = await call(bff, 'POST /api/session', { body: { identityToken: token } });
     if ('sessionId' in r) {
       userToken = undefined;
-      return adopt(r);
+      adopt(r);
+      return true;
     }
     userToken = r;
     userOnly.value = r.user;
+    return false;
   }
 
   /** A request about the user's own conversations: as the current conversation, else with the user token (asked again once expired). */
@@ -117,7 +121,7 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
       conversation.clear(true);
       auth.set(undefined);
     }
-    if (!auth.session || auth.session.user) return resume(token);
+    if (!auth.session || auth.session.user) return void ((await resume(token)) && (back.value = true));
     const r = await auth.authed('POST /api/identify', { body: { identityToken: token } });
     adopt(r);
     switched.value = r.switched;
@@ -153,7 +157,7 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
     fresh = false;
     userOnly.value = undefined;
     views?.forget();
-    switched.value = false;
+    switched.value = back.value = false;
   }
 
   /** Logout: this tab forgets the user, and tells every other tab to. */
@@ -171,8 +175,11 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
     conversations: shown.conversations as ReadonlySignal<ConversationSummary[] | undefined>,
     past: shown.past as ReadonlySignal<PastConversation | undefined>,
     switched: switched as ReadonlySignal<boolean>,
-    /** A new message: the line about a switched conversation has done its job. */
-    sent: () => void (switched.value = false),
+    back: back as ReadonlySignal<boolean>,
+    /** A conversation of the user's kept in this browser is shown again (a page load without an identity token to resume by). */
+    cameBack: () => void (back.value = true),
+    /** A new message: the lines about a switched conversation and a welcome have done their job. */
+    sent: () => void (switched.value = back.value = false),
     destroy: () => views?.destroy(),
     identify: (next?: IdentitySource) => identify(next).catch(report),
     logout,

@@ -78,7 +78,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   let name = profileName;
 
   const engage = createEngage(auth, conversation, open, report);
-  const prechat = createPrechat(auth, report, localeTag(locale));
+  const prechat = createPrechat(auth, report, localeTag(locale), conversation.contacted);
 
   /** Starts a conversation with the item's text; variables set before it existed follow. */
   async function start(item: Outgoing) {
@@ -237,6 +237,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     }
     markConversation(auth.key, !!s); // also for a conversation begun before the loader looked for the mark
     if (s) conversation.resume(s);
+    if (s?.user) signedIn.cameBack();
     if (link) setOpen(true);
     if (kept('sessionStorage', openKey)) setOpen(true);
     // A half-typed message survives a reload, in this tab, as the queue does.
@@ -340,6 +341,8 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     conversations: signedIn.conversations,
     past: signedIn.past,
     switched: signedIn.switched,
+    /** A signed-in visitor came back to a conversation of theirs: "Welcome back" until they write. */
+    welcome: signedIn.back,
     proactive: engage.proactive,
     bubble: engage.bubble,
     /** The visitor's answers to the pre-chat form in this tab (`{}`: skipped), until then undefined. */
@@ -375,8 +378,12 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     destroy,
     /** Rates the ended conversation (CSAT); see `sendRating` (rating.ts, with the question in the parts chunk). */
     rate: (score: number, comment?: string) => loadParts().then((p) => p.sendRating(auth, conversation.rated, score, comment)),
-    /** Leaves an address for the team (POST /api/contact); every tab learns it from the stream. */
+    /**
+     * Leaves an address for the team (POST /api/contact); every tab learns it from the stream.
+     * Before there is a conversation it is kept with the pre-chat answers and goes once the first message starts one.
+     */
     leaveContact: async (email: string, consent?: boolean) => {
+      if (conv.value.convo === 'none') return prechat.hold(email, consent);
       // `locale`: which language's consent text the visitor read.
       await auth.authed('POST /api/contact', { body: { email, ...(consent !== undefined && { consent, locale: localeTag(locale) }) } });
       conversation.contacted(email);

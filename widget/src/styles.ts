@@ -119,13 +119,10 @@ textarea::placeholder{color:var(--mu)}
 .down svg{transform:scaleY(-1)}
 .reach{display:flex;flex-direction:column}.reach:empty{display:none}.panel>.pill,.reach>.pill{flex:none;align-self:center}
 .panel>.pill,.reach>.pill,.end .pill{margin:8px}
-.proactive{bottom:calc(var(--oy,20px) + 72px);max-width:280px;display:flex;background:var(--bg);border-radius:var(--rad);box-shadow:0 6px 20px rgba(0,0,0,.22)}
 .bare .proactive,.bare .panel{bottom:var(--oy,20px)}
 .menu-wrap{position:relative;flex:none}
 .menu-wrap>button svg{stroke-width:3.5}
 @media(min-width:481px){.float.expanded .panel{top:20px;height:auto}}
-.proactive-text{border:0;background:none;text-align:start;padding:8px}
-@media(prefers-reduced-motion:no-preference){.proactive{animation:in .3s}}
 @media(max-width:480px){.reach{flex-direction:row;align-items:center;gap:8px;padding:4px 12px;border-bottom:1px solid var(--bd)}.reach>.pill{margin:0;padding:3px 10px}.reach>.team{flex:1;padding:0;border:0;font-size:12px;line-height:1.25}.banner{padding:4px 12px;font-size:12px;line-height:1.3}.float .panel{left:0;right:0;top:var(--vt,0);bottom:auto;width:100%;height:var(--vh,100%);border-radius:0}.float.open .launcher{display:none}}
 @media(prefers-reduced-motion:reduce){*{transition:none!important;scroll-behavior:auto!important}:not(.sending){animation:none!important}}
 `;
