@@ -127,6 +127,10 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // The files run one after another in one worker, which loads Playwright, axe and the
+          // harness once instead of once per file (over 2 s of a core each). Every file starts its
+          // own BFF, browser and pages (harness.ts) and keeps its state in its own module.
+          isolate: false,
           // A real browser on a shared CI machine: a test that fails is run once more, and the
           // report still lists it as flaky (a real regression fails both times).
           retry: process.env.CI ? 1 : 0,

@@ -78,6 +78,7 @@ export function describeStartRecordsContract(name: string, make: MakeStartRecord
       await starts.end(k, 50);
       await starts.finish(k, '12', 60_000);
       expect(await starts.begin(k, 60_000)).toEqual({ status: 'ended' });
+      // Time is the subject (the end's 50 ms ttl), and asking earlier would claim the start: a fixed wait.
       await new Promise((r) => setTimeout(r, 120));
       expect(await starts.begin(k, 60_000)).toEqual({ status: 'claimed' });
     });

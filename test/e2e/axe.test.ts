@@ -7,7 +7,7 @@
 import type axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ANSWER_MS, axeProblems, composer, launcher, openHostPage, operatorAction, panel, sendMessage, startWorld, type OpenedPage, type World } from './harness.js';
+import { ANSWER_MS, axeProblems, composer, launcher, openHostPage, operatorAction, panel, sendMessage, startWorld, trackRequests, type OpenedPage, type World } from './harness.js';
 
 let world: World;
 let tab: OpenedPage;
@@ -51,6 +51,7 @@ it('the widget: closed launcher, open and empty, with rich answers, handed to a 
   });
   expect(inShadow).toBe(true);
 
+  const requests = trackRequests(page);
   await sendMessage(page, 'Where is my order?');
   await log(page).getByText(/TrailPost/).first().waitFor({ timeout: ANSWER_MS });
   for (const ask of ['card', 'carousel', 'quick']) {
@@ -58,7 +59,9 @@ it('the widget: closed launcher, open and empty, with rich answers, handed to a 
     await sendMessage(page, ask);
     await expect.poll(() => log(page).locator('.msg.bot').count(), { timeout: ANSWER_MS }).toBeGreaterThan(before);
   }
-  await page.waitForTimeout(300); // a second message of the last answer, when the agent sends one
+  // The last answer whole: its quick replies drawn, and nothing the page asked for still on its way.
+  await log(page).locator('.msg.bot .replies').last().waitFor({ timeout: ANSWER_MS });
+  await requests.settled();
   await checkAtEachWidth(page, 'with messages, a card, a carousel and quick replies');
 
   await panel(page).getByRole('button', { name: 'Talk to a person' }).click();

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { ANSWER_MS, launcher, openHostPage, panel, SCREENSHOTS, sendMessage, startWorld, type OpenedPage, type World } from './harness.js';
+import { ANSWER_MS, idle, launcher, openHostPage, panel, SCREENSHOTS, sendMessage, startWorld, type OpenedPage, type World } from './harness.js';
 
 let world: World;
 const PHONE = { width: 375, height: 740 };
@@ -188,13 +188,16 @@ it('Stop ends a streaming reply within 200 ms and closes the gateway stream', as
     return performance.now() - start;
   });
   expect(elapsed).toBeLessThan(200);
-  // Words already on their way when Stop was pressed may still land (engage.ts, stop): then nothing more.
-  await page.waitForTimeout(300);
+  // Words already on their way when Stop was pressed may still land (engage.ts, stop): once the
+  // gateway's stream is closed and the page idle, they have; then nothing more.
+  const closed = async () => ((await gateway('GET', '/requests')) as { requests: Array<{ stream?: boolean; closedByClient?: boolean }> }).requests.filter((r) => r.stream).map((r) => r.closedByClient);
+  await expect.poll(closed, { timeout: 5000 }).toEqual([true]);
+  await idle(page);
   const stopped = await answers(page).last().locator('.bubble').textContent();
-  await page.waitForTimeout(600); // four more chunks' time: nothing more arrives
+  // Waiting for nothing to happen, which no state shows: four more chunks' time (150 ms each) without a word.
+  await page.waitForTimeout(600);
   expect(await answers(page).last().locator('.bubble').textContent()).toBe(stopped);
-  const { requests } = (await gateway('GET', '/requests')) as { requests: Array<{ stream?: boolean; closedByClient?: boolean }> };
-  expect(requests.filter((r) => r.stream).map((r) => r.closedByClient)).toEqual([true]);
+  expect(await closed()).toEqual([true]);
 
   // The stopped answer can be rated like any other, and the conversation goes on.
   await answers(page).last().getByRole('group', { name: 'Rate this answer' }).waitFor();

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composer, startWorld, type World } from './harness.js';
+import { composer, idle, startWorld, type World } from './harness.js';
 
 const DIST = fileURLToPath(new URL('../../dist/widget/', import.meta.url));
 
@@ -56,7 +56,7 @@ describe('widget.mjs', () => {
     const scripts: string[] = [];
     page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
     await page.goto(app.url, { waitUntil: 'load' });
-    await page.waitForTimeout(300);
+    await idle(page); // the page's own work after load has run
     expect(scripts).toEqual(['/widget.mjs']);
 
     await page.getByRole('button', { name: 'Chat with us' }).click();

@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { startServer, type SpawnedServer } from '../helpers/server.js';
 
@@ -164,6 +165,43 @@ export async function operatorAction(world: World, page: Page, action: string, b
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (res.status >= 300) throw new Error(`operator ${action}: ${res.status}`);
+}
+
+/**
+ * Resolves once the page's main thread has been idle twice in a row: work the page queued for its
+ * idle time before this call (the loader's, the chat's) has run, and what that work started in turn
+ * has been scheduled. The state "nothing more is due", instead of a guessed delay.
+ */
+export async function idle(page: Page): Promise<void> {
+  for (let i = 0; i < 2; i++) await page.evaluate(() => new Promise<void>((ok) => requestIdleCallback(() => ok(), { timeout: 5_000 })));
+}
+
+/**
+ * Follows the requests `page` makes from now on; `settled()` resolves once the page is idle (see
+ * `idle`) and every request it started has finished (the event stream, which stays open, aside).
+ */
+export function trackRequests(page: Page): { settled(): Promise<void> } {
+  const pending = new Set<unknown>();
+  const done = (r: unknown) => pending.delete(r);
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.protocol.startsWith('http') && !url.pathname.startsWith('/api/events')) pending.add(r);
+  });
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return {
+    async settled() {
+      await idle(page);
+      await expect.poll(() => pending.size, { timeout: 10_000 }).toBe(0);
+    },
+  };
+}
+
+/** A gate for `page.route`: requests wait on `held` until `open()` (a network as slow as the test needs). */
+export function gate(): { held: Promise<void>; open(): void } {
+  let open!: () => void;
+  const held = new Promise<void>((ok) => (open = ok));
+  return { held, open };
 }
 
 /** Types `text` in the composer and presses Enter. */

@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSWER_MS, composer, launcher, openHostPage, operatorAction, panel, sendMessage, startWorld, storedSessionId, type World } from './harness.js';
+import { ANSWER_MS, composer, gate, launcher, openHostPage, operatorAction, panel, sendMessage, startWorld, storedSessionId, trackRequests, type World } from './harness.js';
 
 let world: World;
 beforeAll(async () => {
@@ -46,6 +46,7 @@ describe('the method forms', () => {
     const { page, context, problems } = await openHostPage(world);
     const fetched: string[] = [];
     page.on('request', (r) => chatFile.test(r.url()) && fetched.push(r.url()));
+    const requests = trackRequests(page);
     await page.waitForFunction(() => typeof (window as unknown as W).Parley?.open === 'function');
     const forms = await page.evaluate(() => {
       const w = window as unknown as W & { removed: unknown };
@@ -58,7 +59,7 @@ describe('the method forms', () => {
       return ['open', 'close', 'toggle', 'send', 'show', 'identify', 'update', 'on', 'off', 'reset', 'destroy', 'init'].filter((m) => typeof w.Parley[m] !== 'function');
     });
     expect(forms).toEqual([]);
-    await page.waitForTimeout(300);
+    await requests.settled();
     expect(fetched).toEqual([]); // registering handlers fetches nothing
     await page.evaluate(() => (window as unknown as W).Parley.open());
     await expect.poll(() => focusedIn(page, '[data-parley]')).toBe(true);
@@ -131,6 +132,7 @@ describe('a page that drives the chat', () => {
   it('open({prefill}) fills the text box without sending; update({page}) goes with the next message, a route change with the one after', async () => {
     const { page, context, problems } = await openHostPage(world);
     await listen(page, ['message']);
+    const requests = trackRequests(page);
     await page.evaluate(() => {
       const { Parley } = window as unknown as W;
       Parley.update({ page: { url: 'https://shop.example/tents/ridge', title: 'Ridge tent' }, variables: { plan: 'pro' } });
@@ -139,14 +141,14 @@ describe('a page that drives the chat', () => {
     await composer(page).waitFor();
     await expect.poll(() => composer(page).inputValue()).toBe('Is the Ridge tent in stock?');
     await expect.poll(() => focusedIn(page, '[data-parley]')).toBe(true);
-    await page.waitForTimeout(300);
+    await requests.settled();
     expect(await seen(page)).toEqual([]); // nothing was sent
     await composer(page).press('Enter');
     await expect.poll(() => variables(page), { timeout: ANSWER_MS }).toMatchObject({ pageUrl: 'https://shop.example/tents/ridge', pageTitle: 'Ridge tent', plan: 'pro' });
 
     // The app moved on to another route without a reload.
     await page.evaluate(() => (window as unknown as W).Parley.update({ page: { url: 'https://shop.example/boots' } }));
-    await page.waitForTimeout(300);
+    await requests.settled(); // whatever update() sent has arrived
     expect((await variables(page)).pageUrl).toBe('https://shop.example/tents/ridge'); // not before the next message
     await sendMessage(page, 'And boots?');
     await expect.poll(async () => (await variables(page)).pageUrl, { timeout: ANSWER_MS }).toBe('https://shop.example/boots');
@@ -204,13 +206,15 @@ describe('placement', () => {
     const ours = '[data-parley-loader] button.launcher';
     await expect.poll(() => box(page, ours)).toEqual({ right: 40, bottom: 100 });
     expect(await zIndex(page, ours)).toBe('10');
+    const network = gate(); // the chat comes only after the frame was measured
     await page.route(chatFile, async (route) => {
-      await new Promise((r) => setTimeout(r, 300));
+      await network.held;
       await route.continue();
     });
     await page.locator(ours).evaluate((b: HTMLButtonElement) => b.click());
     expect(await box(page, '[data-parley-loader] .frame')).toEqual({ right: 40, bottom: 172 });
     expect(await zIndex(page, '[data-parley-loader] .frame')).toBe('10');
+    network.open();
     await panel(page).waitFor();
     expect(await box(page, '[data-parley] section.panel')).toEqual({ right: 40, bottom: 172 });
     expect(await zIndex(page, '[data-parley] section.panel')).toBe('10');

@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composer, launcher, openHostPage, panel, SCREENSHOTS, sendMessage, startWorld, type World } from './harness.js';
+import { composer, idle, launcher, openHostPage, panel, SCREENSHOTS, sendMessage, startWorld, trackRequests, type World } from './harness.js';
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 // One short window two days from now (UTC): closed for the whole test, whatever the hour.
@@ -36,7 +36,7 @@ describe('a launcher that follows the support hours', () => {
     const config = page.waitForResponse((r) => r.url().endsWith('/api/config'));
     await page.goto(host.url, { waitUntil: 'load' });
     expect((await (await config).json()).handoff).toMatchObject({ open: false, launcher: 'hide' });
-    await page.waitForTimeout(1_000); // the idle callback and the answer have come
+    await idle(page); // the loader's idle callback has run, and what the answer started with it
     expect(await page.locator('[data-parley-loader], [data-parley]').count(), 'no launcher, no chat').toBe(0);
 
     await page.evaluate(() => (window as unknown as { Parley(m: string): void }).Parley('open'));
@@ -54,9 +54,11 @@ describe('a launcher that follows the support hours', () => {
     await page.evaluate(() => (window as unknown as { Parley(m: string, t: string): void }).Parley('send', 'Where is my order?'));
     await expect.poll(() => page.evaluate((key) => !!localStorage.getItem(key), `parley:${world.bffOrigin}`), { timeout: 20_000 }).toBe(true);
 
+    const requests = trackRequests(page);
     await page.reload({ waitUntil: 'load' });
-    await launcher(page).waitFor();
-    await page.waitForTimeout(500); // the chat's own launcher replaces the loader's, and stays
+    // The chat's own launcher replaces the loader's, and stays once the chat has its settings.
+    await page.locator('[data-parley] button.launcher').waitFor();
+    await requests.settled();
     expect(await launcher(page).isVisible()).toBe(true);
     expect(problems).toEqual([]);
     await context.close();

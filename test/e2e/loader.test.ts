@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composer, launcher, openHostPage, panel, SCREENSHOTS, sendMessage, startWorld, strictCsp, type World } from './harness.js';
+import { composer, gate, idle, launcher, openHostPage, panel, SCREENSHOTS, sendMessage, startWorld, strictCsp, type World } from './harness.js';
 
 let world: World;
 beforeAll(async () => {
@@ -34,7 +34,7 @@ describe('the loader', () => {
     page.on('request', (r) => requests.push(new URL(r.url()).pathname));
     await page.reload({ waitUntil: 'load' });
     await launcher(page).waitFor();
-    await page.waitForTimeout(1500); // idle callbacks, timers
+    await idle(page); // the loader's work after load has run: nothing more is due
     expect(requests.filter((p) => p !== '/')).toEqual(['/widget.js']);
     expect(await launcher(page).getAttribute('aria-label')).toBe('Open chat');
     expect(problems).toEqual([]);
@@ -84,7 +84,7 @@ describe('the loader', () => {
     page.on('request', (r) => requests.push(r.url()));
     await page.reload({ waitUntil: 'load' });
     await launcher(page).waitFor();
-    await page.waitForTimeout(1500); // idle callbacks
+    await idle(page); // the loader's work after load has run: nothing more is due
     expect(requests.filter((u) => chatFile.test(u))).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
@@ -259,12 +259,14 @@ describe('the loader', () => {
 
   it('shows the panel’s frame at once on a click with no warning, then the chat fills it', async () => {
     const { page, context } = await openHostPage(world, {});
+    const network = gate(); // a network so slow that the chat comes only after the frame was looked at
     await page.route(chatFile, async (route) => {
-      await new Promise((r) => setTimeout(r, 500)); // a slow network
+      await network.held;
       await route.continue();
     });
     await page.locator('[data-parley-loader] button.launcher').evaluate((b: HTMLButtonElement) => b.click());
     expect(await page.locator('[data-parley-loader] .frame').isVisible()).toBe(true);
+    network.open();
     await composer(page).waitFor();
     await expect.poll(() => page.locator('[data-parley-loader]').count()).toBe(0);
     await context.close();

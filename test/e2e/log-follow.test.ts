@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSWER_MS, composer, launcher, openHostPage, operatorAction, panel, SCREENSHOTS, sendMessage, startWorld, storedSessionId, type World } from './harness.js';
+import { ANSWER_MS, composer, idle, launcher, openHostPage, operatorAction, panel, SCREENSHOTS, sendMessage, startWorld, storedSessionId, trackRequests, type World } from './harness.js';
 
 let world: World;
 const log = (page: Page) => panel(page).getByRole('log');
@@ -18,6 +18,13 @@ const focusInPanel = (page: Page) =>
     const active = (el.getRootNode() as ShadowRoot).activeElement;
     return !!active && el.contains(active);
   });
+
+/** Resolves once the widget's images have loaded (or failed) and the page's fonts are in, and the page is idle. */
+async function loaded(page: Page): Promise<void> {
+  await page.waitForFunction(() => [...(document.querySelector('[data-parley]')?.shadowRoot?.querySelectorAll('img') ?? [])].every((img) => img.complete));
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  await idle(page);
+}
 
 const sessionId = (page: Page) => storedSessionId(world, page);
 const operator = (page: Page, action: string, body?: unknown) => operatorAction(world, page, action, body);
@@ -47,7 +54,7 @@ describe.each([
       await sendMessage(page, text);
       await expect.poll(() => log(page).locator('.msg').count(), { timeout: ANSWER_MS }).toBeGreaterThan(before + 1);
       await log(page).getByText(answer).last().waitFor({ timeout: ANSWER_MS });
-      await page.waitForTimeout(400); // images and fonts finish loading
+      await loaded(page); // images and fonts in: the log has its final height
       expect(await gap(page), `after "${text}"`).toBeLessThan(4);
     }
     await page.screenshot({ path: `${SCREENSHOTS}log-follow-${name}.png` });
@@ -113,9 +120,10 @@ describe('panel', () => {
 
     await launcher(other).click();
     await expect.poll(() => badge(page).count(), { timeout: 5000 }).toBe(0);
+    const requests = trackRequests(page);
     await page.reload();
-    await launcher(page).waitFor();
-    await page.waitForTimeout(500);
+    await page.locator('[data-parley] button.launcher').waitFor(); // the chat itself, with the conversation
+    await requests.settled(); // and what it asked the BFF has come
     expect(await badge(page).count()).toBe(0);
     await context.close();
   }, 120_000);

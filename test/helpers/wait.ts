@@ -45,5 +45,6 @@ export function startOfAMinute(): void {
  */
 export async function roomInThisMinute(needMs: number): Promise<void> {
   const left = 60_000 - (Date.now() % 60_000);
+  // Time is the subject: the real clock must reach the next minute, which nothing else shows.
   if (left < needMs) await sleep(left + 50);
 }

@@ -79,7 +79,8 @@ describe('POST /api/csat', () => {
     // The first rating's write to the service is slow, so the second comes while it is under way.
     await call(bff.url, 'POST', '/sim/__faults', { body: { delayMs: 700, count: 1 } });
     const first = rate(1);
-    await new Promise((r) => setTimeout(r, 200));
+    // The fault is taken once the first rating's write has reached the service: it is under way.
+    await until('the slow write under way', async () => (await call(bff.url, 'GET', '/sim/__faults')).body.faults.length === 0);
     const second = await rate(5);
     const answers = [(await first).status, second.status];
     expect(answers).toEqual([202, 409]);

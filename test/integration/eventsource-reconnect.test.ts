@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, JWT_SECRET, postWebhook, WEBHOOK_SECRET } from '../helpers/bff.js';
+import type { RunningServer } from '../../bff/src/server.js';
+import { call, JWT_SECRET, postWebhook, startBff, WEBHOOK_SECRET } from '../helpers/bff.js';
 import { startServer, type SpawnedServer } from '../helpers/server.js';
 import { until } from '../helpers/wait.js';
 
@@ -11,7 +12,7 @@ import { until } from '../helpers/wait.js';
 // ticket URL, across a real restart of the BFF on the same port.
 let dir: string;
 let env: Record<string, string>;
-const running: SpawnedServer[] = [];
+const running: Array<SpawnedServer | RunningServer> = [];
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'parley-eventsource-'));
   env = { SESSION_JWT_SECRET: JWT_SECRET, WEBHOOK_SECRET, SPENT_TOKENS_FILE: join(dir, 'spent'), SIM_REPLY_DELAY_MS: '5', SIM_DUPLICATE_RATE: '0', IDENTITY_SECRET: '' };
@@ -21,8 +22,15 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** A BFF process: for the restart, where a real process ending is the point. */
 const boot = async (extra: Record<string, string> = {}) => {
   const server = await startServer({ ...env, ...extra });
+  running.push(server);
+  return server;
+};
+/** A BFF in this process, where no restart is needed. */
+const bootHere = async (extra: Record<string, string> = {}) => {
+  const server = await startBff({ ...env, ...extra });
   running.push(server);
   return server;
 };
@@ -61,7 +69,7 @@ describe('a standard EventSource with a ticket URL', () => {
   }, 60_000);
 
   it('a used ticket does not open a stream without Last-Event-ID, nor after STREAM_RECONNECT_SEC', async () => {
-    const server = await boot({ STREAM_RECONNECT_SEC: '1' });
+    const server = await bootHere({ STREAM_RECONNECT_SEC: '1' });
     const s = (await call(server.url, 'POST', '/api/session', { body: { text: 'hello' } })).body as { token: string };
     const { ticket } = (await call(server.url, 'POST', '/api/events/ticket', { token: s.token })).body as { ticket: string };
     const first = await fetch(`${server.url}/api/events?ticket=${ticket}`);
@@ -79,7 +87,7 @@ describe('a standard EventSource with a ticket URL', () => {
   }, 30_000);
 
   it('a ticket holds one stream at a time: a reconnect replaces the open one, and Last-Event-ID 0 is no reconnect', async () => {
-    const server = await boot();
+    const server = await bootHere();
     const s = (await call(server.url, 'POST', '/api/session', { body: { text: 'hello' } })).body as { token: string };
     const { ticket } = (await call(server.url, 'POST', '/api/events/ticket', { token: s.token })).body as { ticket: string };
     const url = `${server.url}/api/events?ticket=${ticket}`;

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { request } from 'node:http';
+import { request, type IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { RunningServer } from '../../bff/src/server.js';
 import { call, startBff } from '../helpers/bff.js';
 import { openSse } from '../helpers/sse.js';
+import { until } from '../helpers/wait.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LEAD_TOKEN = 'tok-lead-Zq81xSECRET';
@@ -404,15 +405,19 @@ describe('memory held by uploads in progress', () => {
       return fetch(`${tight.url}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${s.token}` }, body: form });
     };
     // A slow upload holds what it has sent so far: here nearly all there is.
+    let taken: IncomingMessage | undefined;
+    tight.server.on('request', (req: IncomingMessage) => {
+      if (req.headers['content-type']?.includes('boundary=xyz')) taken = req;
+    });
     const slow = request(`${tight.url}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'multipart/form-data; boundary=xyz' } });
     const slowDone = new Promise<void>((resolve) => {
       slow.on('error', () => resolve());
       slow.on('close', () => resolve());
     });
-    slow.write('--xyz\r\n' + 'y'.repeat(256 * 1024 + 2000));
-    // Time for the server to read those bytes, which nothing shows; asking by upload would spend the upload rate limit.
-    await new Promise((r) => setTimeout(r, 200));
-
+    const sent = '--xyz\r\n' + 'y'.repeat(256 * 1024 + 2000);
+    slow.write(sent);
+    // The server has the request and has taken every byte of it from the socket (read, not waiting there).
+    await until('the slow upload read', () => !!taken && taken.socket.bytesRead > sent.length && taken.readableLength === 0 && taken.socket.readableLength === 0);
     const busy = await upload();
     expect([busy.status, busy.headers.get('retry-after'), ((await busy.json()) as any).error.code]).toEqual([429, '5', 'rate_limited']);
     slow.destroy();

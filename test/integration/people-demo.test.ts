@@ -74,12 +74,16 @@ describe('the demo\'s people', () => {
         const items: Array<{ text?: string }> = (await call(slow.url, 'GET', '/api/messages', { token: res.body.token })).body.items;
         return items.some((m) => m.text === 'Mara here.');
       });
-      await new Promise((r) => setTimeout(r, 700)); // past the agent's reply time
-      const items: Array<{ role: string; text?: string }> = (await call(slow.url, 'GET', '/api/messages', { token: res.body.token })).body.items;
-      expect(items.filter((m) => m.role === 'bot' && !/person|team/i.test(m.text ?? ''))).toEqual([]);
-      // Without the flag it starts with the agent, as before.
+      // Without the flag it starts with the agent, as before; its answer, to a later question, shows
+      // that the agent's reply time has passed for the first one too.
       const plain = await call(slow.url, 'POST', '/api/session', { body: { text: 'Hello' } });
       expect(plain.body.state).toBeUndefined();
+      await until('the agent answered the later question', async () => {
+        const later: Array<{ role: string }> = (await call(slow.url, 'GET', '/api/messages', { token: plain.body.token })).body.items;
+        return later.some((m) => m.role === 'bot');
+      });
+      const items: Array<{ role: string; text?: string }> = (await call(slow.url, 'GET', '/api/messages', { token: res.body.token })).body.items;
+      expect(items.filter((m) => m.role === 'bot' && !/person|team/i.test(m.text ?? ''))).toEqual([]);
       // A bad flag is a clear 400.
       const bad = await call(slow.url, 'POST', '/api/session', { body: { text: 'Hello', escalate: 'yes' } });
       expect([bad.status, bad.body.error.code]).toEqual([400, 'invalid_request']);

@@ -72,4 +72,24 @@ describe('repository rules', () => {
     const found = citing.flatMap((path) => read(path).split('\n').flatMap((line, i) => (pointer.test(line) ? [`${path}:${i + 1}: ${line.trim()}`] : [])));
     expect(found).toEqual([]);
   });
+
+  it('tests wait for the state they check: at most ten fixed waits of 100 ms or more, each saying why', () => {
+    // An awaited sleep, waitForTimeout, delay or Promise around setTimeout, of a literal under 100 ms or not.
+    const wait = /\b(?:sleep|waitForTimeout|delay)\(([^()]*)\)|new Promise\(\(?(\w+)\)? => setTimeout\(\2, ([^()]*)\)\)/g;
+    const tests = [...files('test', /\.(ts|tsx)$/), ...['bff', 'shared', 'demo', 'widget'].flatMap((dir) => files(dir, /\.test\.tsx?$/))];
+    const waits: Array<{ at: string; said: boolean }> = [];
+    for (const path of tests) {
+      const lines = read(path).split('\n');
+      lines.forEach((line, i) => {
+        for (const m of line.matchAll(wait)) {
+          const ms = (m[1] ?? m[3] ?? '').replace(/_/g, '').trim();
+          if (/^\d+$/.test(ms) && Number(ms) < 100) continue;
+          if (/^\s*(?:export )?(?:const|function) /.test(line)) continue; // the helper's own definition
+          waits.push({ at: `${path}:${i + 1}: ${line.trim()}`, said: /\/\/ \S/.test(line) || /^\s*\/\/ \S/.test(lines[i - 1] ?? '') });
+        }
+      });
+    }
+    expect(waits.filter((w) => !w.said).map((w) => w.at)).toEqual([]);
+    expect(waits.length, waits.map((w) => w.at).join('\n')).toBeLessThanOrEqual(10);
+  });
 });

@@ -1,8 +1,9 @@
 import { connect, type Socket } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../bff/src/server.js';
 import { startBff } from '../helpers/bff.js';
-import { startServer, type SpawnedServer } from '../helpers/server.js';
+import { captureOutput } from '../helpers/output.js';
 import { until } from '../helpers/wait.js';
 
 // One upload's worth of memory in all (MAX_UPLOAD_FILES × MAX_UPLOAD_BYTES + 256 KiB): a client
@@ -10,9 +11,12 @@ import { until } from '../helpers/wait.js';
 const BUDGET = 1 * 1000 + 256 * 1024;
 
 describe('request bodies: slow, stalled and aborted clients', () => {
-  let bff: SpawnedServer;
+  let bff: RunningServer;
+  let printed: ReturnType<typeof captureOutput>;
   beforeAll(async () => {
-    bff = await startServer({
+    printed = captureOutput();
+    bff = await startBff({
+      LOG_LEVEL: 'info',
       MAX_UPLOAD_BYTES: '1000',
       MAX_UPLOAD_FILES: '1',
       MAX_UPLOAD_MEMORY_BYTES: String(BUDGET),
@@ -22,7 +26,16 @@ describe('request bodies: slow, stalled and aborted clients', () => {
       SIM_REPLY_DELAY_MS: '5',
     });
   });
-  afterAll(() => bff.stop());
+  afterAll(async () => {
+    await bff.stop();
+    printed?.restore();
+  });
+  /** Resolves once the server has read the headers of a request to `path`. */
+  const received = (path: string) => new Promise<void>((resolve) => bff.server.on('request', function seen(req: IncomingMessage) {
+    if (req.url !== path) return;
+    bff.server.off('request', seen);
+    resolve();
+  }));
 
   const session = async () => {
     const res = await fetch(`${bff.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' });
@@ -55,9 +68,10 @@ describe('request bodies: slow, stalled and aborted clients', () => {
     });
 
   it('a client that declares the whole budget and sends nothing holds nothing', async () => {
-    const staller = await stalledUpload(await session(), 0);
-    // Nothing to see from outside while the server holds a request with no body yet: time for it to take the headers.
-    await new Promise((r) => setTimeout(r, 100));
+    const token = await session();
+    const taken = received('/api/upload');
+    const staller = await stalledUpload(token, 0);
+    await taken; // the server holds the request, with no body yet
     expect(await upload(await session())).toBe(202);
     staller.destroy();
   });
@@ -122,15 +136,16 @@ describe('request bodies: slow, stalled and aborted clients', () => {
   });
 
   it('an aborted body is one info line, with no stack trace', async () => {
-    const from = bff.output.length;
-    const socket = await stalledUpload(await session(), 5000);
-    // Aborted while its body is being read, not before the server has the request: nothing to see from outside until then.
-    await new Promise((r) => setTimeout(r, 100));
+    const token = await session();
+    const from = printed.lines.length;
+    const taken = received('/api/upload');
+    const socket = await stalledUpload(token, 5000);
+    await taken; // aborted while its body is being read, not before the server has the request
     socket.destroy();
-    await until('the abort logged', () => bff.output.slice(from).some((line) => line.includes('request body aborted')));
-    const lines = bff.output.slice(from).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    await until('the abort logged', () => printed.lines.slice(from).some((line) => line.includes('request body aborted')));
+    const lines = printed.lines.slice(from).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.filter((l) => l.level !== 'debug').map((l) => [l.level, l.msg])).toEqual([['info', 'request body aborted']]);
-    expect(bff.output.slice(from).join('\n')).not.toMatch(/\n\s+at /);
+    expect(printed.lines.slice(from).join('\n')).not.toMatch(/\n\s+at /);
   });
 });
 

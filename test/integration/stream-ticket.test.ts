@@ -1,15 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../bff/src/server.js';
 import { call, startBff } from '../helpers/bff.js';
-import { startServer, type SpawnedServer } from '../helpers/server.js';
+import { captureOutput } from '../helpers/output.js';
 import { openSse } from '../helpers/sse.js';
 import { until } from '../helpers/wait.js';
 
-// A real process at debug level, so every line it logs can be read for the token.
-let bff: SpawnedServer;
+// At debug level, with everything it prints kept, so every line it logs can be read for the token.
+let bff: RunningServer;
+let printed: ReturnType<typeof captureOutput>;
 beforeAll(async () => {
-  bff = await startServer({ LOG_LEVEL: 'debug', SIM_REPLY_DELAY_MS: '5', SIM_DUPLICATE_RATE: '0', IDENTITY_SECRET: '' });
+  printed = captureOutput();
+  bff = await startBff({ LOG_LEVEL: 'debug', SIM_REPLY_DELAY_MS: '5', SIM_DUPLICATE_RATE: '0', IDENTITY_SECRET: '' });
 });
-afterAll(() => bff?.stop());
+afterAll(async () => {
+  await bff?.stop();
+  printed?.restore();
+});
 
 const session = async () => (await call(bff.url, 'POST', '/api/session', { body: { text: 'hello' } })).body as { token: string };
 
@@ -43,7 +49,7 @@ describe('stream tickets (docs/api.md "Event stream")', () => {
 
   it('?token= still opens the stream for old embeds, and no log line holds the token', async () => {
     const s = await session();
-    const from = bff.output.length;
+    const from = printed.lines.length;
     const sse = await openSse(`${bff.url}/api/events?token=${s.token}`);
     await sse.next((e) => e.event === 'message');
     sse.close();
@@ -51,9 +57,9 @@ describe('stream tickets (docs/api.md "Event stream")', () => {
     await fetch(`${bff.url}/api/events?token=${s.token}x`);
     await fetch(`${bff.url}/api/events?token=${s.token}&lastEventId=bad`);
     // The stream's line comes when it has closed, the refusals' when they were answered.
-    const lines = () => bff.output.slice(from).filter((line) => /"msg":"request".*"path":"\/api\/events"/.test(line)).length;
+    const lines = () => printed.lines.slice(from).filter((line) => /"msg":"request".*"path":"\/api\/events"/.test(line)).length;
     await until('the stream and both refusals logged', () => lines() >= 3);
-    const logs = bff.output.join('\n');
+    const logs = printed.lines.join('\n');
     expect(logs).toContain('/api/events'); // the requests were logged
     expect(logs).not.toContain(s.token.split('.')[2]!);
   });

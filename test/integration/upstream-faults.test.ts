@@ -9,9 +9,10 @@ let base: string;
 const fault = (spec: Record<string, unknown>) => call(base, 'POST', '/sim/__faults', { body: spec });
 
 beforeAll(async () => {
-  // Every webhook is delivered twice by the simulator; timeouts short so 504 is quick.
+  // Every webhook is delivered twice by the simulator; timeouts short so 504 is quick, yet long
+  // enough that an answer from the simulator in this process is never late on a busy CI machine.
   // An empty ESCALATION_OPERATOR_EMAIL switches off the demo's default escalation.
-  bff = await startBff({ SIM_DUPLICATE_RATE: '1', UPSTREAM_TIMEOUT_MS: '300', UPSTREAM_RETRIES: '2', RATE_LIMIT_SESSIONS_PER_MIN: '1000', ESCALATION_OPERATOR_EMAIL: '' });
+  bff = await startBff({ SIM_DUPLICATE_RATE: '1', UPSTREAM_TIMEOUT_MS: '1000', UPSTREAM_RETRIES: '2', RATE_LIMIT_SESSIONS_PER_MIN: '1000', ESCALATION_OPERATOR_EMAIL: '' });
   base = bff.url;
 });
 afterAll(() => bff.stop());
@@ -55,7 +56,7 @@ describe('upstream failures', () => {
 
   it('a send that timed out is not repeated and is reported as may-have-been-sent', async () => {
     const s = (await call(base, 'POST', '/api/session', { body: { text: 'hello' } })).body;
-    await fault({ delayMs: 1000, count: 1 });
+    await fault({ delayMs: 2000, count: 1 }); // past UPSTREAM_TIMEOUT_MS
     const res = await call(base, 'POST', '/api/messages', { token: s.token, body: { text: 'slow one' } });
     expect([res.status, res.body.error.code]).toEqual([502, 'send_uncertain']);
     // A repeat would have been sent before the 502, without the delay: it would be there by the time the first is.
@@ -79,7 +80,7 @@ describe('upstream failures', () => {
 
   it('a reading call is retried after a timeout', async () => {
     const s = (await call(base, 'POST', '/api/session', { body: { text: 'hello' } })).body;
-    await fault({ delayMs: 1000, count: 1 });
+    await fault({ delayMs: 2000, count: 1 }); // past UPSTREAM_TIMEOUT_MS
     const res = await call(base, 'GET', '/api/messages', { token: s.token });
     expect(res.status).toBe(200);
   });

@@ -32,11 +32,12 @@ describe('DeltaBuffer', () => {
   it('keeps order when a flush is slow, and close() waits for all of them', async () => {
     const flushed: string[] = [];
     let slow = true;
+    let finishSlow!: () => void;
     const buf = new DeltaBuffer(
       async (t) => {
         if (slow) {
           slow = false;
-          await new Promise((r) => setTimeout(r, 100));
+          await new Promise<void>((r) => (finishSlow = r)); // the first flush takes until the test says
         }
         flushed.push(t);
       },
@@ -46,7 +47,11 @@ describe('DeltaBuffer', () => {
     buf.push('cd');
     buf.push('e');
     const closing = buf.close();
+    let closed = false;
+    void closing.then(() => (closed = true));
     await vi.advanceTimersByTimeAsync(100);
+    expect([flushed, closed]).toEqual([[], false]); // all behind the slow first flush
+    finishSlow();
     await closing;
     expect(flushed).toEqual(['ab', 'cd', 'e']);
   });

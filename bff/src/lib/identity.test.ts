@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, createLocalJWKSet, type JWK } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../errors.js';
 import { IdentityVerifier, JWKS_MIN_INTERVAL_MS } from './identity.js';
 import { until } from '../../../test/helpers/wait.js';
@@ -136,8 +136,9 @@ describe('IdentityVerifier (JWKS)', () => {
       expect(await failure(verifier.verify(await signWith('ES256')))).toBe('accepted');
       expect(requests).toBe(1);
       failing = true;
-      // Time is the subject: the key set's fetches are spaced by a cooldown on the real clock (jose's).
-      await new Promise((r) => setTimeout(r, JWKS_MIN_INTERVAL_MS + 100)); // past the cooldown after the success
+      // Time is the subject: the key set's fetches are spaced by a cooldown on the clock jose reads
+      // (Date.now), moved past it here rather than waited for.
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + JWKS_MIN_INTERVAL_MS + 100 });
       const unknownKid = await signWith('RS256'); // names a key the set does not have: each would refetch
       const outcomes = [];
       for (let i = 0; i < 20; i++) outcomes.push(await failure(verifier.verify(unknownKid)));
@@ -147,6 +148,7 @@ describe('IdentityVerifier (JWKS)', () => {
       expect(await failure(verifier.verify(await signWith('ES256')))).toBe('accepted');
       expect(requests).toBe(2);
     } finally {
+      vi.useRealTimers();
       await new Promise<void>((resolve) => flaky.close(() => resolve()));
     }
   }, 15_000);
