@@ -108,6 +108,9 @@ export default defineConfig({
           include: ['shared/**/*.test.ts', 'bff/**/*.test.ts', 'demo/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/contract/**/*.test.ts'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
+          // In CI this suite runs beside the browser suite on a shared machine: a test with a timing
+          // bound that fails is run once more, and the report lists it as flaky.
+          retry: process.env.CI ? 1 : 0,
         },
       },
       {
@@ -116,6 +119,8 @@ export default defineConfig({
           name: 'widget',
           environment: 'happy-dom',
           include: ['widget/**/*.test.{ts,tsx}'],
+          // As the unit suite: beside the browser suite in CI.
+          retry: process.env.CI ? 1 : 0,
         },
       },
       {
@@ -145,6 +150,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,
+          // As the unit suite: beside the browser suite in CI.
+          retry: process.env.CI ? 1 : 0,
         },
       },
     ],
