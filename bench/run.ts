@@ -15,6 +15,7 @@ import { conversationOf, StreamClients, type OnFrame } from './stream-clients.js
 import { JWT_SECRET, serverEnv } from './server-env.mjs';
 import { hasWrk, wrkBlast, wrkTogether } from './wrk.js';
 import { Agent } from 'node:http';
+import { cpus, loadavg } from 'node:os';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 100_000);
@@ -247,52 +248,73 @@ const clock = () => Number(process.hrtime.bigint()) / 1e6;
  * Webhook → stream latency under load: `streams` streams open (one conversation each, held by
  * client processes), webhooks signed as the service signs them sent at `rate` a second for
  * `seconds` to those conversations in turn, each sent without waiting for the one before (as the
- * service sends them). A sample runs from the send to the message read on its own conversation's
- * stream (a message on any other stream is counted as misrouted); the first second is warm-up.
- * Returns the sorted samples, the rate reached, and what was refused, lost, misrouted or dropped.
+ * service sends them, over a keep-alive pool of 64 connections). A sample runs from the send to
+ * the message read on its own conversation's stream (a message on any other stream is counted as
+ * misrouted). Before the paced run every conversation gets one webhook, 64 at a time, so the
+ * server's code is optimised and each conversation has history, as in a server that has been
+ * running; the paced run's first second is not counted either. Returns the sorted samples, the
+ * sorted times to the webhook's answer, the rate reached, and what was refused, lost, misrouted
+ * or dropped.
  */
 async function fanOutLatency(server: SpawnedServer, streams: number, rate: number, seconds: number) {
   const sentAt = new Map<number, number>();
   const times: number[] = [];
-  let warm = Infinity;
+  const answered: number[] = [];
+  let counted = Infinity;
   let misrouted = 0;
+  let failed = 0;
   const clients = streamClients((i, n, at) => {
     const sent = sentAt.get(n);
     if (sent === undefined) return;
     if (i !== n % streams) return void misrouted++;
     sentAt.delete(n);
-    if (n >= warm) times.push(at - sent);
+    if (n >= counted) times.push(at - sent);
   });
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const url = new URL('/webhooks/agent', server.url);
+  /** Sends message `n` to conversation n mod streams; resolves when it is answered. */
+  const send = (n: number): Promise<void> => {
+    const { body, headers } = webhook(conversationOf(n % streams), `fan-${n}`);
+    const at = clock();
+    sentAt.set(n, at);
+    return post(agent, url, body, headers).then(
+      (status) => {
+        if (status !== 200) failed++;
+        else if (n >= counted) answered.push(clock() - at);
+      },
+      () => void failed++,
+    );
+  };
+  /** Waits by condition, up to 5 s, for the messages sent so far (those still missing are lost). */
+  const arrived = async () => {
+    const deadline = clock() + 5000;
+    while (sentAt.size > 0 && clock() < deadline) await new Promise((r) => setTimeout(r, 20));
+  };
   try {
     await clients.open([server], 0, streams);
-    const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-    const url = new URL('/webhooks/agent', server.url);
-    let failed = 0;
-    let sent = 0;
+    let next = 0;
+    await Promise.all(Array.from({ length: 64 }, async () => {
+      while (next < streams) await send(next++);
+    }));
+    await arrived();
+    if (sentAt.size > 0 || failed > 0) throw new Error(`warm-up: ${sentAt.size} of ${streams} webhooks never reached their stream, ${failed} refused`);
+    const first = next;
+    const cpuBefore = await cpuSeconds(server.process.pid!);
     const start = clock();
     const end = start + seconds * 1000;
-    warm = Math.round(rate); // the first second's webhooks are not counted
+    counted = first + Math.round(rate); // the first second's webhooks are not counted
     while (clock() < end) {
-      const due = Math.floor(((clock() - start) * rate) / 1000);
-      for (; sent < due; sent++) {
-        const { body, headers } = webhook(conversationOf(sent % streams), `fan-${sent}`);
-        sentAt.set(sent, clock());
-        post(agent, url, body, headers).then(
-          (status) => {
-            if (status !== 200) failed++;
-          },
-          () => failed++,
-        );
-      }
+      const due = first + Math.floor(((clock() - start) * rate) / 1000);
+      for (; next < due; next++) void send(next);
       await new Promise((r) => setTimeout(r, 1));
     }
     const elapsed = (clock() - start) / 1000;
-    // The last messages: waited for by condition, up to 5 s (those still missing are reported lost).
-    const deadline = clock() + 5000;
-    while (sentAt.size > 0 && clock() < deadline) await new Promise((r) => setTimeout(r, 20));
-    agent.destroy();
-    return { times: times.sort((a, b) => a - b), rate: sent / elapsed, lost: sentAt.size, failed, misrouted, dropped: clients.dropped };
+    const serverBusy = ((await cpuSeconds(server.process.pid!)) - cpuBefore) / elapsed;
+    await arrived();
+    const sort = (xs: number[]) => xs.sort((a, b) => a - b);
+    return { times: sort(times), answered: sort(answered), rate: (next - first) / elapsed, serverBusy, lost: sentAt.size, failed, misrouted, dropped: clients.dropped };
   } finally {
+    agent.destroy();
     clients.stop();
   }
 }
@@ -301,11 +323,16 @@ async function fanOutLatency(server: SpawnedServer, streams: number, rate: numbe
  * What the file limits allow, from a BFF started for the purpose (the files it holds at start),
  * printed before any stream opens.
  */
-async function streamPlan(memory: () => Promise<SpawnedServer>, requested: number[]): Promise<StreamPlan> {
+async function streamPlan(memory: () => Promise<SpawnedServer>, parts: Array<[string, number]>): Promise<StreamPlan> {
   const probe = await memory();
   const plan = new StreamPlan(openFiles(probe.process.pid!));
   await finish([probe]);
-  console.log(plan.describe(requested) + '\n');
+  console.log(plan.describe(parts.map(([, n]) => n)));
+  for (const [what, count] of parts) {
+    const n = count.toLocaleString('en');
+    console.log(`  ${what}, ${n} streams: ${count <= plan.bffMax ? 'measured' : `past the limit (${plan.filesFor(count).toLocaleString('en')} open files needed), measured at ${plan.bffMax.toLocaleString('en')}`}`);
+  }
+  console.log('');
   return plan;
 }
 
@@ -324,14 +351,18 @@ async function main() {
   for (const script of process.env.BENCH_BUILD === '0' ? [] : ['build:widget', 'build:server', 'build:demo']) {
     if (spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit' }).status !== 0) throw new Error(`${script} failed`);
   }
-  console.log(`Parley benchmarks — ${SECONDS}s runs, servers on core 0 (${pin.length ? 'pinned' : 'unpinned'}), load from ${hasWrk ? 'wrk' : 'the Node http client (apt-get install wrk for a faster one)'}, node ${process.version}\n`);
+  console.log(`Parley benchmarks — ${SECONDS}s runs, servers on core 0 (${pin.length ? 'pinned' : 'unpinned'}), load from ${hasWrk ? 'wrk' : 'the Node http client (apt-get install wrk for a faster one)'}, node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}\n`);
   widgetSizes();
   // Each comparison starts fresh servers: a memory BFF that has taken a million webhooks holds
   // a million retained events in its heap, and its GC would be measured instead of the code.
   const memory = async () => own(await startServer(env(), { prefix: pin, compiled: true }));
   // BENCH_ONLY=fanout,streams runs both of these parts (and builds once).
   const only = new Set(process.env.BENCH_ONLY?.split(','));
-  const plan = only.has('ingest') ? undefined : await streamPlan(memory, [STREAMS, ...STREAM_COUNTS, FANOUT_STREAMS, REDIS_STREAMS]);
+  const parts: Array<[string, number]> =
+    only.has('fanout') || only.has('streams')
+      ? [...(only.has('fanout') ? [['webhook → stream latency', FANOUT_STREAMS] as [string, number]] : []), ...(only.has('streams') ? STREAM_COUNTS.map((n): [string, number] => ['RSS per idle stream', n]) : [])]
+      : [['webhook → stream latency', FANOUT_STREAMS], ['RSS per idle stream', STREAMS]];
+  const plan = only.has('ingest') ? undefined : await streamPlan(memory, parts);
   if (only.has('fanout') || only.has('streams')) {
     if (only.has('fanout')) await fanOut(memory, plan!);
     if (only.has('streams')) await idleStreams(memory, plan!);
@@ -438,7 +469,8 @@ async function fanOut(memory: () => Promise<SpawnedServer>, plan: StreamPlan): P
   report(
     `webhook → stream at ${FANOUT_RATE}/s, ${streams} streams open (p50 / p95 / p99)`,
     `${[50, 95, 99].map((p) => pct(r.times, p).toFixed(2)).join(' / ')} ms (goal p99 ≤ 5 ms: ${p99 <= 5 ? 'met' : 'not met'}; ` +
-      `${r.rate.toFixed(0)} webhooks/s sent, ${r.times.length} samples, ${r.lost} lost, ${r.failed} refused, ${r.misrouted} on another stream, ${r.dropped} streams dropped)`,
+      `${r.rate.toFixed(0)} webhooks/s sent, the BFF busy ${(r.serverBusy * 100).toFixed(0)} % of a core, load average ${loadavg()[0]!.toFixed(1)}, ${r.times.length} samples, ${r.lost} lost, ${r.failed} refused, ${r.misrouted} on another stream, ${r.dropped} streams dropped; ` +
+      `webhook answered p50 / p99 ${pct(r.answered, 50).toFixed(2)} / ${pct(r.answered, 99).toFixed(2)} ms)`,
   );
 }
 
