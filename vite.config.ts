@@ -4,6 +4,7 @@ import { minify } from 'terser';
 import { transformWithOxc } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { badgeCss, cssLines, joinRules } from './scripts/css-lines.mjs';
+import { MARKDOWN_CSS } from './widget/src/markdown-styles.js';
 import { PARTS_CSS } from './widget/src/parts-styles.js';
 import { CSS } from './widget/src/styles.js';
 
@@ -55,7 +56,7 @@ export default defineConfig({
       name: 'parley-assets',
       async generateBundle(output) {
         if (output.format !== 'es') return;
-        this.emitFile({ type: 'asset', fileName: 'widget.css', source: joinRules(CSS + PARTS_CSS + badgeCss(BADGES_DIR)) });
+        this.emitFile({ type: 'asset', fileName: 'widget.css', source: joinRules(CSS + MARKDOWN_CSS + PARTS_CSS + badgeCss(BADGES_DIR)) });
         for (const lang of LOCALES) {
           // The file compiled as Vite compiles it (its only import is a type, so it stands alone), run once for its strings.
           const file = `${LOCALES_DIR}${lang}.ts`;

@@ -218,6 +218,18 @@ export interface ConversationSummary {
   title: string;
   state: 'open' | 'escalated' | 'archived';
   updatedAt: string;
+  /** The newest message with words (the newest 20 conversations of a list; absent when none could be read). */
+  lastMessage?: LastMessage;
+}
+
+/** A listed conversation's newest message, as one line (docs/api.md "Signed-in users"). */
+export interface LastMessage {
+  /** Plain text on one line (Markdown's words without its marks, no HTML; a rich message's summary), at most 160 characters, a cut one ending in "…". */
+  text: string;
+  /** Who wrote it: the visitor (`user`), the bot or an operator, with the name the conversation shows (never the visitor's). */
+  author: { kind: Author['kind']; name?: string };
+  /** When it was written (ISO 8601), when known. */
+  at?: string;
 }
 
 export interface ConversationsList {

@@ -143,7 +143,7 @@ describe('POST /api/identify', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ sessionId: anonymous.sessionId, switched: false, user: { id: sub, name: 'Ada Lovelace' } });
     const list = await call(base, 'GET', '/api/conversations', { token: res.body.token });
-    expect(list.body.items).toEqual([{ sessionId: anonymous.sessionId, title: 'Question before login', state: 'open', updatedAt: expect.any(String) }]);
+    expect(list.body.items).toEqual([{ sessionId: anonymous.sessionId, title: 'Question before login', state: 'open', updatedAt: expect.any(String), lastMessage: expect.objectContaining({ text: expect.any(String) }) }]);
     expect((await upstreamConversation(anonymous.sessionId)).variables).toMatchObject({ verifiedUserId: sub });
   });
 
@@ -274,6 +274,44 @@ describe('the user’s conversations', () => {
     expect(past.body.items.some((m: { text?: string }) => m.text === 'My first question')).toBe(true);
     // The new conversation is now the active one, on any device.
     expect((await signIn(sub, undefined)).sessionId).toBe(started.body.sessionId);
+  });
+
+  it('each listed conversation carries its last message: one line of plain text and who wrote it (the bot, an operator by name, or the visitor)', async () => {
+    const sub = newUser();
+    const first = await signIn(sub, 'Where is my order?');
+    const list = async () => (await call(base, 'GET', '/api/conversations', { token: first.token })).body.items as Array<{ sessionId: string; updatedAt: string; lastMessage?: { text: string; author: { kind: string; name?: string }; at?: string } }>;
+    const lastOf = async (sessionId: string) => (await list()).find((c) => c.sessionId === sessionId)?.lastMessage;
+
+    // The simulated agent answers: its words under the bot's name.
+    await expect.poll(async () => (await lastOf(first.sessionId))?.author, { timeout: 5_000 }).toEqual({ kind: 'bot', name: 'Juniper' });
+    const answer = (await lastOf(first.sessionId))!;
+    expect(answer.text.length).toBeGreaterThan(0);
+    expect(answer.text.length).toBeLessThanOrEqual(160);
+    expect(answer.text).not.toMatch(/\n|\*\*|<\w/);
+    expect(Date.parse(answer.at!)).not.toBeNaN();
+
+    // An operator's Markdown: its words on one line, without marks or tags, under the name the widget shows.
+    expect((await call(base, 'POST', `/sim/operator/conversations/${first.sessionId}/escalate`, { body: { name: 'mara' } })).status).toBe(200);
+    const reply = '**Good news:** your order\n\n- ships *today*\n- tracking: [NO-48213](https://shop.example/t) <b>soon</b> &amp; more';
+    expect((await call(base, 'POST', `/sim/operator/conversations/${first.sessionId}/messages`, { body: { name: 'mara', text: reply } })).status).toBe(201);
+    await expect.poll(async () => (await lastOf(first.sessionId))?.author, { timeout: 5_000 }).toEqual({ kind: 'operator', name: 'Mara Lindqvist' });
+    expect((await lastOf(first.sessionId))!.text).toBe('Good news: your order ships today tracking: NO-48213 soon & more');
+
+    // The visitor wrote last: "you", never the user's name. A long message is cut with "…".
+    const long = `Thanks! ${'And one more thing about the parcel. '.repeat(8)}`;
+    expect((await call(base, 'POST', '/api/messages', { token: first.token, body: { text: long } })).status).toBe(202);
+    const mine = (await lastOf(first.sessionId))!;
+    expect(mine.author).toEqual({ kind: 'user' });
+    expect(mine.text).toHaveLength(160);
+    expect(mine.text.endsWith('…')).toBe(true);
+    expect(long.startsWith(mine.text.slice(0, -1))).toBe(true);
+
+    // A new conversation has its own; the one before keeps its own.
+    const second = (await call(base, 'POST', '/api/conversations', { token: first.token, body: { text: 'A second topic' } })).body;
+    const items = (await call(base, 'GET', '/api/conversations', { token: second.token })).body.items as Array<{ sessionId: string; lastMessage?: { author: { kind: string } } }>;
+    expect(items.map((c) => c.sessionId)).toEqual([second.sessionId, first.sessionId]);
+    expect(items[0]!.lastMessage?.author.kind).toMatch(/^(user|bot)$/);
+    expect(items[1]!.lastMessage?.author).toEqual({ kind: 'user' });
   });
 
   it('POST /api/conversations/{id}/current continues an open one from any device; archived 409, another user’s 403', async () => {

@@ -119,6 +119,8 @@ function start(script: HTMLScriptElement): void {
       delete w.__parleyChat;
       api.q = queue;
       chat.boot(script); // takes over window.Parley and replays the queue, in order
+      // Pointed at while the chat came: the chat's launcher, drawn now under the pointer, draws its panel ahead of the click.
+      if (pointed) chatLauncher()?.dispatchEvent(new PointerEvent('pointerenter'));
       // The chat draws its own launcher and panel; ours go once it is ready.
       const parley = w.Parley as unknown as { on?: (e: string, fn: () => void) => void };
       parley.on?.('ready', removeLauncher);
@@ -139,14 +141,14 @@ function start(script: HTMLScriptElement): void {
   function removeLauncher(): void {
     handOver();
     // A visitor who tabbed to our launcher (which fetched the chat) keeps focus: on the chat's own.
-    // One who points at it points at the chat's now, which draws its panel ahead of the click.
     const focused = !!host?.shadowRoot?.activeElement;
     host?.remove();
     host = launcher = frame = input = undefined;
-    const theirs = document.querySelector('[data-parley]')?.shadowRoot?.querySelector<HTMLElement>('.launcher');
-    if (focused) theirs?.focus();
-    else if (pointed) theirs?.dispatchEvent(new PointerEvent('pointerenter'));
+    if (focused) chatLauncher()?.focus();
   }
+
+  /** The chat's own launcher, once it has drawn one. */
+  const chatLauncher = () => document.querySelector('[data-parley]')?.shadowRoot?.querySelector<HTMLElement>('.launcher');
 
   /**
    * Opens at once: a frame where the panel will be, with a text box that takes the visitor's typing

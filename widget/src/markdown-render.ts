@@ -11,9 +11,10 @@
 import { Lexer, type Token, type Tokens } from 'marked';
 import { h, type ComponentChildren, type VNode } from 'preact';
 import { safeUrl } from '../../shared/badge-url.js';
-import { CodeBlock } from './components/CodeBlock.js';
+import { CodeBlock } from './ui/CodeBlock.js';
 import type { MarkdownStrings } from './i18n.js';
 import { settle } from './settle.js';
+export { MARKDOWN_CSS } from './markdown-styles.js';
 import { unbroken } from './unbroken.js';
 
 /** What is rendered as Markdown; past any of these the message is its plain text (docs/embedding.md). */

@@ -8,15 +8,16 @@
  * parse, its elements, a component inside), that message falls back to its plain text and every
  * other message, and the transcript, goes on.
  */
-import { signal } from '@preact/signals';
+import { signal, useSignal } from '@preact/signals';
 import { Component, h, type ComponentChildren } from 'preact';
 import type { MarkdownStrings } from './i18n.js';
 import { pinned } from './pin.js';
+import { styleChunk } from './styles.js';
 import { unbroken } from './unbroken.js';
 
 type Renderer = typeof import('./markdown-render.js');
 
-// Written by scripts/build-widget.mjs once the chunk's bytes are known (as for the parts chunk, lazy.tsx).
+// Written by scripts/build-widget.mjs once the chunk's bytes are known (as for the parts chunk, parts-loader.ts).
 const FILE = '__PARLEY_MARKDOWN_FILE__';
 const INTEGRITY = '__PARLEY_MARKDOWN_SRI__';
 
@@ -28,7 +29,10 @@ export function loadMarkdown(): Promise<Renderer | undefined> {
   return (loading ??= pinned(FILE, INTEGRITY)
     .then(() => import('./markdown-render.js'))
     .then(
-      (r) => (renderer.value = r),
+      (r) => {
+        styleChunk(r.MARKDOWN_CSS);
+        return (renderer.value = r);
+      },
       (e: unknown) => {
         console.warn('[parley]', e);
         loading = undefined;
@@ -57,17 +61,14 @@ function cut(text: string, n: number): string {
  * `text` as written (line breaks and spaces kept), for a message past the renderer's limits or whose
  * drawing failed: a long one is cut at `PLAIN_STEP` characters, each "Show more" draws as many again.
  */
-class Plain extends Component<{ src: string; strings: MarkdownStrings }, { shown: number }> {
-  override state = { shown: PLAIN_STEP };
-
-  render({ src, strings }: { src: string; strings: MarkdownStrings }, { shown }: { shown: number }): ComponentChildren {
-    const text = cut(src, shown);
-    if (text.length === src.length) return h('p', { class: 'plain' }, unbroken(src));
-    return [
-      h('p', { class: 'plain' }, unbroken(text), '…'),
-      h('button', { type: 'button', class: 'pill show-more', onClick: () => this.setState({ shown: text.length + PLAIN_STEP }) }, strings.showMore),
-    ];
-  }
+function Plain({ src, strings }: { src: string; strings: MarkdownStrings }): ComponentChildren {
+  const shown = useSignal(PLAIN_STEP);
+  const text = cut(src, shown.value);
+  if (text.length === src.length) return h('p', { class: 'plain' }, unbroken(src));
+  return [
+    h('p', { class: 'plain' }, unbroken(text), '…'),
+    h('button', { type: 'button', class: 'pill show-more', onClick: () => (shown.value = text.length + PLAIN_STEP) }, strings.showMore),
+  ];
 }
 
 /**

@@ -10,9 +10,10 @@ import { ApiError, type ApiError as ApiErrorType } from './api.js';
 import { isFatal, type Auth } from './auth.js';
 import type { ConversationSlice } from './conversation.js';
 import { newId, type ChatMessage } from './messages.js';
-import type { Outgoing } from './state.js';
+import { loadParts } from './parts-loader.js';
+import type { Chosen, Outgoing, UploadProblem } from './state.js';
 import { keep, kept } from './storage.js';
-import { createUploads } from './upload.js';
+import type { UploadOutbox, Uploads, UploadSignals } from './upload.js';
 
 /** What the outbox needs of the rest of the store. */
 export interface OutboxDeps {
@@ -62,7 +63,7 @@ export function createOutbox(key: string, d: OutboxDeps) {
       // A text that already arrived stays on screen.
       if (item.sent) mark(undefined, [item.clientId]);
       else conversation.dropLocal(item.clientId);
-      if (item.files) uploads.refused(item, e.code);
+      if (item.files) uploads!.refused(item, e.code);
       else {
         giveBack(item.text);
         failed.value = true;
@@ -81,7 +82,7 @@ export function createOutbox(key: string, d: OutboxDeps) {
         if (!d.online.value) return mark('queued', queued.value.map((o) => o.clientId));
         mark('sending', [item.clientId]);
         try {
-          if (item.files) await uploads.upload(item);
+          if (item.files) await uploads!.upload(item);
           else if (auth.session && !d.startsNew()) await auth.authed('POST /api/messages', { body: { text: item.text, clientId: item.clientId } });
           else await d.start(item);
           retries = 0;
@@ -131,7 +132,11 @@ export function createOutbox(key: string, d: OutboxDeps) {
   /** What else a new message makes stale (hints of the slices beside this one). */
   const sending: (() => void)[] = [];
 
-  const uploads = createUploads(d.bff, auth, conversation.state, d.config, {
+  // Uploads come with the parts chunk, made on the first file chosen (every other call about files
+  // comes after one, so before it there is nothing to do). Their signals are made here so the panel
+  // reads them from the start; `createUploads` alone writes them.
+  const files: UploadSignals = { chosen: signal<Chosen[]>([]), problem: signal<UploadProblem | undefined>(undefined), sent: signal(new Map()) };
+  const toUploads: UploadOutbox = {
     start: d.start,
     queue,
     resend(item) {
@@ -144,14 +149,21 @@ export function createOutbox(key: string, d: OutboxDeps) {
       return text;
     },
     giveBack,
-  });
-  sending.push(uploads.stale);
-  conversation.onClear(uploads.dismiss);
+  };
+  let uploads: Uploads | undefined;
+  const withUploads = () => loadParts().then((p) => (uploads ??= p.createUploads(files, d.bff, auth, conversation.state, d.config, toUploads)));
+  sending.push(() => uploads?.stale());
+  conversation.onClear(() => uploads?.dismiss());
 
   return {
     draft: draft as ReadonlySignal<string>,
     failed: failed as ReadonlySignal<boolean>,
-    uploads,
+    /** The files chosen for the next message (chips), and those uploading or refused. */
+    chosen: files.chosen as ReadonlySignal<Chosen[]>,
+    /** Why the last files were not taken or not sent, until dealt with. */
+    uploadProblem: files.problem as ReadonlySignal<UploadProblem | undefined>,
+    /** The files of the messages sent from this page, by clientId. */
+    sentFiles: files.sent as ReadonlySignal<ReadonlyMap<string, File[]>>,
     /** The composer's text as typed. */
     setDraft: (text: string) => void (draft.value = text),
     /** Runs `fn` as each new message is queued. */
@@ -164,10 +176,15 @@ export function createOutbox(key: string, d: OutboxDeps) {
       return true;
     },
     /** Sends the composer's text with the chosen files; false when none are waiting. */
-    sendFiles: uploads.send,
-    attach: uploads.attach,
-    removeFile: uploads.remove,
-    retryUpload: uploads.retry,
+    sendFiles: () => !!uploads?.send(),
+    /** Adds files as chips (the parts chunk first, the first time); a chunk that cannot come is reported. */
+    attach: (picked: File[]) => withUploads().then((u) => u.attach(picked), d.report),
+    removeFile: (id: string) => uploads?.remove(id),
+    retryUpload: () => uploads?.retry(),
+    /** Hides the message about the last files (the × beside it). */
+    dismissUpload: () => uploads?.dismiss(),
+    /** Forgets the chips (a reset). */
+    dropFiles: () => uploads?.drop(),
     /** Back online: sends what waited, at once. */
     resume() {
       retries = 0;

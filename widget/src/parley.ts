@@ -6,9 +6,13 @@ import { h, render } from 'preact';
 import { App } from './components/App.js';
 import { langOf, loadStrings, localeTag, pickDir, pickStrings } from './i18n.js';
 import type { ParleyEventName, ParleyInstance, ParleyOptions } from './public-types.js';
+import { partsFrom } from './parts-loader.js';
 import { createStore } from './store.js';
 import { adoptStyles } from './styles.js';
 import { BADGE_CSS } from './badges/index.js';
+
+// The parts chunk: its own module, fetched the first time one of its parts is needed (parts-loader.ts).
+partsFrom(() => import('./parts.js'));
 
 type Handler = (data: any) => void;
 

@@ -1,15 +1,24 @@
 /**
  * Fetching the parts chunk (parts.ts) the first time one of its parts is needed, so that a visitor
  * who never sees a pre-chat form, a rating, a lightbox or a transcript, and never sends a file,
- * never pays for them; its components are drawn by `Part` (lazy.tsx). Loaded by the loader, the
+ * never pays for them; its components are drawn by `Part` (ui/Part.tsx). Loaded by the loader, the
  * chat pins the chunk by its integrity as the loader pins the chat (pin.ts).
+ *
+ * This file names no part: parts.ts adds its exports to `Parts`, and parley.ts says where the
+ * chunk comes from (`partsFrom`), so the slices and components below can fetch it without importing
+ * what imports them.
  */
 import { signal, type ReadonlySignal } from '@preact/signals';
 import { pinned } from './pin.js';
-import { styleParts } from './styles.js';
+import { styleChunk } from './styles.js';
 
-/** The parts chunk's exports. */
-export type Parts = typeof import('./parts.js');
+/** The parts chunk's exports (parts.ts adds them: declaration merging). */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface, @typescript-eslint/no-empty-object-type
+export interface Parts {}
+
+let source: (() => Promise<Parts>) | undefined;
+/** Where the parts chunk comes from: `import('./parts.js')`, said once by parley.ts. */
+export const partsFrom = (load: () => Promise<Parts>): void => void (source = load);
 
 // Written by scripts/build-widget.mjs once the chunk's bytes are known (they name this file, so its
 // hash is known only after the build).
@@ -34,10 +43,13 @@ export function loadedParts(): Parts {
 export function loadParts(): Promise<Parts> {
   refused.value = false;
   return (loading ??= pinned(FILE, INTEGRITY)
-    .then(() => import('./parts.js'))
+    .then(() => {
+      if (!source) throw new Error('parley: where the parts chunk comes from was not said (partsFrom)');
+      return source();
+    })
     .then(
       (p) => {
-        styleParts(p.PARTS_CSS);
+        styleChunk(p.PARTS_CSS);
         return (chunk.value = p);
       },
       (e: unknown) => {

@@ -1,10 +1,20 @@
 /**
  * The CSS of the parts chunk's components (parts.ts): the pre-chat and away forms, chosen files' chips,
- * the rating, a signed-in visitor's list of conversations and the lightbox. It comes with them, so a
- * visitor who never sees one never downloads its rules; `styleParts` (styles.ts) fills the sheet every
- * root already holds. `widget.css` has it after the chat's own CSS.
+ * the rating, a signed-in visitor's list of conversations, the header's menu and the lightbox. It comes with them, so a
+ * visitor who never sees one never downloads its rules; `styleChunk` (styles.ts) adds them to the sheet
+ * every root holds. `widget.css` has it after the chat's own CSS.
  */
 export const PARTS_CSS = `
+.proactive{bottom:calc(var(--oy,20px) + 72px);max-width:280px;display:flex;background:var(--bg);border-radius:var(--rad);box-shadow:0 6px 20px rgba(0,0,0,.22)}
+.proactive-text{border:0;background:none;text-align:start;padding:8px}
+@media(prefers-reduced-motion:no-preference){.proactive{animation:in .3s}}
+.comment{display:flex;align-items:flex-end;gap:6px;width:100%}
+.comment textarea{min-height:64px;border-radius:12px;font-size:14px;padding:8px 12px}
+.menu{position:absolute;top:calc(100% + 6px);inset-inline-end:0;z-index:2;min-width:190px;padding:4px;background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:10px;box-shadow:0 8px 24px rgba(0,0,0,.2)}
+.menu button{display:flex;gap:12px;width:100%;border:0;border-radius:6px;background:none;color:inherit;font:inherit;padding:8px 12px;text-align:start;cursor:pointer;white-space:nowrap}
+.menu button:hover,.menu button:focus{background:var(--bb)}
+.menu [aria-checked]::after{content:'';margin-inline-start:auto;width:1em}
+.menu [aria-checked=true]::after{content:'✓'}
 dialog.lightbox{position:fixed;inset:0;border:0;padding:0;background:none;max-width:100vw;max-height:100vh;width:100vw;height:100vh;display:grid;place-items:center}
 dialog.lightbox::backdrop{background:rgba(0,0,0,.8)}
 dialog.lightbox img{width:auto;height:auto;max-width:calc(100vw - 32px);max-height:calc(100vh - 96px);object-fit:contain;border-radius:8px;background:#fff}
@@ -62,6 +72,7 @@ dialog.lightbox .icon:focus-visible{outline-color:#fff}
 .conversations ul{list-style:none;margin:0;padding:0;display:grid;gap:6px}
 .conversations li button{width:100%;display:grid;gap:2px;text-align:start;padding:10px 12px;border:1px solid var(--bd);border-radius:12px;background:var(--bg)}
 .conversations li button:hover{background:var(--bb)}
-.convo-title{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.convo-title,.convo-last{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.convo-last{font-weight:400}
 .conversations .log{flex:1;border:1px solid var(--bd);border-radius:12px}
 `;

@@ -1,5 +1,5 @@
 /**
- * The chat's chunks (the parts, lazy.tsx; the Markdown renderer, markdown.ts) pinned as the loader
+ * The chat's chunks (the parts, parts-loader.ts; the Markdown renderer, markdown.ts) pinned as the loader
  * pins the chat: a `<link rel=modulepreload>` with the chunk's integrity (and the page's nonce)
  * fetches it, and the `import()` that follows takes that checked module from the browser's module
  * map. A failed fetch is not remembered by the browser, so a later try fetches it again.

@@ -42,8 +42,12 @@ export function asksPrechat(st: Asked, options: ParleyOptions): boolean {
   return st.convo.value === 'none' && !st.user.value && !st.prechat.value && !!prechatOf(options, st.config.value);
 }
 
-/** The answers of this tab (written only here): kept in sessionStorage by an effect, read back after a reload, and sent once a conversation exists. */
-export function createPrechat(auth: Auth, report: (e: unknown) => void, locale: string) {
+/**
+ * The answers of this tab (written only here): kept in sessionStorage by an effect, read back after
+ * a reload, and sent once a conversation exists. The away form's address given before the first
+ * message waits here too (`hold`). `contacted`: the BFF took the address.
+ */
+export function createPrechat(auth: Auth, report: (e: unknown) => void, locale: string, contacted: (email: string) => void) {
   const key = auth.key + ':p';
   const answers = signal(kept<PrechatAnswers>('sessionStorage', key));
   const unkeep = effect(() => keep('sessionStorage', key, answers.value));
@@ -52,15 +56,30 @@ export function createPrechat(auth: Auth, report: (e: unknown) => void, locale: 
     give(given: PrechatAnswers) {
       answers.value = given;
     },
+    /** An address (and the consent to it) given before there is a conversation: it goes with the others once there is. */
+    hold(email: string, consent?: boolean) {
+      answers.value = { ...answers.value, email, consent };
+    },
     /** The name for the conversation's `profileName`, when the page set none. */
     name: () => answers.value?.name,
-    /** A conversation started: the address goes to the team (every tab learns it from the stream). */
+    /**
+     * A conversation started: the address goes to the team (every tab learns it from the stream).
+     * Refused, it is dropped from the answers, so the away form asks for it again.
+     */
     started() {
       const { email, name, consent } = answers.value ?? {};
       if (!email) return;
       // `locale`: which language's consent text the visitor read.
       const body = { email, ...(name && { name }), ...(consent !== undefined && { consent, locale }) };
-      auth.authed('POST /api/contact', { body }).catch(report);
+      const id = auth.session?.sessionId;
+      auth.authed('POST /api/contact', { body }).then(
+        // Not into a conversation that replaced this one meanwhile.
+        () => id === auth.session?.sessionId && contacted(email),
+        (e: unknown) => {
+          answers.value = { ...answers.value, email: undefined };
+          report(e);
+        },
+      );
     },
     /** `Parley('reset')`: the next person at this browser is asked again. */
     forget() {

@@ -186,3 +186,52 @@ describe('signed-in users', () => {
     expect(api.to('POST', '/api/session').at(-1)!.body).toEqual({ text: 'Still signed in?', clientId: expect.any(String), startKey: expect.any(String), locale: navigator.language, pageUrl: location.href.split('#')[0] });
   });
 });
+
+describe('welcoming a signed-in visitor back', () => {
+  it("welcomes one who comes back to their conversation (this browser's or another device's) until they write", async () => {
+    const api = mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'POST /api/session': { status: 201, body: signedIn(7) }, 'POST /api/messages': { status: 202, body: {} }, 'GET /api/messages': history });
+    const s = start(identityToken('ada'));
+    await flush();
+    expect(s.state.welcome.value).toBe(true);
+    s.actions.send('Still there?');
+    await flush();
+    expect(api.to('POST', '/api/messages')).toHaveLength(1);
+    expect(s.state.welcome.value).toBe(false);
+  });
+
+  it('welcomes one whose conversation is kept in this browser, without an identity token on this page', async () => {
+    seedSession({ user: ada });
+    mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'GET /api/messages': history });
+    const s = start();
+    await flush();
+    expect(s.state.welcome.value).toBe(true);
+    s.actions.reset();
+    expect(s.state.welcome.value).toBe(false);
+  });
+
+  it('does not welcome a user with no conversation yet, an anonymous visitor, nor a login that switched conversations (its own line says so)', async () => {
+    mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'POST /api/session': { body: userToken } });
+    const none = start(identityToken('ada'));
+    await flush();
+    expect([none.state.user.value, none.state.welcome.value]).toEqual([ada, false]);
+    none.actions.destroy();
+
+    seedSession();
+    mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'GET /api/messages': history, 'POST /api/identify': { body: { ...signedIn(9), switched: true } } });
+    const anonymous = start();
+    await flush();
+    expect(anonymous.state.welcome.value).toBe(false);
+    anonymous.actions.identify({ identityToken: identityToken('ada') });
+    await flush();
+    expect([anonymous.state.switched.value, anonymous.state.welcome.value]).toEqual([true, false]);
+  });
+
+  it("does not welcome the next user to another user's conversation left in this browser", async () => {
+    seedSession({ user: { id: 'bob', name: 'Bob' } });
+    mockFetch({ 'GET /api/config': { body: PUBLIC_CONFIG }, 'GET /api/messages': history, 'POST /api/session': { body: userToken } });
+    const s = start(identityToken('ada'));
+    await flush();
+    expect([s.state.user.value, s.state.welcome.value]).toEqual([ada, false]);
+  });
+});
+

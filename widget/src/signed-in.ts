@@ -3,14 +3,14 @@
  * again once the token it gave has expired), resuming the user's conversation on any device,
  * claiming or switching after a login, the user's conversations and read-only past ones.
  */
-import { computed, effect, signal, type ReadonlySignal } from '@preact/signals';
-import type { ConversationSummary, ConversationsList, IdentifyResponse, MessagesPage, SessionResponse, SessionUser, UserTokenResponse } from '../../shared/types.js';
+import { computed, signal, type ReadonlySignal } from '@preact/signals';
+import type { ConversationSummary, SessionResponse, SessionUser, UserTokenResponse } from '../../shared/types.js';
 import { ApiError, call, type CallArgs } from './api.js';
 import type { Answer, RouteKey } from '../../shared/routes.js';
-import { botDone } from './apply-event.js';
 import type { Auth } from './auth.js';
 import type { ConversationSlice } from './conversation.js';
-import { mergeMessages, type ChatMessage } from './messages.js';
+import type { ConversationsView, PastConversation, ViewSignals } from './conversations-view.js';
+import { loadParts } from './parts-loader.js';
 import type { SessionData } from './session.js';
 import { keep } from './storage.js';
 
@@ -33,23 +33,21 @@ export const sessionOf = (r: SessionResponse): SessionData => ({ sessionId: r.se
 export function createSignedIn(bff: string, auth: Auth, conversation: ConversationSlice, report: (e: unknown) => void) {
   /** The user known without a conversation of theirs on screen (their user token, or one kept for a new conversation). */
   const userOnly = signal<SessionUser | undefined>(undefined);
-  /** What the panel shows: the chat, the user's conversations, or a past one read-only. */
-  const view = signal<'chat' | 'list' | 'past'>('chat');
-  const conversations = signal<ConversationSummary[] | undefined>(undefined);
-  const past = signal<{ summary: ConversationSummary; messages: ChatMessage[] } | undefined>(undefined);
+  // The Conversations view (its list, a past conversation read-only) comes with the parts chunk,
+  // made when first shown; its signals are made here so the panel reads them from the start, and
+  // `createConversationsView` alone writes them.
+  const shown: ViewSignals = { view: signal<'chat' | 'list' | 'past'>('chat'), conversations: signal<ConversationSummary[] | undefined>(undefined), past: signal<PastConversation | undefined>(undefined) };
+  let views: ConversationsView | undefined;
+  const withViews = () =>
+    loadParts().then((p) => (views ??= p.createConversationsView(shown, { auth, conversation, asUser, adopt, current: () => !fresh, continued: () => void (fresh = false), report })));
   /** A login switched to the user's earlier conversation: the panel says so in one line. */
   const switched = signal(false);
+  /** The user came back to a conversation of theirs (this browser's, or one begun on another device): welcomed until they write. */
+  const back = signal(false);
   const convo = computed(() => conversation.state.value.convo);
   conversation.onClear(() => {
     userOnly.value = undefined;
-    switched.value = false;
-  });
-  // A signed-in user's list shows this conversation as its stream tells (an operator ended it, the team took it).
-  const follow = effect(() => {
-    const c = convo.value;
-    const s = auth.session;
-    const list = conversations.peek();
-    if (s && list && botDone(c)) conversations.value = list.map((x) => (x.sessionId === s.sessionId ? { ...x, state: c } : x));
+    switched.value = back.value = false;
   });
   let source: IdentitySource | undefined;
   let cached: string | undefined;
@@ -85,14 +83,16 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
    * The user's active conversation from any device, if there is one; else a user token, with which the
    * Conversations view reaches their history until the first message starts a conversation.
    */
-  async function resume(token: string) {
+  async function resume(token: string): Promise<boolean> {
     const r = await call(bff, 'POST /api/session', { body: { identityToken: token } });
     if ('sessionId' in r) {
       userToken = undefined;
-      return adopt(r);
+      adopt(r);
+      return true;
     }
     userToken = r;
     userOnly.value = r.user;
+    return false;
   }
 
   /** A request about the user's own conversations: as the current conversation, else with the user token (asked again once expired). */
@@ -121,7 +121,7 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
       conversation.clear(true);
       auth.set(undefined);
     }
-    if (!auth.session || auth.session.user) return resume(token);
+    if (!auth.session || auth.session.user) return void ((await resume(token)) && (back.value = true));
     const r = await auth.authed('POST /api/identify', { body: { identityToken: token } });
     adopt(r);
     switched.value = r.switched;
@@ -140,51 +140,6 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
     return r;
   }
 
-  /** Shows the user's conversations. */
-  function list() {
-    view.value = 'list';
-    return refresh();
-  }
-
-  /** Reads the list again: when it is shown, and when its tab shows again (another device or an operator may have changed it). */
-  async function refresh() {
-    try {
-      conversations.value = (await asUser('GET /api/conversations')).items;
-    } catch (e) {
-      report(e);
-    }
-  }
-
-  /** Makes an open conversation the current one; false when it ended meanwhile (it is then shown read-only). */
-  async function continueIn(sessionId: string): Promise<boolean> {
-    try {
-      const r = await asUser('POST /api/conversations/:sessionId/current', { params: { sessionId } });
-      fresh = false;
-      adopt(r);
-      view.value = 'chat';
-      return true;
-    } catch (e) {
-      if (e instanceof ApiError && e.code === 'conversation_archived') return false;
-      throw e;
-    }
-  }
-
-  /**
-   * Opens a conversation of the list: the current one in the chat; another open one becomes the current one
-   * (`POST /api/conversations/{id}/current`, saved so every tab follows); an ended one read-only with its history.
-   */
-  async function open(c: ConversationSummary) {
-    if (c.sessionId === auth.session?.sessionId && !fresh) return void (view.value = 'chat');
-    try {
-      if (c.state !== 'archived' && (await continueIn(c.sessionId))) return;
-      const page = await asUser('GET /api/messages', { query: { limit: 50, sessionId: c.sessionId } });
-      past.value = { summary: c, messages: mergeMessages([], page.items, 'h') };
-      view.value = 'past';
-    } catch (e) {
-      report(e);
-    }
-  }
-
   /** Leaves the current conversation on screen behind: the next message starts a new one of the user's. */
   function startOver() {
     const s = auth.session;
@@ -193,7 +148,7 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
     if (s) auth.set(s, false);
     userOnly.value = s?.user ?? userToken?.user;
     fresh = true;
-    view.value = 'chat';
+    views?.showChat();
   }
 
   /** Forgets the user (logout): their token source and everything shown of their conversations. */
@@ -201,9 +156,8 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
     source = cached = userToken = undefined;
     fresh = false;
     userOnly.value = undefined;
-    view.value = 'chat';
-    conversations.value = past.value = undefined;
-    switched.value = false;
+    views?.forget();
+    switched.value = back.value = false;
   }
 
   /** Logout: this tab forgets the user, and tells every other tab to. */
@@ -217,23 +171,31 @@ export function createSignedIn(bff: string, auth: Auth, conversation: Conversati
   return {
     /** The signed-in user (docs/api.md "Signed-in users"), if any: the conversation's, else the one known without it. */
     user: computed(() => conversation.state.value.user ?? userOnly.value),
-    view: view as ReadonlySignal<'chat' | 'list' | 'past'>,
-    conversations: conversations as ReadonlySignal<ConversationSummary[] | undefined>,
-    past: past as ReadonlySignal<{ summary: ConversationSummary; messages: ChatMessage[] } | undefined>,
+    view: shown.view as ReadonlySignal<'chat' | 'list' | 'past'>,
+    conversations: shown.conversations as ReadonlySignal<ConversationSummary[] | undefined>,
+    past: shown.past as ReadonlySignal<PastConversation | undefined>,
     switched: switched as ReadonlySignal<boolean>,
-    /** A new message: the line about a switched conversation has done its job. */
-    sent: () => void (switched.value = false),
-    destroy: follow,
+    back: back as ReadonlySignal<boolean>,
+    /** A conversation of the user's kept in this browser is shown again (a page load without an identity token to resume by). */
+    cameBack: () => void (back.value = true),
+    /** A new message: the lines about a switched conversation and a welcome have done their job. */
+    sent: () => void (switched.value = back.value = false),
+    destroy: () => views?.destroy(),
     identify: (next?: IdentitySource) => identify(next).catch(report),
     logout,
     /** The tab shows again: a list on screen is read again. */
-    onVisible: () => void (view.value === 'list' && refresh()),
+    onVisible: () => views?.onVisible(),
     /** Another tab logged out. */
     onStorage: (e: StorageEvent) => e.key === logoutKey && e.newValue && forget(),
     start,
     startOver,
     /** The store's actions of the Conversations view. */
-    actions: { listConversations: list, openConversation: open, newConversation: startOver, showChat: () => void (view.value = 'chat') },
+    actions: {
+      listConversations: () => withViews().then((v) => v.list(), report),
+      openConversation: (c: ConversationSummary) => withViews().then((v) => v.open(c), report),
+      newConversation: startOver,
+      showChat: () => views?.showChat(),
+    },
     get fresh() {
       return fresh;
     },

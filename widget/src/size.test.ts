@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pickStrings, SERVED_LOCALES } from './i18n.js';
 import { PART_STRINGS } from './parts-strings.js';
+import { MARKDOWN_CSS } from './markdown-styles.js';
 import { PARTS_CSS } from './parts-styles.js';
 import { CSS } from './styles.js';
 import { badgeCss, joinRules } from '../../scripts/css-lines.mjs';
@@ -77,9 +78,11 @@ describe('the built widget', () => {
     expect(text).toMatch(new RegExp(`["'\`]\\./${partsName.replaceAll('.', '\\.')}["'\`]`)); // its import() and the preload's address
     expect(text).toContain('sha384-' + createHash('sha384').update(parts).digest('base64'));
     expect(text).not.toContain('__PARLEY_PARTS');
-    // The parts import Preact and the rest from the chat, not a copy of their own.
+    // The parts import Preact and the rest from the chat, not a copy of their own: none of Preact's
+    // internals (its mangled `__k` children) or the signals' ("Cycle detected") are in them.
     expect(parts.toString('utf8')).toMatch(new RegExp(`from\\s*["'\`]\\./${chatName.replaceAll('.', '\\.')}["'\`]`));
-    expect(parts.length).toBeLessThan(chat.length / 4);
+    expect(chat.toString('utf8')).toMatch(/\.__k\b/);
+    expect(parts.toString('utf8')).not.toMatch(/\.__k\b|Cycle detected/);
   });
 
   it('the loader names the chat by its content hash and carries its integrity; the loader itself has no Preact in it', () => {
@@ -93,7 +96,7 @@ describe('the built widget', () => {
 
   it('writes widget.css, the same CSS, for browsers without constructable stylesheets', () => {
     // The badge kinds' rules are those their files give the sheets (badges/badges.test.tsx).
-    expect(readFileSync(join(out, 'widget.css'), 'utf8')).toBe(CSS + PARTS_CSS + joinRules(badgeCss(join(ROOT, 'widget/src/badges'))));
+    expect(readFileSync(join(out, 'widget.css'), 'utf8')).toBe(CSS + MARKDOWN_CSS + PARTS_CSS + joinRules(badgeCss(join(ROOT, 'widget/src/badges'))));
   });
 
   it('serves every language that has a file in widget/src/locales, and the loader names the launcher in each', () => {

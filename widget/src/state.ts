@@ -20,3 +20,13 @@ export interface Chosen {
   /** The last try was refused: it stays for Retry or removal. */
   failed?: boolean;
 }
+
+/**
+ * Why files were not taken (`too_many`, `too_big`, `file_type_not_accepted`, with the refused
+ * `names`) or not sent (the BFF's code); `item`: files whose message already arrived, retried without it.
+ */
+export interface UploadProblem {
+  code: string;
+  item?: Outgoing;
+  names?: string[];
+}

@@ -78,7 +78,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   let name = profileName;
 
   const engage = createEngage(auth, conversation, open, report);
-  const prechat = createPrechat(auth, report, localeTag(locale));
+  const prechat = createPrechat(auth, report, localeTag(locale), conversation.contacted);
 
   /** Starts a conversation with the item's text; variables set before it existed follow. */
   async function start(item: Outgoing) {
@@ -109,7 +109,6 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   }
 
   const outbox = createOutbox(auth.key + ':q', { bff, auth, conversation, online, config, start, startsNew: () => signedIn.fresh, restart, report });
-  const { uploads } = outbox;
   outbox.onSend(signedIn.sent);
 
   /**
@@ -158,7 +157,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
   /** `Parley('reset')`, e.g. on logout: this browser forgets the conversation, its tokens and the user, in every tab. */
   function reset() {
     clearAll();
-    uploads.drop();
+    outbox.dropFiles();
     prechat.forget();
     engage.forget();
     signedIn.logout();
@@ -238,6 +237,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     }
     markConversation(auth.key, !!s); // also for a conversation begun before the loader looked for the mark
     if (s) conversation.resume(s);
+    if (s?.user) signedIn.cameBack();
     if (link) setOpen(true);
     if (kept('sessionStorage', openKey)) setOpen(true);
     // A half-typed message survives a reload, in this tab, as the queue does.
@@ -333,14 +333,16 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     /** The last message was refused; its text is back in `draft`. */
     failed: outbox.failed,
     charsLeft,
-    chosen: uploads.chosen,
-    sentFiles: uploads.sent,
-    upload: uploads.problem,
+    chosen: outbox.chosen,
+    sentFiles: outbox.sentFiles,
+    upload: outbox.uploadProblem,
     user: signedIn.user,
     view: signedIn.view,
     conversations: signedIn.conversations,
     past: signedIn.past,
     switched: signedIn.switched,
+    /** A signed-in visitor came back to a conversation of theirs: "Welcome back" until they write. */
+    welcome: signedIn.back,
     proactive: engage.proactive,
     bubble: engage.bubble,
     /** The visitor's answers to the pre-chat form in this tab (`{}`: skipped), until then undefined. */
@@ -366,7 +368,7 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     removeFile: outbox.removeFile,
     retryUpload: outbox.retryUpload,
     /** Hides the message about the last files (the × beside it). */
-    dismissUpload: uploads.dismiss,
+    dismissUpload: outbox.dismissUpload,
     escalate,
     loadOlder: conversation.loadOlder,
     identify,
@@ -376,8 +378,12 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
     destroy,
     /** Rates the ended conversation (CSAT); see `sendRating` (rating.ts, with the question in the parts chunk). */
     rate: (score: number, comment?: string) => loadParts().then((p) => p.sendRating(auth, conversation.rated, score, comment)),
-    /** Leaves an address for the team (POST /api/contact); every tab learns it from the stream. */
+    /**
+     * Leaves an address for the team (POST /api/contact); every tab learns it from the stream.
+     * Before there is a conversation it is kept with the pre-chat answers and goes once the first message starts one.
+     */
     leaveContact: async (email: string, consent?: boolean) => {
+      if (conv.value.convo === 'none') return prechat.hold(email, consent);
       // `locale`: which language's consent text the visitor read.
       await auth.authed('POST /api/contact', { body: { email, ...(consent !== undefined && { consent, locale: localeTag(locale) }) } });
       conversation.contacted(email);
@@ -393,6 +399,12 @@ export function createStore(bff: string, emit: Emit, profileName?: string, ident
 
 /** One widget instance's store. */
 export type Store = ReturnType<typeof createStore>;
+
+// Components know the store by this type (ui/ctx.ts).
+declare module './ui/ctx.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-interface, @typescript-eslint/no-empty-object-type
+  interface CtxStore extends Store {}
+}
 /** The state as components see it. */
 export type State = Store['state'];
 

@@ -53,18 +53,10 @@ svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 .bubble{padding:9px 13px;border-radius:18px;border-end-start-radius:6px;background:var(--bb);overflow-wrap:anywhere;max-width:100%}
 .user .bubble{background:var(--a);color:var(--at);border-radius:18px;border-end-end-radius:6px;white-space:pre-wrap}
 .bubble p,.bubble ul,.bubble ol,.bubble blockquote,.bubble .code,.bubble .table{margin:0 0 6px}
-.bubble :is(h3,h4,h5,h6){margin:10px 0 4px;font-size:15px;line-height:1.3}.bubble h3{font-size:16px}.bubble>:first-child{margin-top:0}
-.bubble blockquote{padding-inline-start:10px;border-inline-start:3px solid var(--bd)}
-.table{overflow-x:auto}.table table{border-collapse:collapse;font-size:14px}.table :is(th,td){border:1px solid var(--bd);padding:4px 8px;white-space:nowrap;text-align:start}
-li:has(>.task){list-style:none}.copy{display:block;margin-top:4px;margin-inline-start:auto}
-.bubble>:last-child{margin-bottom:0}
+.bubble>:first-child{margin-top:0}.bubble>:last-child{margin-bottom:0}
 .plain{white-space:pre-wrap}.nowrap{white-space:nowrap}.show-more{display:block;margin-top:4px}
 .drop-target{position:absolute;inset:8px;display:flex;align-items:center;justify-content:center;padding:16px;text-align:center;font-weight:600;color:var(--ac);background:color-mix(in srgb,var(--bg) 94%,transparent);border:2px dashed var(--ac);border-radius:var(--rad);pointer-events:none;z-index:2}
-.bubble ul,.bubble ol{padding-inline-start:20px}
 .bubble a{color:inherit}
-code{font:13px ui-monospace,Menlo,Consolas,monospace;background:rgba(127,127,127,.16);padding:1px 4px;border-radius:4px}
-pre{margin:0;white-space:pre-wrap;padding:8px;background:rgba(127,127,127,.12);border-radius:8px}
-pre code{background:none;padding:0}
 .who,.status,.time{font-size:12px;color:var(--mu);margin:0 4px}
 .who{display:flex;align-items:center;gap:6px;margin:0}
 .who .name{font-weight:600}
@@ -125,29 +117,20 @@ textarea::placeholder{color:var(--mu)}
 .feedback>p{align-self:center;padding-inline-start:8px}
 .feedback [aria-pressed=true]{color:var(--ac);background:var(--bb)}
 .down svg{transform:scaleY(-1)}
-.comment{display:flex;align-items:flex-end;gap:6px;width:100%}
-.comment textarea{min-height:64px;border-radius:12px;font-size:14px;padding:8px 12px}
 .reach{display:flex;flex-direction:column}.reach:empty{display:none}.panel>.pill,.reach>.pill{flex:none;align-self:center}
 .panel>.pill,.reach>.pill,.end .pill{margin:8px}
-.proactive{bottom:calc(var(--oy,20px) + 72px);max-width:280px;display:flex;background:var(--bg);border-radius:var(--rad);box-shadow:0 6px 20px rgba(0,0,0,.22)}
 .bare .proactive,.bare .panel{bottom:var(--oy,20px)}
 .menu-wrap{position:relative;flex:none}
 .menu-wrap>button svg{stroke-width:3.5}
-.menu{position:absolute;top:calc(100% + 6px);inset-inline-end:0;z-index:2;min-width:190px;padding:4px;background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:10px;box-shadow:0 8px 24px rgba(0,0,0,.2)}
-.menu button{display:flex;gap:12px;width:100%;border:0;border-radius:6px;background:none;color:inherit;font:inherit;padding:8px 12px;text-align:start;cursor:pointer;white-space:nowrap}
-.menu button:hover,.menu button:focus{background:var(--bb)}
-.menu [aria-checked]::after{content:'';margin-inline-start:auto;width:1em}
-.menu [aria-checked=true]::after{content:'✓'}
 @media(min-width:481px){.float.expanded .panel{top:20px;height:auto}}
-.proactive-text{border:0;background:none;text-align:start;padding:8px}
-@media(prefers-reduced-motion:no-preference){.proactive{animation:in .3s}}
 @media(max-width:480px){.reach{flex-direction:row;align-items:center;gap:8px;padding:4px 12px;border-bottom:1px solid var(--bd)}.reach>.pill{margin:0;padding:3px 10px}.reach>.team{flex:1;padding:0;border:0;font-size:12px;line-height:1.25}.banner{padding:4px 12px;font-size:12px;line-height:1.3}.float .panel{left:0;right:0;top:var(--vt,0);bottom:auto;width:100%;height:var(--vh,100%);border-radius:0}.float.open .launcher{display:none}}
 @media(prefers-reduced-motion:reduce){*{transition:none!important;scroll-behavior:auto!important}:not(.sending){animation:none!important}}
 `;
 
 let sheet: CSSStyleSheet | undefined;
-/** The parts' CSS (parts-styles.ts): empty until the parts chunk is loaded, then filled once for every root. */
-let partsSheet: CSSStyleSheet | undefined;
+/** The CSS of the chunks that have come (the parts', parts-styles.ts; the Markdown's, markdown-styles.ts), one sheet for every root. */
+let chunkCss = '';
+let chunkSheet: CSSStyleSheet | undefined;
 
 /**
  * Gives `root` the widget's styles (`CSS`, then `more`: the badge kinds' the chat draws): shared
@@ -158,9 +141,10 @@ export function adoptStyles(root: ShadowRoot, bff: string, more = ''): void {
     if (!sheet) {
       sheet = new CSSStyleSheet();
       sheet.replaceSync(CSS + more);
-      partsSheet = new CSSStyleSheet();
+      chunkSheet = new CSSStyleSheet();
+      chunkSheet.replaceSync(chunkCss);
     }
-    root.adoptedStyleSheets = [sheet, partsSheet!];
+    root.adoptedStyleSheets = [sheet, chunkSheet!];
   } catch {
     const link = document.createElement('link');
     link.rel = 'stylesheet';
@@ -169,8 +153,11 @@ export function adoptStyles(root: ShadowRoot, bff: string, more = ''): void {
   }
 }
 
-/** The parts chunk is in: its CSS joins every root's styles (widget.css has it already). */
-export const styleParts = (css: string): void => partsSheet?.replaceSync(css);
+/** A chunk is in: its CSS joins every root's styles, also those made later (widget.css has it already). */
+export function styleChunk(css: string): void {
+  chunkCss += css;
+  chunkSheet?.replaceSync(chunkCss);
+}
 
 /** Black or white text, whichever reads better on the hex `color` (undefined for other syntaxes). */
 export function textOn(color: string | undefined): string | undefined {

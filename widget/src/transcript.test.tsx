@@ -4,7 +4,8 @@ import { pickStrings } from './i18n.js';
 import { loadMarkdown } from './markdown.js';
 import type { ChatMessage } from './messages.js';
 import { badgeText } from './badges/index.js';
-import { loadParts } from './lazy.js';
+import { loadParts } from './ui/Part.js';
+import '../test/support.js'; // says where the parts chunk comes from
 import { plainText, transcriptName, transcriptText } from './transcript.js';
 
 const t = pickStrings();

@@ -1,31 +1,32 @@
 /**
- * File uploads: chosen files wait as chips (`chosen`, written only here, checked against the limits as they come)
- * until the visitor sends; then they go with the composer's text as one message to `POST
- * /api/upload`, each chip showing its share of the upload's progress. Uploads go through the
- * store's outbox, so they keep their place among the messages.
+ * File uploads, in the parts chunk (few visitors send files): chosen files wait as chips (`chosen`,
+ * checked against the limits as they come) until the visitor sends; then they go with the
+ * composer's text as one message to `POST /api/upload`, each chip showing its share of the upload's
+ * progress. Uploads go through the store's outbox, so they keep their place among the messages.
  */
-import { signal, type ReadonlySignal } from '@preact/signals';
+import type { ReadonlySignal, Signal } from '@preact/signals';
 import { safeFileName } from '../../shared/file-name.js';
 import type { PublicConfig } from '../../shared/types.js';
 import { ApiError } from './api.js';
 import type { Conversation } from './apply-event.js';
 import type { Auth } from './auth.js';
 import { newId } from './messages.js';
-import { loadParts } from './parts-loader.js';
-import type { Chosen, Outgoing } from './state.js';
+import type { Chosen, Outgoing, UploadProblem } from './state.js';
+import { postFiles } from './upload-post.js';
 
 /**
- * Why files were not taken (`too_many`, `too_big`, with the refused `names`) or not sent (the
- * BFF's code); `item`: files whose message already arrived, retried without it.
+ * The uploads slice's signals. The outbox makes them, so the panel can read them before this chunk
+ * has come, and hands them to `createUploads` alone: this module is the only one that writes them.
  */
-export interface UploadProblem {
-  code: string;
-  item?: Outgoing;
-  names?: string[];
+export interface UploadSignals {
+  chosen: Signal<Chosen[]>;
+  problem: Signal<UploadProblem | undefined>;
+  /** The files each sent message carried, by its clientId: its bubble shows them (thumbnails) for the page's life. */
+  sent: Signal<ReadonlyMap<string, File[]>>;
 }
 
 /** What the uploads need of the store's outbox. */
-interface Outbox {
+export interface UploadOutbox {
   /** Starts the conversation with the item's text. */
   start(item: Outgoing): Promise<void>;
   /** Shows the item as the user's message and queues it. */
@@ -39,14 +40,17 @@ interface Outbox {
 }
 
 /**
- * The uploads slice of one store: the chips (`chosen`) and the last problem (`problem`), written
- * only here; `attach`, `remove`, `send` and `retry` for the UI, `upload` and `refused` for the outbox.
+ * The uploads of one store: it writes the chips (`chosen`), the last problem (`problem`) and the sent
+ * files (`sent`); `attach`, `remove`, `send` and `retry` for the UI, `upload` and `refused` for the outbox.
  */
-export function createUploads(bff: string, auth: Auth, conversation: ReadonlySignal<Conversation>, config: ReadonlySignal<PublicConfig | undefined>, out: Outbox) {
-  const chosen = signal<Chosen[]>([]);
-  const problem = signal<UploadProblem | undefined>(undefined);
-  /** The files each sent message carried, by its clientId: its bubble shows them (thumbnails) for the page's life. */
-  const sent = signal<ReadonlyMap<string, File[]>>(new Map());
+export function createUploads(
+  { chosen, problem, sent }: UploadSignals,
+  bff: string,
+  auth: Auth,
+  conversation: ReadonlySignal<Conversation>,
+  config: ReadonlySignal<PublicConfig | undefined>,
+  out: UploadOutbox,
+) {
   /** Changes the chips of `files` (by `File` identity: a chip is its file). */
   const chips = (files: File[], change: Partial<Chosen> | null) =>
     (chosen.value = chosen.value.flatMap((c) => (!files.includes(c.file) ? [c] : change ? [{ ...c, ...change }] : [])));
@@ -69,10 +73,6 @@ export function createUploads(bff: string, auth: Auth, conversation: ReadonlySig
           return i < 0 ? c : { ...c, progress: Math.round(100 * Math.min(1, Math.max(0, part))) };
         });
       };
-      // The sending itself comes with the parts chunk (fetched already while the file picker was open); not there, the upload is not sent.
-      const { postFiles } = await loadParts().catch(() => {
-        throw new ApiError(0, 'network', 'Upload failed');
-      });
       await auth.withToken((token) => postFiles(bff, token, item, progress));
       chips(files, null);
     } catch (e) {
@@ -143,12 +143,6 @@ export function createUploads(bff: string, auth: Auth, conversation: ReadonlySig
   }
 
   return {
-    /** The files chosen for the next message (chips), and those uploading or refused. */
-    chosen: chosen as ReadonlySignal<Chosen[]>,
-    /** Why the last files were not taken or not sent, until dealt with. */
-    problem: problem as ReadonlySignal<UploadProblem | undefined>,
-    /** The files of the messages sent from this page, by clientId. */
-    sent: sent as ReadonlySignal<ReadonlyMap<string, File[]>>,
     upload,
     attach,
     send,
@@ -180,3 +174,6 @@ function sendable(file: File): File {
   const name = safeFileName(file.name);
   return name === file.name ? file : new File([file], name, { type: file.type, lastModified: file.lastModified });
 }
+
+/** One store's uploads, once the parts chunk has come. */
+export type Uploads = ReturnType<typeof createUploads>;

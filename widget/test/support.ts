@@ -3,7 +3,11 @@
  * that records every call) and `EventSource` (driven by the test). Used by `*.test.ts(x)` only.
  */
 import { afterEach, beforeEach, vi } from 'vitest';
+import { partsFrom } from '../src/parts-loader.js';
 import { createStore, type Store } from '../src/store.js';
+
+// The parts chunk comes from parts.ts, as parley.ts says for the chat (also for stores made here without it).
+partsFrom(() => import('../src/parts.js'));
 
 export interface Call {
   method: string;
@@ -190,7 +194,7 @@ export const MODEL_CONFIG = { ...PUBLIC_CONFIG, mode: 'model', features: { escal
 /** Stores made by `makeCtx`, destroyed after each test so none reconnects once the fakes are gone. */
 const ctxStores = new Set<{ actions: { destroy(): void } }>();
 
-export async function makeCtx(overrides: Partial<import('../src/components/ctx.js').Ctx> = {}) {
+export async function makeCtx(overrides: Partial<import('../src/ui/ctx.js').Ctx> = {}) {
   const { createStore } = await import('../src/store.js');
   const { pickStrings } = await import('../src/i18n.js');
   const events: Array<[string, unknown]> = [];
@@ -207,7 +211,7 @@ export async function mountApp(routes: Record<string, Answer | Route> = {}, opti
   const { act, render } = await import('@testing-library/preact');
   const { h } = await import('preact');
   const { App } = await import('../src/components/App.js');
-  const { loadParts } = await import('../src/lazy.js');
+  const { loadParts } = await import('../src/ui/Part.js');
   const api = mockFetch({ 'GET /api/config': { body: config }, 'GET /api/messages': { body: { items: [], hasMore: false } }, ...routes });
   const { ctx, events } = await makeCtx(options);
   render(h(App, { ctx }));

@@ -10,6 +10,7 @@ import {
 } from '../chat/signed-in.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError, AuthError, ForbiddenError } from '../errors.js';
+import { withLastMessages } from '../chat/last-message.js';
 import { startKeyOf, startOnce } from '../chat/start-once.js';
 import { clientIp } from '../lib/client-ip.js';
 import { checkPageUrl, notePage } from '../email/page-url.js';
@@ -60,7 +61,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
 
   route('GET /api/conversations', [], async (c) => {
     const user = signedIn(c.get('user'));
-    const response: ConversationsList = { items: await deps.users.list(user.id) };
+    const response: ConversationsList = { items: await withLastMessages(deps, await deps.users.list(user.id)) };
     return c.json(response);
   });
 

@@ -1,6 +1,6 @@
 /** Buttons: the words before them, then a column of postback and link buttons. */
 import type { BadgeOf } from '../../../shared/types.js';
-import { Btn } from '../components/Card.js';
+import { Btn } from './views/Card.js';
 import type { BadgeProps, Renderer } from './kind.js';
 import { labels, Lead, lines } from './lead.js';
 

@@ -1,6 +1,6 @@
 /** A card: image, title (a link when it has a URL), subtitle and buttons. */
 import type { BadgeOf } from '../../../shared/types.js';
-import { Card } from '../components/Card.js';
+import { Card } from './views/Card.js';
 import type { BadgeProps, Renderer } from './kind.js';
 import { cardText } from './lead.js';
 

@@ -3,7 +3,7 @@
  * Few conversations meet one, so it is drawn from the parts chunk (rare.ts).
  */
 import type { BadgeOf } from '../../../shared/types.js';
-import { Carousel } from '../components/Carousel.js';
+import { Carousel } from './views/Carousel.js';
 import type { BadgeProps, Renderer } from './kind.js';
 import { cardText, Lead, lines } from './lead.js';
 

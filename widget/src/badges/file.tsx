@@ -1,8 +1,9 @@
 /** A file: a download link with its name and its size (or type). Never itself the answer thumbs vote on: it follows one. */
 import type { BadgeOf } from '../../../shared/types.js';
 import { httpUrl } from '../../../shared/badge-url.js';
-import { ext } from '../components/Card.js';
-import { FILE, Icon } from '../components/Icon.js';
+import { ext } from './views/Card.js';
+import { Icon } from '../ui/Icon.js';
+import { FILE } from '../ui/part-icons.js';
 import { fileSize } from '../i18n.js';
 import type { BadgeProps, Renderer } from './kind.js';
 

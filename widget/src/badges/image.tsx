@@ -1,7 +1,7 @@
 /** An image: shown small (it opens full size in the lightbox), with its caption under it. */
 import type { BadgeOf } from '../../../shared/types.js';
 import { httpUrl } from '../../../shared/badge-url.js';
-import { Zoomable } from '../components/Lightbox.js';
+import { Zoomable } from './views/Lightbox.js';
 import type { BadgeProps, Renderer } from './kind.js';
 import { lines } from './lead.js';
 

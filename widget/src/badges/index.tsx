@@ -5,10 +5,9 @@
  * renderer in rare.ts.
  */
 import type { Badge, BadgeOf } from '../../../shared/types.js';
-import { loadedParts, Part } from '../lazy.js';
+import { loadedParts, Part } from '../ui/Part.js';
 import buttons from './buttons.js';
 import card from './card.js';
-import file from './file.js';
 import image from './image.js';
 import type { BadgeProps, Renderer, Renderers } from './kind.js';
 import quick_replies from './quick_replies.js';
@@ -17,10 +16,14 @@ import unsupported from './unsupported.js';
 
 type Rare = keyof typeof RARE_BADGES;
 
-/** A kind drawn from the parts chunk: fetched when the first one is about to show; its text is the chunk's (the transcript is there too). */
-const rare = <K extends Rare>(kind: K): Renderer<BadgeOf<K>> => ({
+/**
+ * A kind drawn from the parts chunk: fetched when the first one is about to show; its text is the
+ * chunk's (the transcript is there too). `answer` is said here, as the chat decides on thumbs before the chunk comes.
+ */
+const rare = <K extends Rare>(kind: K, answer?: false): Renderer<BadgeOf<K>> => ({
   View: (props) => <Part name="RareBadge" props={props as BadgeProps} ctx={props.ctx} />,
   text: (badge) => (loadedParts().RARE_BADGES[kind] as Renderer<Badge>).text(badge),
+  ...(answer === false && { answer }),
 });
 
 export const BADGES: Renderers = {
@@ -30,7 +33,7 @@ export const BADGES: Renderers = {
   carousel: rare('carousel'),
   list: rare('list'),
   image,
-  file,
+  file: rare('file', false),
   unsupported,
 };
 

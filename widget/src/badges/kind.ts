@@ -1,7 +1,7 @@
 /** What the widget knows of one badge kind (one file a kind in this folder; index.tsx maps every kind to its own). */
 import type { FunctionComponent } from 'preact';
 import type { Badge, BadgeOf, BadgeType } from '../../../shared/types.js';
-import type { Ctx } from '../components/ctx.js';
+import type { Ctx } from '../ui/ctx.js';
 
 /** A badge's props: `last` says whether its message is the conversation's last (quick replies show only then). */
 export interface BadgeProps<B extends Badge = Badge> {

@@ -1,6 +1,6 @@
 /** What several kinds share: the words before a badge, and the plain-text forms of buttons and cards. */
 import type { BadgeButton, BadgeCard, BadgeListItem } from '../../../shared/types.js';
-import type { Ctx } from '../components/ctx.js';
+import type { Ctx } from '../ui/ctx.js';
 import { markdown } from '../markdown.js';
 
 /** The words before a badge (its `text`), as an answer's bubble. */

@@ -4,9 +4,9 @@
  */
 import type { BadgeListItem, BadgeOf } from '../../../shared/types.js';
 import { httpUrl } from '../../../shared/badge-url.js';
-import { Buttons, Title } from '../components/Card.js';
-import type { Ctx } from '../components/ctx.js';
-import { Zoomable } from '../components/Lightbox.js';
+import { Buttons, Title } from './views/Card.js';
+import type { Ctx } from '../ui/ctx.js';
+import { Zoomable } from './views/Lightbox.js';
 import type { BadgeProps, Renderer } from './kind.js';
 import { cardText, Lead, lines } from './lead.js';
 

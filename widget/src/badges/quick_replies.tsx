@@ -1,6 +1,6 @@
 /** Quick replies: the words before them, then a row of replies while their message is the last one; a reply sends its label. */
 import type { BadgeOf } from '../../../shared/types.js';
-import { Btn } from '../components/Card.js';
+import { Btn } from './views/Card.js';
 import type { BadgeProps, Renderer } from './kind.js';
 import { labels, Lead, lines } from './lead.js';
 

@@ -5,9 +5,10 @@
 import type { Badge } from '../../../shared/types.js';
 import carousel from './carousel.js';
 import type { BadgeProps, Renderer, Renderers } from './kind.js';
+import file from './file.js';
 import list from './list.js';
 
-export const RARE_BADGES = { carousel, list } satisfies Partial<Renderers>;
+export const RARE_BADGES = { carousel, file, list } satisfies Partial<Renderers>;
 
 /** Their CSS, joined to the parts chunk's. */
 export const RARE_BADGE_CSS = Object.values(RARE_BADGES)

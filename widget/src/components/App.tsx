@@ -2,10 +2,10 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { pageScheme } from '../host-scheme.js';
 import { textOn } from '../styles.js';
-import type { Ctx } from './ctx.js';
+import type { Ctx } from '../ui/ctx.js';
 import { Launcher } from './Launcher.js';
 import { Panel } from './Panel.js';
-import { CLOSE, Icon } from './Icon.js';
+import { Part } from '../ui/Part.js';
 
 /** Everything the widget renders into its shadow root. */
 export function App({ ctx }: { ctx: Ctx }) {
@@ -74,26 +74,8 @@ export function App({ ctx }: { ctx: Ctx }) {
       ) : (
         <>
           {(open || warm) && <Panel ctx={ctx} onClose={close} hidden={!open} />}
-          {/* The proactive message, in a live region so that screen readers hear it appear. */}
-          {state.bubble.value && !open && (
-            <div class="proactive" role="status">
-              <button type="button" class="proactive-text" dir="auto" onClick={() => actions.setOpen(true)}>
-                {state.proactive.value}
-              </button>
-              <button
-                type="button"
-                class="icon"
-                aria-label={ctx.strings.dismiss}
-                onClick={() => {
-                  // The button goes with the bubble: focus moves on to the launcher, not to <body>.
-                  actions.dismiss();
-                  launcher.current?.focus();
-                }}
-              >
-                <Icon d={CLOSE} />
-              </button>
-            </div>
-          )}
+          {/* The proactive message (parts chunk). */}
+          {state.bubble.value && !open && <Part name="Proactive" ctx={ctx} props={{ ctx, launcher }} />}
           {options.launcher !== false && !away && <Launcher ctx={ctx} btn={launcher} onIntent={() => setWarm(true)} />}
         </>
       )}

@@ -3,13 +3,15 @@
  * canvas, no `blob:` URL a strict CSP would block), a document icon and the name for any other file or one
  * known only by name (history after a reload: the service keeps names, not the files).
  */
-import type { Ctx } from './ctx.js';
+import { partStrings } from '../parts-strings.js';
+import type { Ctx } from '../ui/ctx.js';
 import { Thumb } from './Chips.js';
-import { DOC, Icon } from './Icon.js';
+import { Icon } from '../ui/Icon.js';
+import { DOC } from '../ui/part-icons.js';
 
 export function Attachments({ names, files, ctx }: { names: string[]; files?: readonly File[]; ctx: Ctx }) {
   return (
-    <ul class="attachments" aria-label={ctx.strings.attachments}>
+    <ul class="attachments" aria-label={partStrings(ctx.strings).attachments}>
       {names.map((name, i) => {
         const file = files?.find((f) => f.name === name) ?? files?.[i];
         return (

@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import type { Message } from '../../../shared/types.js';
 import { colourOf, initials, joinedLine, pictureUrl, whoWrote, type Who } from '../authors.js';
 import { langOf, localized } from '../i18n.js';
-import type { Ctx } from './ctx.js';
+import type { Ctx } from '../ui/ctx.js';
 
 /** The author of `m` as this widget names them: `init({bot})` over `/api/config` `bot` for the assistant. */
 export function whoOf(ctx: Ctx): (m: Pick<Message, 'role' | 'author' | 'operatorName'>) => Who {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Badge } from '../../../shared/types.js';
 import { flush, freshBrowserEachTest, makeCtx, mockEventSource, mockFetch, sessionBody } from '../../test/support.js';
 import { BadgeView } from '../badges/index.js';
-import { loadParts } from '../lazy.js';
+import { loadParts } from '../ui/Part.js';
 
 async function show(badge: Badge, last = true, dir?: 'rtl') {
   const api = mockFetch({ 'POST /api/session': { status: 201, body: sessionBody() } });

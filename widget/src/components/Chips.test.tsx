@@ -4,7 +4,7 @@ import { pickStrings } from '../i18n.js';
 import de from '../locales/de.js';
 import { FakeXHR, flush, freshBrowserEachTest, mockXHR, mountApp, PUBLIC_CONFIG, seedSession } from '../../test/support.js';
 import { fileSize } from '../i18n.js';
-import { DOC, FILE } from './Icon.js';
+import { DOC, FILE } from '../ui/part-icons.js';
 
 const MB = 1024 * 1024;
 const UPLOADS = { ...PUBLIC_CONFIG, features: { ...PUBLIC_CONFIG.features, upload: true }, limits: { textMaxLength: 4000, maxUploadBytes: 10 * MB, maxUploadFiles: 5 } };
@@ -24,6 +24,8 @@ function file(name: string, size = 5, type = 'text/plain'): File {
 
 async function pick(...files: File[]) {
   fireEvent.change(document.querySelector('form.composer input[type=file]')!, { target: { files } });
+  // The uploads come with the parts chunk: the chips after it, their thumbnails a step later.
+  await act(flush);
   await act(flush);
 }
 const list = () => screen.queryByRole('list', { name: 'Files to send' });

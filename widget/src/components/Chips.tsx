@@ -7,8 +7,9 @@
 import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { fileSize, fill } from '../i18n.js';
-import type { Ctx } from './ctx.js';
-import { CLOSE, DOC, Icon } from './Icon.js';
+import type { Ctx } from '../ui/ctx.js';
+import { CLOSE, Icon } from '../ui/Icon.js';
+import { DOC } from '../ui/part-icons.js';
 import { partStrings } from '../parts-strings.js';
 
 /**

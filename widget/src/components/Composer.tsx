@@ -6,9 +6,9 @@
  */
 import { useRef } from 'preact/hooks';
 import { fill, localNumber, textDir } from '../i18n.js';
-import { fetchParts, Part } from '../lazy.js';
-import type { Ctx } from './ctx.js';
-import { CLIP, CLOSE, Icon, SEND } from './Icon.js';
+import { fetchParts, Part } from '../ui/Part.js';
+import type { Ctx } from '../ui/ctx.js';
+import { CLIP, Icon, SEND } from '../ui/Icon.js';
 
 /** Characters left from which the box counts them down. */
 const COUNT_FROM = 200;
@@ -20,28 +20,11 @@ export function Composer({ ctx }: { ctx: Ctx }) {
   const text = state.draft.value;
   const config = state.config.value;
   const lim = config?.limits;
-  const up = state.upload.value;
   // Said only near the end, and how far over.
   const left = state.charsLeft.value;
   const picker = useRef<HTMLInputElement>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   const chosen = state.chosen.value;
-  const listed = (names: string[]) => new Intl.ListFormat(ctx.locale, { type: 'unit' }).format(names);
-  // A type refused here names its files; one the BFF refused names the chips it failed.
-  const typeNames = up?.code === 'file_type_not_accepted' ? (up.names ?? chosen.filter((c) => c.failed).map((c) => c.file.name)) : undefined;
-  const upText =
-    up &&
-    (typeNames
-      ? fill(strings.notAddedType, { names: listed(typeNames) })
-      : up.code === 'too_many'
-      ? fill(strings.tooMany, { n: localNumber(lim!.maxUploadFiles, ctx.locale) })
-      : up.code === 'too_big'
-        ? fill(strings.tooBig, { n: localNumber(Math.round(lim!.maxUploadBytes / 104857.6) / 10, ctx.locale) })
-        : up.code === 'payload_too_large'
-          ? strings.tooLarge
-          : up.code === 'feature_disabled'
-            ? strings.uploadOff
-            : strings.notUploaded);
   return (
     <>
       {state.failed.value && (
@@ -52,23 +35,7 @@ export function Composer({ ctx }: { ctx: Ctx }) {
           </button>
         </p>
       )}
-      {upText && (
-        <p class="error" role="alert">
-          {/* One flowing text beside the buttons; a space between the sentences, which the alert's text (what is read out) needs. */}
-          <span>
-            {upText}
-            {up.names && !typeNames && <> <bdi>{fill(strings.notAdded, { names: listed(up.names) })}</bdi></>}
-          </span>
-          {(up.item || chosen.some((c) => c.failed)) && (
-            <button type="button" onClick={actions.retryUpload}>
-              {strings.retry}
-            </button>
-          )}
-          <button type="button" class="dismiss" aria-label={strings.dismiss} onClick={actions.dismissUpload}>
-            <Icon d={CLOSE} />
-          </button>
-        </p>
-      )}
+      {state.upload.value && <Part name="UploadNote" ctx={ctx} props={{ ctx }} />}
       {chosen.length > 0 && <Part name="Chips" ctx={ctx} props={{ ctx, box }} />}
       {left < COUNT_FROM && (
         <p id="parley-count" class={left < 0 ? 'chars over' : 'chars'} aria-live={left < 0 ? 'polite' : undefined}>

@@ -1,6 +1,8 @@
 /**
  * While the team is away, a form that takes an address so the team can answer by email
- * (docs/api.md "People", POST /api/contact), then a thanks. A signed-in visitor is never asked: the
+ * (docs/api.md "People", POST /api/contact), then a thanks. Asked for before the first message
+ * ("Talk to a person"), the address waits with the pre-chat answers until that message starts the
+ * conversation. A signed-in visitor is never asked: the
  * site knows who they are.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -8,8 +10,9 @@ import { ApiError } from '../api.js';
 import { addressOk } from '../address.js';
 import { textIn } from '../../../shared/localized.js';
 import { fill, localeTag } from '../i18n.js';
-import type { Ctx } from './ctx.js';
+import type { Ctx } from '../ui/ctx.js';
 import { partStrings } from '../parts-strings.js';
+import { givenContact } from './Team.js';
 
 export function ContactForm({ ctx }: { ctx: Ctx }) {
   const strings = partStrings(ctx.strings);
@@ -23,11 +26,12 @@ export function ContactForm({ ctx }: { ctx: Ctx }) {
   const input = useRef<HTMLInputElement>(null);
   const thanks = useRef<HTMLParagraphElement>(null);
   const sentHere = useRef(false);
-  const given = state.contact.value;
+  const given = givenContact(ctx);
   useEffect(() => void (given && sentHere.current && thanks.current?.focus()), [given]);
 
   // Drawn only while Team.tsx's showsContact says so: with an address given, the team is away and
   // this is the form's thanks (an address from the pre-chat form while the team is there needs none).
+  // Given before the conversation existed, it is kept and goes to the team as it starts (prechat.ts).
   if (given) {
     return (
       <p class="banner contact-thanks" role="status" tabIndex={-1} ref={thanks}>

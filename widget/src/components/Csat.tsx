@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { FEEDBACK_COMMENT_MAX_LENGTH } from '../../../shared/types.js';
 import { localNumber } from '../i18n.js';
-import type { Ctx } from './ctx.js';
+import type { Ctx } from '../ui/ctx.js';
 import { partStrings } from '../parts-strings.js';
 
 export function Csat({ ctx }: { ctx: Ctx }) {

@@ -1,8 +1,8 @@
 /** The round button that opens and closes the floating panel, with the unread count. */
 import type { Ref } from 'preact';
 import { fill, localNumber } from '../i18n.js';
-import type { Ctx } from './ctx.js';
-import { CHAT, CLOSE, Icon } from './Icon.js';
+import type { Ctx } from '../ui/ctx.js';
+import { CHAT, CLOSE, Icon } from '../ui/Icon.js';
 
 /** The launcher; `onIntent` when it is pointed at or focused, before a press. */
 export function Launcher({ ctx, btn, onIntent }: { ctx: Ctx; btn: Ref<HTMLButtonElement>; onIntent: () => void }) {

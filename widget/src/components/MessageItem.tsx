@@ -3,11 +3,11 @@ import { startsGroup } from '../authors.js';
 import { BadgeView } from '../badges/index.js';
 import { markdown } from '../markdown.js';
 import { attachmentsOf, type ChatMessage } from '../messages.js';
-import { Part } from '../lazy.js';
+import { Part } from '../ui/Part.js';
 import { unbroken } from '../unbroken.js';
 import { formatTime, startsRun } from '../time.js';
 import { GroupHeader, Joined, whoOf } from './Author.js';
-import type { Ctx } from './ctx.js';
+import type { Ctx } from '../ui/ctx.js';
 import { Feedback } from './Feedback.js';
 
 /**

@@ -4,7 +4,7 @@ import { firstOfOperators } from '../authors.js';
 import { langOf, localized } from '../i18n.js';
 import type { ChatMessage } from '../messages.js';
 import { whoOf } from './Author.js';
-import type { Ctx } from './ctx.js';
+import type { Ctx } from '../ui/ctx.js';
 import { MessageItem } from './MessageItem.js';
 import { votePlaces } from '../votable.js';
 import { Starters } from './Starters.js';

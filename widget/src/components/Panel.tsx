@@ -1,16 +1,15 @@
 /** The chat panel: header with actions, banners, the log, and the composer or the ended notice. */
 import type { RefObject } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { asksForRating } from '../csat.js';
 import { fill, langOf, localized } from '../i18n.js';
-import { Part } from '../lazy.js';
+import { Part } from '../ui/Part.js';
 import { asksPrechat } from '../prechat.js';
 import { whoOf } from './Author.js';
 import { Composer } from './Composer.js';
 import { HeaderMenu } from './HeaderMenu.js';
 import { awayUntil, showsContact, TeamLine } from './Team.js';
-import type { Ctx } from './ctx.js';
-import { CHAT, CLOSE, Icon, LIST } from './Icon.js';
+import type { Ctx } from '../ui/ctx.js';
+import { CHAT, CLOSE, Icon, LIST } from '../ui/Icon.js';
 import { greetingOf, MessageList } from './MessageList.js';
 
 /** The panel's title (also the transcript's): the page's, the integrator's string, the server's, or ours. */
@@ -162,7 +161,6 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
       : [strings.escalated, strings.escalatedAway, strings.escalatedAwayUntil];
   const ended = useRef<HTMLParagraphElement>(null);
   const prechat = convo !== 'archived' && asksPrechat(state, ctx.options);
-  const asksRating = convo === 'archived' && !state.gone.value && asksForRating(state.config.value?.csat, state.messages.value);
   // What had focus went away with this render (the text box when the conversation ended elsewhere
   // or the pre-chat form took its place, Stop when the answer finished, the list when a
   // conversation was opened): focus must not fall to <body>, where Escape does nothing. The ended
@@ -183,6 +181,7 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
           {strings.switched}
         </p>
       )}
+      {state.welcome.value && <Part name="WelcomeBack" ctx={ctx} props={{ ctx }} />}
       {/* Who answers now: a person, or while away the team and when it is back (then the team line gives way to it). */}
       {state.awaitingPerson.value && (
         <p class="banner" role="status">
@@ -210,11 +209,7 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
           {strings.stop}
         </button>
       )}
-      {state.notice.value && (
-        <p class="error" role="alert">
-          {state.notice.value === 'model_unavailable_in_region' ? strings.region : state.notice.value === 'budget_exhausted' ? strings.budget : strings.unavailable}
-        </p>
-      )}
+      {state.notice.value && <Part name="Notice" ctx={ctx} props={{ ctx }} />}
       {convo === 'archived' ? (
         <div class="end">
           <p ref={ended} tabIndex={-1}>
@@ -222,21 +217,18 @@ function Chat({ ctx, focusInput, panel }: { ctx: Ctx; focusInput: () => void; pa
             {/* The refused text waits in the box of the next conversation: said here, where the box is not. */}
             {state.failed.value && <> {strings.notSentKept}</>}
           </p>
-          {asksRating && <Part name="Csat" ctx={ctx} props={{ ctx }} />}
-          {/* One main action at a time: while the rating is asked, "Send rating" is it. */}
-          <button
-            type="button"
-            class={asksRating && !state.rating.value ? 'pill' : 'primary'}
-            onClick={() => {
-              actions.restart();
-              setTimeout(focusInput);
+          <Part
+            name="EndActions"
+            ctx={ctx}
+            props={{
+              ctx,
+              restart() {
+                actions.restart();
+                setTimeout(focusInput);
+              },
+              transcript: () => saveTranscript(ctx),
             }}
-          >
-            {strings.restart}
-          </button>
-          <button type="button" class="pill" onClick={() => saveTranscript(ctx)}>
-            {strings.transcript}
-          </button>
+          />
         </div>
       ) : prechat ? (
         <Part name="Prechat" ctx={ctx} props={{ ctx, focusInput }} />

@@ -9,7 +9,7 @@ import { textIn } from '../../../shared/localized.js';
 import { addressOk } from '../address.js';
 import { localeTag } from '../i18n.js';
 import { prechatOf } from '../prechat.js';
-import type { Ctx } from './ctx.js';
+import type { Ctx } from '../ui/ctx.js';
 import { partStrings } from '../parts-strings.js';
 
 export function Prechat({ ctx, focusInput }: { ctx: Ctx; focusInput: () => void }) {

@@ -1,7 +1,7 @@
 /** Starter questions (docs/api.md "People"): buttons in an empty conversation; one click sends it. */
 import { langOf, localized } from '../i18n.js';
 import { asksPrechat } from '../prechat.js';
-import type { Ctx } from './ctx.js';
+import type { Ctx } from '../ui/ctx.js';
 
 /**
  * `init({starters})` over `/api/config` `starters` (of a per-language object, the visitor's list, as

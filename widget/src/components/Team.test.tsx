@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, screen } from '@testing-library/preact';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatOpening } from '../hours.js';
 import { FakeEventSource, flush, freshBrowserEachTest, mountApp, PUBLIC_CONFIG, sessionBody } from '../../test/support.js';
@@ -153,3 +153,78 @@ describe('the team line and the email form', () => {
     expect(emailBox()).toBeNull();
   });
 });
+
+describe('"Talk to a person" before the first message while the team is away', () => {
+  const PREFS = 'parley:https://bff.test:p';
+  /** An open widget with no conversation, its visitor having asked for a person. */
+  async function askedFirst(routes: Parameters<typeof mountApp>[0] = {}, more: object = {}) {
+    const mounted = await mountApp({ 'POST /api/session': { status: 201, body: { ...sessionBody(1), state: 'escalated' } }, ...routes }, {}, config(AWAY, more));
+    fireEvent.click(screen.getByRole('button', { name: 'Open chat' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Talk to a person' }));
+    await act(flush);
+    return mounted;
+  }
+  const write = (text: string) => {
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    fireEvent.input(box, { target: { value: text } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+  };
+
+  it('offers the email form at once, says when the team is back, and promises no answer now', async () => {
+    await askedFirst();
+    expect(emailBox()).toBeTruthy();
+    const when = formatOpening(AWAY.opensAt, 'en-GB');
+    expect(screen.getByRole('status').textContent).toBe(`Write your question. Our team is away until ${when} and will answer here then.`);
+    expect(screen.queryByText(/take it from here|a person from our team will answer it/i)).toBeNull();
+  });
+
+  it('keeps the address and its consent until the first message starts the conversation, then sends them with the language', async () => {
+    const { api } = await askedFirst({ 'POST /api/contact': { status: 202, body: {} } }, { consentText: 'You may email me about this request.' });
+    fireEvent.input(emailBox()!, { target: { value: 'ada@example.com' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'You may email me about this request.' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Notify me' }));
+    await act(flush);
+    // No conversation yet: nothing to send it to. It is kept in this tab and shown as given.
+    expect(api.to('POST', '/api/contact')).toEqual([]);
+    expect(emailBox()).toBeNull();
+    expect(document.activeElement?.textContent).toBe("Thanks! We'll reply to ada@example.com.");
+    expect(JSON.parse(sessionStorage.getItem(PREFS)!)).toEqual({ email: 'ada@example.com', consent: true });
+
+    write('My tent pole broke');
+    await waitFor(() => expect(api.to('POST', '/api/contact')).toHaveLength(1));
+    expect(api.to('POST', '/api/session')[0]!.body).toMatchObject({ text: 'My tent pole broke', escalate: true });
+    expect(api.to('POST', '/api/contact').map((c) => [c.body, c.auth])).toEqual([[{ email: 'ada@example.com', consent: true, locale: navigator.language }, 'Bearer tok1']]);
+    await act(flush);
+    expect(screen.getByText("Thanks! We'll reply to ada@example.com.")).toBeTruthy();
+    expect(emailBox()).toBeNull();
+    expect(JSON.parse(localStorage.getItem(KEY)!).contact).toBe('ada@example.com');
+  });
+
+  it('keeps the address over a reload of the page before the first message', async () => {
+    await askedFirst();
+    fireEvent.input(emailBox()!, { target: { value: 'ada@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Notify me' }));
+    await act(flush);
+    cleanup();
+    const { api } = await mountApp({ 'POST /api/session': { status: 201, body: sessionBody(1) }, 'POST /api/escalate': { status: 202, body: {} }, 'POST /api/contact': { status: 202, body: {} } }, {}, config(AWAY));
+    // The panel stays open over the reload, the address shown as given.
+    expect(screen.getByText("Thanks! We'll reply to ada@example.com.")).toBeTruthy();
+    write('Is my parcel lost?');
+    await waitFor(() => expect(api.to('POST', '/api/contact')).toHaveLength(1));
+    expect(api.to('POST', '/api/contact')[0]!.body).toEqual({ email: 'ada@example.com' });
+  });
+
+  it('asks again when the BFF refuses the kept address once the conversation exists', async () => {
+    const { api } = await askedFirst({ 'POST /api/contact': { status: 400, body: { error: { code: 'contact_invalid', message: '"email" must be an email address' } } } });
+    fireEvent.input(emailBox()!, { target: { value: 'ada@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Notify me' }));
+    await act(flush);
+    write('Hello?');
+    await waitFor(() => expect(api.to('POST', '/api/contact')).toHaveLength(1));
+    await act(flush);
+    expect(screen.queryByText("Thanks! We'll reply to ada@example.com.")).toBeNull();
+    expect(emailBox()).toBeTruthy();
+    expect(JSON.parse(sessionStorage.getItem(PREFS)!).email).toBeUndefined();
+  });
+});
+

@@ -5,7 +5,7 @@
  */
 import { formatOpening, replyKey } from '../hours.js';
 import { fill } from '../i18n.js';
-import type { Ctx } from './ctx.js';
+import type { Ctx } from '../ui/ctx.js';
 
 /** "The team usually replies in a few minutes" or "We're away right now. Back Monday 09:00." */
 export function TeamLine({ ctx }: { ctx: Ctx }) {
@@ -30,14 +30,22 @@ export function awayUntil(ctx: Ctx): string | undefined {
   return handoff && !handoff.open && handoff.opensAt ? formatOpening(handoff.opensAt, ctx.locale) : undefined;
 }
 
-/** Whether to ask for an address: the team is away, the visitor wrote or asked for a person, and gave none yet. */
+/**
+ * The address the team may answer at: the one the BFF has for this conversation, else one given
+ * before it existed (the away form or the pre-chat form), which goes to it as it starts (prechat.ts).
+ */
+export const givenContact = (ctx: Ctx): string | undefined => ctx.store.state.contact.value || ctx.store.state.prechat.value?.email;
+
+/**
+ * Whether to ask for an address: the team is away, the visitor wrote or asked for a person (before
+ * the first message too: at once, not after it), and gave none yet.
+ */
 export function asksForContact(ctx: Ctx): boolean {
   const { state } = ctx.store;
   const handoff = state.config.value?.handoff;
-  if (!handoff || handoff.open || state.contact.value || state.user.value || state.convo.value === 'none' || state.convo.value === 'archived') return false;
-  return state.convo.value === 'escalated' || state.messages.value.some((m) => m.role === 'user');
+  if (!handoff || handoff.open || givenContact(ctx) || state.user.value || state.convo.value === 'archived') return false;
+  return state.convo.value === 'escalated' || state.escalating.value || state.messages.value.some((m) => m.role === 'user');
 }
 
 /** Whether the away form or its thanks shows (the form comes with the parts chunk, so only then is it drawn). */
-export const showsContact = (ctx: Ctx): boolean =>
-  ctx.store.state.contact.value ? ctx.store.state.config.value?.handoff?.open === false : asksForContact(ctx);
+export const showsContact = (ctx: Ctx): boolean => (givenContact(ctx) ? ctx.store.state.config.value?.handoff?.open === false : asksForContact(ctx));

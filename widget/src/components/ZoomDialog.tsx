@@ -4,8 +4,8 @@
  * the image; `onClose` puts focus back on the image's button.
  */
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import type { Ctx } from './ctx.js';
-import { CLOSE, Icon } from './Icon.js';
+import type { Ctx } from '../ui/ctx.js';
+import { CLOSE, Icon } from '../ui/Icon.js';
 import { partStrings } from '../parts-strings.js';
 
 export function ZoomDialog({ src, name, alt, ctx, onClose }: { src: string; name: string; alt: string; ctx: Ctx; onClose: () => void }) {

@@ -1,9 +1,9 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
-import type { Badge } from '../../../shared/types.js';
-import { freshBrowserEachTest, makeCtx, mockFetch, sessionBody } from '../../test/support.js';
-import { BadgeView } from '../badges/index.js';
-import { loadParts } from '../lazy.js';
+import type { Badge } from '../../../../shared/types.js';
+import { freshBrowserEachTest, makeCtx, mockFetch, sessionBody } from '../../../test/support.js';
+import { BadgeView } from '../index.js';
+import { loadParts } from '../../ui/Part.js';
 
 async function show(badge: Badge) {
   mockFetch({ 'POST /api/session': { status: 201, body: sessionBody() } });

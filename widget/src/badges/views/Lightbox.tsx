@@ -4,9 +4,9 @@
  * button, never to `<body>`.
  */
 import { useRef, useState } from 'preact/hooks';
-import { fill } from '../i18n.js';
-import { fetchParts, Part } from '../lazy.js';
-import type { Ctx } from './ctx.js';
+import { fill } from '../../i18n.js';
+import { fetchParts, Part } from '../../ui/Part.js';
+import type { Ctx } from '../../ui/ctx.js';
 
 /** `src` shown small as a button; `name` says what it shows (alt text or the card's title). */
 export function Zoomable({ src, name, alt = '', ctx }: { src: string; name: string; alt?: string; ctx: Ctx }) {

@@ -1,8 +1,8 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
-import { freshBrowserEachTest, makeCtx } from '../test/support.js';
+import { freshBrowserEachTest, makeCtx } from '../../test/support.js';
 
-// Each test gets lazy.tsx afresh: the chunk is fetched once per page, and these tests are about that fetch.
+// Each test gets Part.tsx afresh: the chunk is fetched once per page, and these tests are about that fetch.
 freshBrowserEachTest(() => {
   cleanup();
   vi.resetModules();
@@ -10,8 +10,9 @@ freshBrowserEachTest(() => {
 });
 
 async function drawn(pin?: string) {
-  const lazy = await import('./lazy.js');
-  if (pin !== undefined) (await import('./pin.js')).pinChunks(pin);
+  await import('../parley.js'); // which says where the chunk comes from
+  const lazy = await import('./Part.js');
+  if (pin !== undefined) (await import('../pin.js')).pinChunks(pin);
   const { ctx } = await makeCtx();
   render(<lazy.Part name="ZoomDialog" ctx={ctx} props={{ src: 'https://shop.example/a.png', name: 'Tent', alt: '', ctx, onClose() {} }} />);
   return lazy;
@@ -28,7 +29,7 @@ describe('the parts chunk (pre-chat form, rating, lightbox, transcript)', () => 
   });
 
   it("brings its parts' CSS: every root's second sheet is empty until the chunk is in", async () => {
-    const { adoptStyles } = await import('./styles.js');
+    const { adoptStyles } = await import('../styles.js');
     const host = document.createElement('div');
     const root = host.attachShadow({ mode: 'open' });
     adoptStyles(root, 'https://chat.example.com');

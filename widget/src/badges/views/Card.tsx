@@ -3,9 +3,9 @@
  * the service's, in any language: each takes its own direction (`dir="auto"`), so an English label
  * in an Arabic chat reads "Is it in stock?", not "?Is it in stock".
  */
-import type { BadgeButton, BadgeCard } from '../../../shared/types.js';
-import { httpUrl, safeUrl } from '../../../shared/badge-url.js';
-import type { Ctx } from './ctx.js';
+import type { BadgeButton, BadgeCard } from '../../../../shared/types.js';
+import { httpUrl, safeUrl } from '../../../../shared/badge-url.js';
+import type { Ctx } from '../../ui/ctx.js';
 import { Zoomable } from './Lightbox.js';
 
 export const ext = { target: '_blank', rel: 'noopener noreferrer' } as const;

@@ -1,10 +1,11 @@
 /** Cards in a horizontal, snapping scroller: touch, arrow keys, and previous/next buttons. */
 import { useRef, useState } from 'preact/hooks';
-import type { BadgeCard } from '../../../shared/types.js';
-import { fill, localNumber } from '../i18n.js';
+import type { BadgeCard } from '../../../../shared/types.js';
+import { fill, localNumber } from '../../i18n.js';
 import { Card } from './Card.js';
-import type { Ctx } from './ctx.js';
-import { Icon, NEXT, PREV } from './Icon.js';
+import type { Ctx } from '../../ui/ctx.js';
+import { Icon } from '../../ui/Icon.js';
+import { NEXT, PREV } from '../../ui/part-icons.js';
 
 /** A carousel of `cards`. */
 export function Carousel({ cards, label, ctx }: { cards: BadgeCard[]; label?: string; ctx: Ctx }) {

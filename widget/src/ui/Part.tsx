@@ -1,9 +1,9 @@
 /** `Part`: a component of the parts chunk (parts-loader.ts), drawn once the chunk has come. */
 import type { FunctionComponent } from 'preact';
-import type { Ctx } from './components/ctx.js';
-import { failed, fetchParts, parts, type Parts } from './parts-loader.js';
+import type { Ctx } from './ctx.js';
+import { failed, fetchParts, parts, type Parts } from '../parts-loader.js';
 
-export { fetchParts, loadedParts, loadParts } from './parts-loader.js';
+export { fetchParts, loadedParts, loadParts } from '../parts-loader.js';
 
 type PartName = { [K in keyof Parts]: Parts[K] extends FunctionComponent<any> ? K : never }[keyof Parts];
 
