@@ -107,7 +107,12 @@ async function alone<T>(others: Side, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } finally {
-    for (const pid of others.pids) process.kill(pid, 'SIGCONT');
+    // A side stopped meanwhile (the run failing or interrupted) has nothing left to continue.
+    for (const pid of others.pids) {
+      try {
+        process.kill(pid, 'SIGCONT');
+      } catch {}
+    }
   }
 }
 
