@@ -6,17 +6,31 @@ import { SECRET } from './server-env.mjs';
 export { SECRET };
 
 let counter = 0;
-/** A fresh signed `message.added` webhook for `conversation` (about 250 bytes, like a real one). */
+/**
+ * A fresh `message.added` webhook for `conversation` (about 250 bytes, like a real one), with the
+ * headers the service sends: its event id, and the HMAC-SHA256 of `{timestamp}.{body}` under the
+ * webhook secret (as the simulator signs them, demo/simulator/webhooks.ts).
+ */
 export function webhook(conversation: number, text = `Benchmark message ${counter}`) {
+  const eventId = `evt_${process.pid}_${++counter}`;
   const body = JSON.stringify({
     event: 'message.added',
-    eventId: `evt_${process.pid}_${++counter}`,
+    eventId,
     sessionId: conversation,
     createdAt: Date.now(),
     data: { messageId: counter, message: text, hbo: 'bot' },
   });
   const ts = String(Math.floor(Date.now() / 1000));
-  return { body, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'x-service-timestamp': ts, 'x-service-signature': signWebhook(SECRET, ts, body) } };
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      'x-service-event-id': eventId,
+      'x-service-timestamp': ts,
+      'x-service-signature': signWebhook(SECRET, ts, body),
+    },
+  };
 }
 
 /** POSTs a body and resolves with the status. */

@@ -9,13 +9,13 @@ export const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
 
 let files = 0;
 
-/** A file of `count` pre-signed, unique webhooks for bench/webhooks.lua (one "timestamp signature body" line each). */
+/** A file of `count` pre-signed, unique webhooks for bench/webhooks.lua (one "timestamp signature event-id body" line each). */
 function webhookFile(count: number): string {
   const file = join(tmpdir(), `parley-wrk-${process.pid}-${Date.now()}-${++files}.txt`);
   const lines: string[] = [];
   for (let i = 0; i < count; i++) {
     const { body, headers } = webhook((i % 1000) + 1);
-    lines.push(`${headers['x-service-timestamp']} ${headers['x-service-signature']} ${body}`);
+    lines.push(`${headers['x-service-timestamp']} ${headers['x-service-signature']} ${headers['x-service-event-id']} ${body}`);
   }
   writeFileSync(file, lines.join('\n') + '\n');
   return file;

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { frame, Heartbeat, MAX_BUFFERED_BYTES, nodeSink, webSink, type SseSink } from './sse.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { frame, Heartbeat, HEARTBEAT_SLICE_MS, MAX_BUFFERED_BYTES, nodeSink, webSink, type SseSink } from './sse.js';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));
@@ -105,5 +105,28 @@ describe('SSE writer', () => {
     expect(hb.size).toBe(1);
     hb.closeAll();
     expect(a.closed).toBe(true);
+  });
+
+  it('spreads the heartbeat over its interval: each stream once per interval, a slice of them at a time', () => {
+    vi.useFakeTimers();
+    try {
+      const beats = new Map<number, number>();
+      const sink = (n: number): SseSink => ({ closed: false, write: () => (beats.set(n, (beats.get(n) ?? 0) + 1), true), close() {}, onClose() {} });
+      const hb = new Heartbeat(1000); // 10 slices of 100 ms
+      for (let n = 0; n < 300; n++) hb.add(sink(n));
+      const perFiring: number[] = [];
+      for (let t = 0; t < 1000; t += HEARTBEAT_SLICE_MS) {
+        const before = [...beats.values()].reduce((a, b) => a + b, 0);
+        vi.advanceTimersByTime(HEARTBEAT_SLICE_MS);
+        perFiring.push([...beats.values()].reduce((a, b) => a + b, 0) - before);
+      }
+      // Not 300 writes in one turn of the event loop, which would hold up every request behind it.
+      expect(perFiring).toEqual(Array(10).fill(30));
+      expect([...beats.values()].every((count) => count === 1)).toBe(true);
+      expect(beats.size).toBe(300);
+      hb.closeAll();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
