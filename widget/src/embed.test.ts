@@ -234,7 +234,8 @@ describe('window.Parley', () => {
     expect(ready).toEqual([{ unread: 2 }]);
     expect(document.title).toBe('(2) Shop');
     const root = document.querySelector('[data-parley]')!.shadowRoot!;
-    expect(root.querySelector('[role="status"] button')!.textContent).toBe('Need a hand?');
+    // The bubble comes with the parts chunk.
+    await vi.waitFor(() => expect(root.querySelector('[role="status"] button')?.textContent).toBe('Need a hand?'));
     w.Parley.destroy();
     expect(document.title).toBe('Shop');
   });
