@@ -26,5 +26,7 @@ if (hook) {
   }
 }
 
-// The Markdown renderer at the chat's first idle moment, so that answers read formatted from the first.
-if (typeof window !== 'undefined') (typeof requestIdleCallback === 'function' ? requestIdleCallback : setTimeout)(() => void loadMarkdown());
+// The Markdown renderer at the first idle moment a second after the chat came, so that answers read
+// formatted from the first: not at once, where its evaluation would stand in the way of the click
+// that usually follows the pointing that fetched the chat (an answer that needs it sooner fetches it).
+if (typeof window !== 'undefined') setTimeout(() => (typeof requestIdleCallback === 'function' ? requestIdleCallback : setTimeout)(() => void loadMarkdown()), 1_000);

@@ -145,6 +145,8 @@ function start(script: HTMLScriptElement): void {
     host?.remove();
     host = launcher = frame = input = undefined;
     if (focused) chatLauncher()?.focus();
+    // One who points at it points at the chat's now, which draws its panel ahead of the click.
+    else if (pointed) chatLauncher()?.dispatchEvent(new PointerEvent('pointerenter'));
   }
 
   /** The chat's own launcher, once it has drawn one. */
