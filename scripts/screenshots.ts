@@ -27,7 +27,8 @@ async function main() {
   const [demo, away, slow] = await Promise.all([
     startServer({ SIM_REPLY_DELAY_MS: '400', SIM_DUPLICATE_RATE: '0.3' }, { timeoutMs: 90_000 }),
     // The away state needs a team that is away: a second demo whose only support hour is not now.
-    startServer({ SUPPORT_HOURS: closedNow(), SUPPORT_TIMEZONE: 'UTC' }, { timeoutMs: 90_000 }),
+    // The launcher stays (CLOSED_LAUNCHER=show, where the demo hides it from new visitors while away): the picture is of the panel.
+    startServer({ SUPPORT_HOURS: closedNow(), SUPPORT_TIMEZONE: 'UTC', CLOSED_LAUNCHER: 'show' }, { timeoutMs: 90_000 }),
     // The languages: the visitor asks for a person before writing; an agent that takes its time
     // never answers that first message in English before the conversation is with a person.
     startServer({ SIM_REPLY_DELAY_MS: '4000' }, { timeoutMs: 90_000 }),
