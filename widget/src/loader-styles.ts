@@ -13,7 +13,7 @@
 export const LAUNCHER_CSS = `:host{--a:#4f46e5;--at:#fff;--ox:20px;--oy:20px;all:initial;color-scheme:inherit}
 .launcher,.frame{position:fixed;z-index:var(--parley-z-index,2147483000);right:var(--ox);bottom:var(--oy)}
 .left{right:auto;left:var(--ox)}
-.launcher{width:58px;height:58px;border:0;border-radius:50%;background:var(--a);color:var(--at);display:grid;place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);cursor:pointer}
+.launcher{width:58px;height:58px;border:0;border-radius:50%;background:var(--a);color:var(--at);display:grid;place-items:center;box-shadow:0 6px 20px #00000038;cursor:pointer}
 .launcher:focus-visible{outline:3px solid #111;outline-offset:3px}
 .launcher svg{width:26px;height:26px;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round}
 .failed{background:#9b1c1c}`;

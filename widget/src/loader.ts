@@ -145,8 +145,6 @@ function start(script: HTMLScriptElement): void {
     host?.remove();
     host = launcher = frame = input = undefined;
     if (focused) chatLauncher()?.focus();
-    // One who points at it points at the chat's now, which draws its panel ahead of the click.
-    else if (pointed) chatLauncher()?.dispatchEvent(new PointerEvent('pointerenter'));
   }
 
   /** The chat's own launcher, once it has drawn one. */
@@ -239,8 +237,8 @@ function start(script: HTMLScriptElement): void {
     launcher.addEventListener('click', open);
     // The chat may arrive between press and release and draw its own launcher over ours: the release
     // then lands on the chat's, and neither gets a click. A release over the same spot still opens it.
-    launcher.addEventListener('pointerdown', (e) => {
-      const button = e.currentTarget as HTMLElement;
+    const button = launcher;
+    button.addEventListener('pointerdown', () => {
       const r = button.getBoundingClientRect();
       const up = (u: PointerEvent) =>
         !u.composedPath().includes(button) && u.clientX >= r.left && u.clientX <= r.right && u.clientY >= r.top && u.clientY <= r.bottom && open();

@@ -16,8 +16,9 @@ import { badgeCss, joinRules } from '../../scripts/css-lines.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // Hard ceilings (`npm run bench` prints the sizes against the goals: loader 2 KB, chat 32 KB).
-// The loader carries the method forms and a frame with a real text box (the first open's speed), so a little over 3 KB.
-const LOADER_LIMIT = 3.3 * 1024;
+// The loader carries the method forms and a frame with a real text box (the first open's speed), so a little over 3 KB;
+// the chat's name and integrity in it are about 80 characters gzip cannot shrink, which move its size a few bytes a build.
+const LOADER_LIMIT = 3.35 * 1024;
 const CHAT_LIMIT = 36 * 1024;
 // The Markdown chunk (parser and renderer), fetched at the chat's first idle moment.
 const MARKDOWN_LIMIT = 20 * 1024;
