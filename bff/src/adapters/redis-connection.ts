@@ -114,12 +114,13 @@ function connectionSettings(options: RedisConnectionOptions): RedisOptions {
 }
 
 async function connectAll(connections: RedisClient[], where: string): Promise<void> {
-  try {
-    await Promise.all(connections.map((connection) => connection.connect()));
-  } catch (err) {
+  // Every attempt is waited for: one that fails first would leave the others' promises to reject
+  // unheard ("Connection is closed") once they are dropped below.
+  const failed = (await Promise.allSettled(connections.map((connection) => connection.connect()))).find((r) => r.status === 'rejected');
+  if (failed) {
     for (const connection of connections) connection.disconnect();
     // Which Redis it tried (host and port only: a URL's password never reaches a log).
-    throw new StoreUnavailableError(`Event store unavailable: Redis at ${where} cannot be reached`, { cause: err });
+    throw new StoreUnavailableError(`Event store unavailable: Redis at ${where} cannot be reached`, { cause: failed.reason });
   }
 }
 
